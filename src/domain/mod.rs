@@ -1,0 +1,8 @@
+//! The functional core: rules, money, cards, settlement and scoring.
+//! Pure code: no IO, no clock, no randomness, no sqlx, no axum. Every result
+//! is a function of its input, so it can be replayed and verified forever.
+
+pub mod dice;
+pub mod money;
+pub mod options;
+pub mod outcome;

@@ -1,0 +1,315 @@
+//! Exact decimal money. Never constructed from a float: the only ways in are
+//! parsing a decimal string, whole units, or arithmetic on other `Money`.
+
+use std::fmt;
+use std::iter::Sum;
+use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Longest money string accepted: far above any table limit, well below
+/// rust_decimal's 28 significant digits.
+const MONEY_TEXT_LEN_MAX: usize = 24;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoneyError {
+    #[error("{field}: \"{value}\" is not a decimal amount (use digits with an optional '.', e.g. \"12.50\")")]
+    Syntax { field: String, value: String },
+    #[error("{field}: {value} must be greater than 0")]
+    NotPositive { field: String, value: String },
+    #[error("{field}: {value} must not be negative")]
+    Negative { field: String, value: String },
+    #[error("{field}: {value} is finer than the table's smallest unit {unit}")]
+    FinerThanUnit { field: String, value: String, unit: String },
+    #[error("{field}: \"{value}\" is not a valid smallest unit (a positive amount such as \"0.01\" or \"1\")")]
+    BadUnit { field: String, value: String },
+}
+
+/// An exact amount of money (it may be negative, e.g. a net result).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Money(Decimal);
+
+impl Money {
+    pub const ZERO: Money = Money(Decimal::ZERO);
+
+    /// Parses the strict text form: optional '-', digits, optional '.digits'.
+    /// No exponent, no NaN, no spaces, no '+', no thousands separators.
+    pub fn parse(text: &str) -> Result<Money, MoneyError> {
+        let syntax = || MoneyError::Syntax { field: "amount".into(), value: text.into() };
+        if text.is_empty() || text.len() > MONEY_TEXT_LEN_MAX {
+            return Err(syntax());
+        }
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        let (int, frac) = match digits.split_once('.') {
+            Some((i, f)) => (i, Some(f)),
+            None => (digits, None),
+        };
+        let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !all_digits(int) || frac.is_some_and(|f| !all_digits(f)) {
+            return Err(syntax());
+        }
+        Decimal::from_str_exact(text).map(Money).map_err(|_| syntax())
+    }
+
+    /// Whole units (chips, dollars): exact by construction.
+    pub fn from_units(units: i64) -> Money {
+        Money(Decimal::from(units))
+    }
+
+    /// Only for code paths that already hold an exact decimal (database NUMERIC).
+    pub fn from_decimal(value: Decimal) -> Money {
+        Money(value)
+    }
+
+    pub fn as_decimal(self) -> Decimal {
+        self.0
+    }
+
+    pub fn is_zero(self) -> bool {
+        self.0.is_zero()
+    }
+
+    pub fn is_negative(self) -> bool {
+        self.0.is_sign_negative() && !self.0.is_zero()
+    }
+
+    pub fn min(self, other: Money) -> Money {
+        if self <= other { self } else { other }
+    }
+
+    /// `self × numerator / denominator`, rounded down (toward zero) to `unit`.
+    /// Returns the rounded value; the exact value minus it is breakage.
+    pub fn mul_ratio_floor(self, numerator: u32, denominator: u32, unit: Unit) -> Money {
+        debug_assert!(denominator > 0);
+        let exact = self.0 * Decimal::from(numerator) / Decimal::from(denominator);
+        unit.floor(Money(exact))
+    }
+
+    /// Canonical text: at least two decimal places, no trailing zeros beyond.
+    pub fn to_canonical(self) -> String {
+        let mut d = self.0.normalize();
+        if d.scale() < 2 {
+            d.rescale(2);
+        }
+        d.to_string()
+    }
+
+    /// Dealer-friendly form for explanations: "$60", "$12.50", "-$5".
+    pub fn to_dollars(self) -> String {
+        let abs = self.0.abs().normalize();
+        let body = if abs.scale() == 0 { abs.to_string() } else { Money(abs).to_canonical() };
+        if self.is_negative() { format!("-${body}") } else { format!("${body}") }
+    }
+}
+
+impl fmt::Display for Money {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_canonical())
+    }
+}
+
+impl FromStr for Money {
+    type Err = MoneyError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Money::parse(s)
+    }
+}
+
+impl Add for Money {
+    type Output = Money;
+    fn add(self, rhs: Money) -> Money {
+        Money(self.0 + rhs.0)
+    }
+}
+impl Sub for Money {
+    type Output = Money;
+    fn sub(self, rhs: Money) -> Money {
+        Money(self.0 - rhs.0)
+    }
+}
+impl Neg for Money {
+    type Output = Money;
+    fn neg(self) -> Money {
+        Money(-self.0)
+    }
+}
+impl AddAssign for Money {
+    fn add_assign(&mut self, rhs: Money) {
+        self.0 += rhs.0;
+    }
+}
+impl SubAssign for Money {
+    fn sub_assign(&mut self, rhs: Money) {
+        self.0 -= rhs.0;
+    }
+}
+impl Sum for Money {
+    fn sum<I: Iterator<Item = Money>>(iter: I) -> Money {
+        iter.fold(Money::ZERO, Add::add)
+    }
+}
+
+impl Serialize for Money {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_canonical())
+    }
+}
+
+/// JSON carries money only as a string: a JSON number is an error.
+impl<'de> Deserialize<'de> for Money {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Money;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("money as a decimal string such as \"12.50\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Money, E> {
+                Money::parse(v).map_err(|_| {
+                    E::custom(format!("\"{v}\" is not a decimal amount (use digits with an optional '.', e.g. \"12.50\")"))
+                })
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// The table's smallest unit of money (option `min_unit`): every amount is a
+/// whole multiple of it. Always > 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Unit(Money);
+
+impl Unit {
+    pub const CENT: Unit = Unit(Money(Decimal::from_parts(1, 0, 0, false, 2)));
+
+    pub fn parse(field: &str, text: &str) -> Result<Unit, MoneyError> {
+        let bad = || MoneyError::BadUnit { field: field.into(), value: text.into() };
+        let m = Money::parse(text).map_err(|_| bad())?;
+        if m.is_negative() || m.is_zero() {
+            return Err(bad());
+        }
+        Ok(Unit(m))
+    }
+
+    pub fn amount(self) -> Money {
+        self.0
+    }
+
+    pub fn is_multiple(self, m: Money) -> bool {
+        (m.0 % self.0.0).is_zero()
+    }
+
+    /// Rounds toward zero to a whole multiple of the unit.
+    pub fn floor(self, m: Money) -> Money {
+        let units = (m.0 / self.0.0).trunc();
+        Money(units * self.0.0)
+    }
+
+    /// Checks an amount that must be > 0 and a multiple of the unit.
+    pub fn positive(self, field: &str, m: Money) -> Result<Money, MoneyError> {
+        if m.is_negative() || m.is_zero() {
+            return Err(MoneyError::NotPositive { field: field.into(), value: m.to_canonical() });
+        }
+        self.on_grid(field, m)
+    }
+
+    /// Checks an amount that must be ≥ 0 and a multiple of the unit.
+    pub fn non_negative(self, field: &str, m: Money) -> Result<Money, MoneyError> {
+        if m.is_negative() {
+            return Err(MoneyError::Negative { field: field.into(), value: m.to_canonical() });
+        }
+        self.on_grid(field, m)
+    }
+
+    fn on_grid(self, field: &str, m: Money) -> Result<Money, MoneyError> {
+        if !self.is_multiple(m) {
+            return Err(MoneyError::FinerThanUnit {
+                field: field.into(),
+                value: m.to_canonical(),
+                unit: self.0.0.normalize().to_string(),
+            });
+        }
+        Ok(m)
+    }
+}
+
+impl Default for Unit {
+    fn default() -> Self {
+        Unit::CENT
+    }
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.0.normalize())
+    }
+}
+
+impl Serialize for Unit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Unit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let m = Money::deserialize(d)?;
+        if m.is_negative() || m.is_zero() {
+            return Err(serde::de::Error::custom(format!("min_unit {m} must be greater than 0")));
+        }
+        Ok(Unit(m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_plain_decimals() {
+        assert_eq!(Money::parse("60").unwrap().to_canonical(), "60.00");
+        assert_eq!(Money::parse("12.50").unwrap().to_canonical(), "12.50");
+        assert_eq!(Money::parse("0.125").unwrap().to_canonical(), "0.125");
+        assert_eq!(Money::parse("-5").unwrap().to_dollars(), "-$5");
+        assert_eq!(Money::parse("12.5").unwrap().to_dollars(), "$12.50");
+    }
+
+    #[test]
+    fn rejects_garbage_exponents_and_nan() {
+        for bad in ["", "NaN", "1e3", "1E3", " 1", "1 ", "+1", "1,000", ".5", "5.", "--1", "0x10", "inf", "1.2.3", "99999999999999999999999999"] {
+            assert!(Money::parse(bad).is_err(), "{bad:?} should be rejected");
+        }
+    }
+
+    #[test]
+    fn unit_checks_sign_and_precision() {
+        let cent = Unit::CENT;
+        assert!(cent.positive("bank", Money::parse("0").unwrap()).is_err());
+        assert!(cent.positive("bank", Money::parse("-1").unwrap()).is_err());
+        let err = cent.positive("bank", Money::parse("1.005").unwrap()).unwrap_err();
+        assert_eq!(err.to_string(), "bank: 1.005 is finer than the table's smallest unit 0.01");
+        let quarter = Unit::parse("min_unit", "0.25").unwrap();
+        assert!(quarter.positive("x", Money::parse("1.75").unwrap()).is_ok());
+        assert!(quarter.positive("x", Money::parse("1.10").unwrap()).is_err());
+        assert!(Unit::parse("min_unit", "0").is_err());
+    }
+
+    #[test]
+    fn ratio_rounds_down_to_unit() {
+        let m = Money::parse("25").unwrap();
+        assert_eq!(m.mul_ratio_floor(3, 2, Unit::CENT).to_canonical(), "37.50");
+        let m = Money::parse("0.05").unwrap();
+        assert_eq!(m.mul_ratio_floor(3, 2, Unit::CENT).to_canonical(), "0.07");
+        assert_eq!(Unit::parse("u", "1").unwrap().floor(Money::parse("37.5").unwrap()).to_canonical(), "37.00");
+    }
+
+    #[test]
+    fn json_is_a_string_and_numbers_are_rejected() {
+        let m: Money = serde_json::from_str("\"12.50\"").unwrap();
+        assert_eq!(serde_json::to_string(&m).unwrap(), "\"12.50\"");
+        assert!(serde_json::from_str::<Money>("12.5").is_err());
+        assert!(serde_json::from_str::<Money>("\"1e2\"").is_err());
+    }
+}

@@ -1,0 +1,6 @@
+//! pitbook: settlement, payouts and scoring for cardroom staff.
+//!
+//! `domain` is the pure functional core; `store`, `web` and `cli` are the
+//! imperative shell around it.
+
+pub mod domain;
