@@ -3,4 +3,8 @@
 //! `domain` is the pure functional core; `store`, `web` and `cli` are the
 //! imperative shell around it.
 
+pub mod cli;
 pub mod domain;
+pub mod store;
+pub mod telemetry;
+pub mod web;

@@ -1,0 +1,115 @@
+//! The command line: a thin shell over the same engine the web app uses.
+//! Exit codes: 0 success, 1 failure (database, IO), 2 bad input or usage.
+
+mod serve;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::telemetry::LogFormat;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "pitbook",
+    version,
+    about = "Settlement, payouts and scoring for cardroom staff"
+)]
+pub struct Cli {
+    /// Log format on stderr.
+    #[arg(
+        long,
+        global = true,
+        env = "PITBOOK_LOG_FORMAT",
+        value_enum,
+        default_value_t
+    )]
+    pub log_format: LogFormat,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the web server.
+    Serve(serve::ServeArgs),
+}
+
+/// Why a command failed, and so its exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The input can never succeed as given: exit 2, nothing on stdout.
+    #[error("{0}")]
+    BadInput(String),
+    /// The environment failed us (database, file, network): exit 1.
+    #[error("{0}")]
+    Failure(String),
+}
+
+impl CliError {
+    fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::BadInput(_) => ExitCode::from(2),
+            CliError::Failure(_) => ExitCode::from(1),
+        }
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    crate::telemetry::init(cli.log_format);
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e.to_string()));
+            e.exit_code()
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), CliError> {
+    match command {
+        Command::Serve(args) => serve::run(args),
+    }
+}
+
+/// Help and version print in full; a usage error prints its first line only.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        _ => {
+            let rendered = e.render().to_string();
+            let first = rendered
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("usage error");
+            eprintln!("{}", first.trim());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A runtime for commands that talk to the database.
+fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Failure(format!("cannot start the async runtime: {e}")))
+}

@@ -1,0 +1,151 @@
+//! The storage shell: one `Db` over SQLite (embedded default) or PostgreSQL.
+//! Queries are runtime-checked (`query`/`query_as`), so building never needs
+//! a live database; each backend has its own migrations under `migrations/`.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+/// The embedded default: a file in the working directory.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite:pitbook.db";
+
+const POOL_CONNECTIONS_MAX: u32 = 16;
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("DATABASE_URL: {0}")]
+    Url(String),
+    #[error("database unreachable: {0}")]
+    Unreachable(String),
+    #[error("database migration failed: {0}")]
+    Migration(String),
+    #[error("database error: {0}")]
+    Query(#[from] sqlx::Error),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+impl Db {
+    pub fn backend(&self) -> Backend {
+        match self {
+            Db::Sqlite(_) => Backend::Sqlite,
+            Db::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Connects and applies the backend's migrations.
+    pub async fn open(url: &str) -> Result<Db, StoreError> {
+        let db = Db::connect(url).await?;
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    pub async fn connect(url: &str) -> Result<Db, StoreError> {
+        if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)
+                .map_err(|e| StoreError::Url(format!("\"{url}\": {e}")))?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                // Every committed write survives power loss: records are evidence.
+                .synchronous(SqliteSynchronous::Full)
+                .foreign_keys(true)
+                .busy_timeout(ACQUIRE_TIMEOUT);
+            let pool = SqlitePoolOptions::new()
+                .max_connections(POOL_CONNECTIONS_MAX)
+                .acquire_timeout(ACQUIRE_TIMEOUT)
+                .connect_with(options)
+                .await
+                .map_err(|e| StoreError::Unreachable(format!("{url}: {e}")))?;
+            Ok(Db::Sqlite(pool))
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let options = PgConnectOptions::from_str(url)
+                .map_err(|e| StoreError::Url(format!("\"{}\": {e}", redact(url))))?;
+            let pool = PgPoolOptions::new()
+                .max_connections(POOL_CONNECTIONS_MAX)
+                .acquire_timeout(ACQUIRE_TIMEOUT)
+                .connect_with(options)
+                .await
+                .map_err(|e| StoreError::Unreachable(format!("{}: {e}", redact(url))))?;
+            Ok(Db::Postgres(pool))
+        } else {
+            Err(StoreError::Url(format!(
+                "\"{}\" is neither sqlite:… nor postgres://…",
+                redact(url)
+            )))
+        }
+    }
+
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        let result = match self {
+            Db::Sqlite(pool) => sqlx::migrate!("./migrations/sqlite").run(pool).await,
+            Db::Postgres(pool) => sqlx::migrate!("./migrations/postgres").run(pool).await,
+        };
+        result.map_err(|e| StoreError::Migration(e.to_string()))
+    }
+
+    /// Readiness: the database answers a query.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        match self {
+            Db::Sqlite(pool) => sqlx::query("SELECT 1").execute(pool).await.map(drop)?,
+            Db::Postgres(pool) => sqlx::query("SELECT 1").execute(pool).await.map(drop)?,
+        }
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        match self {
+            Db::Sqlite(pool) => pool.close().await,
+            Db::Postgres(pool) => pool.close().await,
+        }
+    }
+}
+
+/// Hides a password in a database URL before it reaches a log or a message.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let userinfo = &url[scheme_end + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme_end + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn redacts_passwords_only() {
+        assert_eq!(redact("postgres://u:secret@h/db"), "postgres://u:***@h/db");
+        assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(redact("sqlite:pitbook.db"), "sqlite:pitbook.db");
+    }
+}

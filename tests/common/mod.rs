@@ -1,0 +1,186 @@
+//! Test harness: the real server on port 0 with a fresh database per test —
+//! a new SQLite file in a temp dir, or a new PostgreSQL database with a random
+//! name that is dropped afterwards. PostgreSQL tests never skip: if the server
+//! cannot be reached they fail.
+#![allow(dead_code)]
+
+use pitbook::store::Db;
+use pitbook::web::{self, AppState};
+use tokio::sync::oneshot;
+
+/// The PostgreSQL server for tests: PITBOOK_TEST_POSTGRES_URL names its
+/// admin database (default: the local trust-auth server).
+pub fn postgres_admin_url() -> String {
+    std::env::var("PITBOOK_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_string())
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A fresh, migrated database that cleans itself up on drop.
+pub struct TestDb {
+    pub url: String,
+    pub db: Db,
+    _dir: Option<tempfile::TempDir>,
+    pg_name: Option<String>,
+}
+
+impl TestDb {
+    pub async fn new(backend: Backend) -> TestDb {
+        match backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let url = format!("sqlite:{}", dir.path().join("pitbook.db").display());
+                let db = Db::open(&url).await.expect("open sqlite");
+                TestDb {
+                    url,
+                    db,
+                    _dir: Some(dir),
+                    pg_name: None,
+                }
+            }
+            Backend::Postgres => {
+                let name = format!("pitbook_test_{}", uuid::Uuid::new_v4().simple());
+                let admin = admin_pool().await;
+                sqlx::query(&format!("CREATE DATABASE {name}"))
+                    .execute(&admin)
+                    .await
+                    .expect("create test database");
+                admin.close().await;
+                let url = database_url_for(&name);
+                let db = Db::open(&url).await.expect("open postgres");
+                TestDb {
+                    url,
+                    db,
+                    _dir: None,
+                    pg_name: Some(name),
+                }
+            }
+        }
+    }
+}
+
+async fn admin_pool() -> sqlx::PgPool {
+    let url = postgres_admin_url();
+    sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect(&url)
+        .await
+        .unwrap_or_else(|e| panic!("PostgreSQL at {url} is required for these tests: {e}"))
+}
+
+fn database_url_for(name: &str) -> String {
+    let admin = postgres_admin_url();
+    let base = admin.rsplit_once('/').map(|(b, _)| b).unwrap_or(&admin);
+    format!("{base}/{name}")
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let Some(name) = self.pg_name.take() else {
+            return;
+        };
+        // Drop runs inside the test's runtime: do the async cleanup on its own thread.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            rt.block_on(async {
+                let admin = admin_pool().await;
+                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                    .execute(&admin)
+                    .await;
+                admin.close().await;
+            });
+        })
+        .join();
+    }
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub database: TestDb,
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+
+    pub async fn get_json(&self, path: &str) -> (u16, serde_json::Value) {
+        let response = self
+            .client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("request");
+        let status = response.status().as_u16();
+        (status, response.json().await.expect("json body"))
+    }
+
+    pub async fn post_raw(&self, path: &str, body: &str) -> (u16, serde_json::Value) {
+        let response = self
+            .client
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request");
+        let status = response.status().as_u16();
+        (status, response.json().await.expect("json body"))
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// Starts the real server on 127.0.0.1:0 over a fresh database.
+pub async fn spawn_app(backend: Backend) -> TestApp {
+    let database = TestDb::new(backend).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let address = format!("http://{}", listener.local_addr().expect("addr"));
+    let (tx, rx) = oneshot::channel::<()>();
+    let state = AppState {
+        db: database.db.clone(),
+    };
+    tokio::spawn(async move {
+        let _ = web::serve(listener, state, async {
+            let _ = rx.await;
+        })
+        .await;
+    });
+    TestApp {
+        address,
+        client: reqwest::Client::new(),
+        database,
+        shutdown: Some(tx),
+    }
+}
+
+/// Runs each named `async fn(Backend)` once on SQLite and once on PostgreSQL.
+#[macro_export]
+macro_rules! on_both_databases {
+    ($($test:ident),+ $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test] async fn $test() { super::$test($crate::common::Backend::Sqlite).await })+
+        }
+        mod postgres {
+            $(#[tokio::test] async fn $test() { super::$test($crate::common::Backend::Postgres).await })+
+        }
+    };
+}
