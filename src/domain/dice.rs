@@ -70,9 +70,18 @@ mod tests {
 
     #[test]
     fn bad_dice_and_seats_are_named() {
-        assert_eq!(action_seat([0, 1, 1], 1, 7), Err(DiceError::Die { index: 0, value: 0 }));
-        assert_eq!(action_seat([1, 7, 1], 1, 7), Err(DiceError::Die { index: 1, value: 7 }));
-        assert_eq!(action_seat([1, 1, 1], 8, 7), Err(DiceError::PdSeat { seat: 8, seats: 7 }));
+        assert_eq!(
+            action_seat([0, 1, 1], 1, 7),
+            Err(DiceError::Die { index: 0, value: 0 })
+        );
+        assert_eq!(
+            action_seat([1, 7, 1], 1, 7),
+            Err(DiceError::Die { index: 1, value: 7 })
+        );
+        assert_eq!(
+            action_seat([1, 1, 1], 8, 7),
+            Err(DiceError::PdSeat { seat: 8, seats: 7 })
+        );
         assert_eq!(action_seat([1, 1, 1], 1, 1), Err(DiceError::Seats(1)));
     }
 }

@@ -15,15 +15,23 @@ const MONEY_TEXT_LEN_MAX: usize = 24;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoneyError {
-    #[error("{field}: \"{value}\" is not a decimal amount (use digits with an optional '.', e.g. \"12.50\")")]
+    #[error(
+        "{field}: \"{value}\" is not a decimal amount (use digits with an optional '.', e.g. \"12.50\")"
+    )]
     Syntax { field: String, value: String },
     #[error("{field}: {value} must be greater than 0")]
     NotPositive { field: String, value: String },
     #[error("{field}: {value} must not be negative")]
     Negative { field: String, value: String },
     #[error("{field}: {value} is finer than the table's smallest unit {unit}")]
-    FinerThanUnit { field: String, value: String, unit: String },
-    #[error("{field}: \"{value}\" is not a valid smallest unit (a positive amount such as \"0.01\" or \"1\")")]
+    FinerThanUnit {
+        field: String,
+        value: String,
+        unit: String,
+    },
+    #[error(
+        "{field}: \"{value}\" is not a valid smallest unit (a positive amount such as \"0.01\" or \"1\")"
+    )]
     BadUnit { field: String, value: String },
 }
 
@@ -37,7 +45,10 @@ impl Money {
     /// Parses the strict text form: optional '-', digits, optional '.digits'.
     /// No exponent, no NaN, no spaces, no '+', no thousands separators.
     pub fn parse(text: &str) -> Result<Money, MoneyError> {
-        let syntax = || MoneyError::Syntax { field: "amount".into(), value: text.into() };
+        let syntax = || MoneyError::Syntax {
+            field: "amount".into(),
+            value: text.into(),
+        };
         if text.is_empty() || text.len() > MONEY_TEXT_LEN_MAX {
             return Err(syntax());
         }
@@ -50,7 +61,9 @@ impl Money {
         if !all_digits(int) || frac.is_some_and(|f| !all_digits(f)) {
             return Err(syntax());
         }
-        Decimal::from_str_exact(text).map(Money).map_err(|_| syntax())
+        Decimal::from_str_exact(text)
+            .map(Money)
+            .map_err(|_| syntax())
     }
 
     /// Whole units (chips, dollars): exact by construction.
@@ -99,8 +112,16 @@ impl Money {
     /// Dealer-friendly form for explanations: "$60", "$12.50", "-$5".
     pub fn to_dollars(self) -> String {
         let abs = self.0.abs().normalize();
-        let body = if abs.scale() == 0 { abs.to_string() } else { Money(abs).to_canonical() };
-        if self.is_negative() { format!("-${body}") } else { format!("${body}") }
+        let body = if abs.scale() == 0 {
+            abs.to_string()
+        } else {
+            Money(abs).to_canonical()
+        };
+        if self.is_negative() {
+            format!("-${body}")
+        } else {
+            format!("${body}")
+        }
     }
 }
 
@@ -185,7 +206,10 @@ impl Unit {
     pub const CENT: Unit = Unit(Money(Decimal::from_parts(1, 0, 0, false, 2)));
 
     pub fn parse(field: &str, text: &str) -> Result<Unit, MoneyError> {
-        let bad = || MoneyError::BadUnit { field: field.into(), value: text.into() };
+        let bad = || MoneyError::BadUnit {
+            field: field.into(),
+            value: text.into(),
+        };
         let m = Money::parse(text).map_err(|_| bad())?;
         if m.is_negative() || m.is_zero() {
             return Err(bad());
@@ -210,7 +234,10 @@ impl Unit {
     /// Checks an amount that must be > 0 and a multiple of the unit.
     pub fn positive(self, field: &str, m: Money) -> Result<Money, MoneyError> {
         if m.is_negative() || m.is_zero() {
-            return Err(MoneyError::NotPositive { field: field.into(), value: m.to_canonical() });
+            return Err(MoneyError::NotPositive {
+                field: field.into(),
+                value: m.to_canonical(),
+            });
         }
         self.on_grid(field, m)
     }
@@ -218,7 +245,10 @@ impl Unit {
     /// Checks an amount that must be ≥ 0 and a multiple of the unit.
     pub fn non_negative(self, field: &str, m: Money) -> Result<Money, MoneyError> {
         if m.is_negative() {
-            return Err(MoneyError::Negative { field: field.into(), value: m.to_canonical() });
+            return Err(MoneyError::Negative {
+                field: field.into(),
+                value: m.to_canonical(),
+            });
         }
         self.on_grid(field, m)
     }
@@ -257,7 +287,9 @@ impl<'de> Deserialize<'de> for Unit {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let m = Money::deserialize(d)?;
         if m.is_negative() || m.is_zero() {
-            return Err(serde::de::Error::custom(format!("min_unit {m} must be greater than 0")));
+            return Err(serde::de::Error::custom(format!(
+                "min_unit {m} must be greater than 0"
+            )));
         }
         Ok(Unit(m))
     }
@@ -278,7 +310,23 @@ mod tests {
 
     #[test]
     fn rejects_garbage_exponents_and_nan() {
-        for bad in ["", "NaN", "1e3", "1E3", " 1", "1 ", "+1", "1,000", ".5", "5.", "--1", "0x10", "inf", "1.2.3", "99999999999999999999999999"] {
+        for bad in [
+            "",
+            "NaN",
+            "1e3",
+            "1E3",
+            " 1",
+            "1 ",
+            "+1",
+            "1,000",
+            ".5",
+            "5.",
+            "--1",
+            "0x10",
+            "inf",
+            "1.2.3",
+            "99999999999999999999999999",
+        ] {
             assert!(Money::parse(bad).is_err(), "{bad:?} should be rejected");
         }
     }
@@ -288,11 +336,20 @@ mod tests {
         let cent = Unit::CENT;
         assert!(cent.positive("bank", Money::parse("0").unwrap()).is_err());
         assert!(cent.positive("bank", Money::parse("-1").unwrap()).is_err());
-        let err = cent.positive("bank", Money::parse("1.005").unwrap()).unwrap_err();
-        assert_eq!(err.to_string(), "bank: 1.005 is finer than the table's smallest unit 0.01");
+        let err = cent
+            .positive("bank", Money::parse("1.005").unwrap())
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "bank: 1.005 is finer than the table's smallest unit 0.01"
+        );
         let quarter = Unit::parse("min_unit", "0.25").unwrap();
         assert!(quarter.positive("x", Money::parse("1.75").unwrap()).is_ok());
-        assert!(quarter.positive("x", Money::parse("1.10").unwrap()).is_err());
+        assert!(
+            quarter
+                .positive("x", Money::parse("1.10").unwrap())
+                .is_err()
+        );
         assert!(Unit::parse("min_unit", "0").is_err());
     }
 
@@ -302,7 +359,13 @@ mod tests {
         assert_eq!(m.mul_ratio_floor(3, 2, Unit::CENT).to_canonical(), "37.50");
         let m = Money::parse("0.05").unwrap();
         assert_eq!(m.mul_ratio_floor(3, 2, Unit::CENT).to_canonical(), "0.07");
-        assert_eq!(Unit::parse("u", "1").unwrap().floor(Money::parse("37.5").unwrap()).to_canonical(), "37.00");
+        assert_eq!(
+            Unit::parse("u", "1")
+                .unwrap()
+                .floor(Money::parse("37.5").unwrap())
+                .to_canonical(),
+            "37.00"
+        );
     }
 
     #[test]

@@ -123,7 +123,10 @@ impl RuleOptions {
         };
         match profile {
             Profile::LuckyChances => lucky,
-            Profile::Nevada => RuleOptions { wheel: WheelRule::SecondHighest, ..lucky },
+            Profile::Nevada => RuleOptions {
+                wheel: WheelRule::SecondHighest,
+                ..lucky
+            },
         }
     }
 
@@ -168,7 +171,14 @@ mod tests {
         let lucky = RuleOptions::for_profile(Profile::LuckyChances);
         let nevada = RuleOptions::for_profile(Profile::Nevada);
         assert_eq!(nevada.wheel, WheelRule::SecondHighest);
-        assert_eq!(RuleOptions { wheel: lucky.wheel, profile: lucky.profile, ..nevada }, lucky);
+        assert_eq!(
+            RuleOptions {
+                wheel: lucky.wheel,
+                profile: lucky.profile,
+                ..nevada
+            },
+            lucky
+        );
     }
 
     #[test]
