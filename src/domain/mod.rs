@@ -2,7 +2,11 @@
 //! Pure code: no IO, no clock, no randomness, no sqlx, no axum. Every result
 //! is a function of its input, so it can be replayed and verified forever.
 
+pub mod cards;
 pub mod dice;
+pub mod eval;
+pub mod hand;
+pub mod house_way;
 pub mod money;
 pub mod options;
 pub mod outcome;
