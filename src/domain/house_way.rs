@@ -54,7 +54,7 @@ impl HouseWay for ReferenceHouseWay {
         let (i, j) = best.map_or((i, j), |b| b.front);
         HouseWaySetting {
             hand: SetHand::split(cards, i, j),
-            rule: format!("{rule}; that fouls, so the legal setting with the best front"),
+            rule: format!("{rule} would foul: played the legal setting with the best front"),
         }
     }
 }
