@@ -106,7 +106,7 @@ fn an_unreachable_database_is_named() {
             "--database-url",
             "postgres://postgres@127.0.0.1:9/nothing",
         ],
-        &[],
+        &[("PITBOOK_AUDIT_KEY", &"ab".repeat(32))],
     );
     assert_eq!(code, 1);
     assert!(

@@ -1,7 +1,9 @@
 //! The command line: a thin shell over the same engine the web app uses.
 //! Exit codes: 0 success, 1 failure (database, IO), 2 bad input or usage.
 
+mod audit;
 mod serve;
+mod store_args;
 
 use std::process::ExitCode;
 
@@ -33,6 +35,9 @@ pub struct Cli {
 pub enum Command {
     /// Run the web server.
     Serve(serve::ServeArgs),
+    /// Verify, anchor and export the audit log.
+    #[command(subcommand)]
+    Audit(audit::AuditCommand),
 }
 
 /// Why a command failed, and so its exit code.
@@ -44,13 +49,16 @@ pub enum CliError {
     /// The environment failed us (database, file, network): exit 1.
     #[error("{0}")]
     Failure(String),
+    /// A check ran and found a problem (audit verify): exit 1, report on stdout.
+    #[error("{0}")]
+    Verification(String),
 }
 
 impl CliError {
     fn exit_code(&self) -> ExitCode {
         match self {
             CliError::BadInput(_) => ExitCode::from(2),
-            CliError::Failure(_) => ExitCode::from(1),
+            CliError::Failure(_) | CliError::Verification(_) => ExitCode::from(1),
         }
     }
 }
@@ -73,6 +81,7 @@ pub fn main() -> ExitCode {
 fn run(command: Command) -> Result<(), CliError> {
     match command {
         Command::Serve(args) => serve::run(args),
+        Command::Audit(command) => audit::run(command),
     }
 }
 

@@ -2,11 +2,14 @@
 //! Pure code: no IO, no clock, no randomness, no sqlx, no axum. Every result
 //! is a function of its input, so it can be replayed and verified forever.
 
+pub mod audit;
 pub mod cards;
 pub mod dice;
+pub mod hand_record;
 pub mod eval;
 pub mod hand;
 pub mod house_way;
 pub mod money;
 pub mod options;
 pub mod outcome;
+pub mod settle;

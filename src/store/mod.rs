@@ -2,6 +2,13 @@
 //! Queries are runtime-checked (`query`/`query_as`), so building never needs
 //! a live database; each backend has its own migrations under `migrations/`.
 
+#[macro_use]
+mod macros;
+pub mod audit;
+pub mod audit_key;
+pub mod hands;
+pub mod verify;
+
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -26,6 +33,10 @@ pub enum StoreError {
     Migration(String),
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
+    #[error("audit key: {0}")]
+    AuditKey(String),
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +76,7 @@ impl Db {
     }
 
     pub async fn connect(url: &str) -> Result<Db, StoreError> {
-        if url.starts_with("sqlite:") {
+        if backend_of(url)? == Backend::Sqlite {
             let options = SqliteConnectOptions::from_str(url)
                 .map_err(|e| StoreError::Url(format!("\"{url}\": {e}")))?
                 .create_if_missing(true)
@@ -81,7 +92,7 @@ impl Db {
                 .await
                 .map_err(|e| StoreError::Unreachable(format!("{url}: {e}")))?;
             Ok(Db::Sqlite(pool))
-        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        } else {
             let options = PgConnectOptions::from_str(url)
                 .map_err(|e| StoreError::Url(format!("\"{}\": {e}", redact(url))))?;
             let pool = PgPoolOptions::new()
@@ -91,11 +102,6 @@ impl Db {
                 .await
                 .map_err(|e| StoreError::Unreachable(format!("{}: {e}", redact(url))))?;
             Ok(Db::Postgres(pool))
-        } else {
-            Err(StoreError::Url(format!(
-                "\"{}\" is neither sqlite:… nor postgres://…",
-                redact(url)
-            )))
         }
     }
 
@@ -121,6 +127,62 @@ impl Db {
             Db::Sqlite(pool) => pool.close().await,
             Db::Postgres(pool) => pool.close().await,
         }
+    }
+}
+
+/// A write transaction holding the audit chain's lock: SQLite `BEGIN
+/// IMMEDIATE` (one writer at a time), PostgreSQL a transaction-scoped
+/// advisory lock (one writer across every app instance).
+pub enum WriteTx {
+    Sqlite(sqlx::Transaction<'static, sqlx::Sqlite>),
+    Postgres(sqlx::Transaction<'static, sqlx::Postgres>),
+}
+
+/// The advisory lock id that serializes appends to the audit chain.
+const CHAIN_LOCK_ID: i64 = 0x7069_7462_6f6f_6b01;
+
+pub async fn begin_write(db: &Db) -> Result<WriteTx, StoreError> {
+    match db {
+        Db::Sqlite(pool) => Ok(WriteTx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?)),
+        Db::Postgres(pool) => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                .bind(CHAIN_LOCK_ID)
+                .execute(&mut *tx)
+                .await?;
+            Ok(WriteTx::Postgres(tx))
+        }
+    }
+}
+
+impl WriteTx {
+    pub fn backend(&self) -> Backend {
+        match self {
+            WriteTx::Sqlite(_) => Backend::Sqlite,
+            WriteTx::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    pub async fn commit(self) -> Result<(), StoreError> {
+        match self {
+            WriteTx::Sqlite(tx) => tx.commit().await?,
+            WriteTx::Postgres(tx) => tx.commit().await?,
+        }
+        Ok(())
+    }
+}
+
+/// Which backend a database URL names, without connecting.
+pub fn backend_of(url: &str) -> Result<Backend, StoreError> {
+    if url.starts_with("sqlite:") {
+        Ok(Backend::Sqlite)
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Backend::Postgres)
+    } else {
+        Err(StoreError::Url(format!(
+            "\"{}\" is neither sqlite:… nor postgres://…",
+            redact(url)
+        )))
     }
 }
 

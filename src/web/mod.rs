@@ -2,7 +2,9 @@
 //! request logging, graceful shutdown. Handlers translate HTTP to domain calls.
 
 mod error;
+mod hands;
 mod health;
+pub mod json;
 
 use std::future::Future;
 
@@ -15,6 +17,7 @@ use tracing::Level;
 
 pub use error::ApiError;
 
+use crate::domain::audit::AuditKey;
 use crate::store::Db;
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -23,11 +26,14 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 #[derive(Clone)]
 pub struct AppState {
     pub db: Db,
+    /// The audit chain's secret (never stored in the database).
+    pub audit_key: AuditKey,
 }
 
 pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(health::router())
+        .merge(hands::router())
         .with_state(state)
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {

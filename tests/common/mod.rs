@@ -147,6 +147,13 @@ impl Drop for TestApp {
     }
 }
 
+/// The audit key every test server uses.
+pub fn test_key() -> pitbook::domain::audit::AuditKey {
+    pitbook::domain::audit::AuditKey::from_text(TEST_KEY_HEX).expect("test key")
+}
+
+pub const TEST_KEY_HEX: &str = "5f1e0c2a9b7d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b";
+
 /// Starts the real server on 127.0.0.1:0 over a fresh database.
 pub async fn spawn_app(backend: Backend) -> TestApp {
     let database = TestDb::new(backend).await;
@@ -157,6 +164,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
     let (tx, rx) = oneshot::channel::<()>();
     let state = AppState {
         db: database.db.clone(),
+        audit_key: test_key(),
     };
     tokio::spawn(async move {
         let _ = web::serve(listener, state, async {
@@ -183,4 +191,60 @@ macro_rules! on_both_databases {
             $(#[tokio::test] async fn $test() { super::$test($crate::common::Backend::Postgres).await })+
         }
     };
+}
+
+impl TestApp {
+    /// POSTs JSON; returns the status, the body and whether the response
+    /// was an idempotent replay.
+    pub async fn post_json(
+        &self,
+        path: &str,
+        body: &serde_json::Value,
+    ) -> (u16, serde_json::Value, bool) {
+        let response = self
+            .client
+            .post(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .expect("request");
+        let status = response.status().as_u16();
+        let replayed = response.headers().get("idempotent-replayed").is_some();
+        (status, response.json().await.expect("json body"), replayed)
+    }
+}
+
+/// Runs SQL as a database administrator would to tamper with the log:
+/// the append-only triggers are taken off first.
+pub async fn tamper(db: &pitbook::store::Db, statements: &[&str]) {
+    use pitbook::store::Db;
+    match db {
+        Db::Sqlite(pool) => {
+            let mut conn = pool.acquire().await.expect("conn");
+            for s in [
+                "DROP TRIGGER IF EXISTS audit_log_no_update",
+                "DROP TRIGGER IF EXISTS audit_log_no_delete",
+            ]
+            .iter()
+            .chain(statements)
+            {
+                sqlx::query(s)
+                    .execute(&mut *conn)
+                    .await
+                    .expect("tamper sqlite");
+            }
+        }
+        Db::Postgres(pool) => {
+            let mut conn = pool.acquire().await.expect("conn");
+            for s in ["ALTER TABLE audit_log DISABLE TRIGGER USER"]
+                .iter()
+                .chain(statements)
+            {
+                sqlx::query(s)
+                    .execute(&mut *conn)
+                    .await
+                    .expect("tamper postgres");
+            }
+        }
+    }
 }

@@ -1,0 +1,129 @@
+//! Durable closed hands per second and verification speed, on SQLite
+//! (WAL, synchronous=FULL) and PostgreSQL. A hand is one command: a 6-seat
+//! hand (7-seat table with the PD) with a backline bet on every seat — 24
+//! events in one transaction, like a hand recorded whole.
+//!
+//! cargo bench --bench store                      # both databases
+//! PITBOOK_BENCH_HANDS=2000 cargo bench --bench store
+//!
+//! PostgreSQL: PITBOOK_TEST_POSTGRES_URL (default the local trust-auth
+//! server); a fresh database is created and dropped.
+
+use std::time::Instant;
+
+use pitbook::domain::audit::AuditKey;
+use pitbook::store::Db;
+use pitbook::store::hands::{self, HandCommand};
+use serde_json::json;
+
+fn command(n: usize) -> HandCommand {
+    let mut events = vec![
+        json!({"type": "hand_opened", "table": "T1", "dealer": "dana"}),
+        json!({"type": "pd_set", "seat": 1, "player": "Pat", "bank": "500"}),
+        json!({"type": "collection_taken", "player": [{"from": "1", "to": "100", "fee": "1"}], "bank": [{"from": "1", "to": "5000", "fee": "2"}]}),
+    ];
+    let mut ids = Vec::new();
+    for seat in 2..=7 {
+        for (k, backline) in [(0, false), (1, true)] {
+            let id = format!("s{seat}w{k}");
+            events.push(json!({"type": "wager_placed", "id": id, "seat": seat, "bettor": format!("P{seat}{k}"),
+                               "amount": format!("{}.50", 20 + seat * 5 + k), "backline": backline}));
+            ids.push(id);
+        }
+    }
+    events.push(json!({"type": "action_set", "dice": [(n % 6) + 1, 3, 4]}));
+    for seat in 2..=7 {
+        let outcome = ["player", "pd", "push"][(seat + n) % 3];
+        events.push(json!({"type": "outcome_recorded", "seat": seat, "outcome": outcome}));
+    }
+    events.push(json!({"type": "steps_confirmed", "wagers": []}));
+    events.push(json!({"type": "hand_closed"}));
+    let command =
+        json!({"idempotency_key": format!("bench-{n}"), "actor": "dana", "events": events});
+    let mut command: HandCommand = serde_json::from_value(command).expect("command");
+    // Confirm the steps in action order, which depends on the dice.
+    let confirm = action_order(&command);
+    let len = command.events.len();
+    command.events[len - 2] =
+        serde_json::from_value(json!({"type": "steps_confirmed", "wagers": confirm}))
+            .expect("event");
+    command
+}
+
+fn action_order(command: &HandCommand) -> Vec<String> {
+    use pitbook::domain::hand_record::HandState;
+    let upto = command.events.len() - 2;
+    let state = HandState::fold(&command.events[..upto]).expect("fold");
+    let scenario = state.scenario().expect("scenario");
+    let settlement = pitbook::domain::settle::settle(&scenario).expect("settle");
+    settlement
+        .steps
+        .iter()
+        .map(|s| s.wager.to_string())
+        .collect()
+}
+
+async fn run(name: &str, db: &Db, key: &AuditKey, hands_count: usize) {
+    let commands: Vec<HandCommand> = (0..hands_count).map(command).collect();
+    let events: usize = commands[0].events.len();
+    let start = Instant::now();
+    for c in &commands {
+        hands::execute(db, key, None, c).await.expect("execute");
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{name}: {hands_count} closed hands ({events} events each) in {secs:.2} s = {:.0} durable hands/s",
+        hands_count as f64 / secs
+    );
+    let start = Instant::now();
+    let report = pitbook::store::verify::verify(db, key, 1, None)
+        .await
+        .expect("verify");
+    let secs = start.elapsed().as_secs_f64();
+    assert!(report.ok(), "{report:?}");
+    println!(
+        "{name}: verified {} records and {} settlements in {secs:.2} s = {:.0} records/s",
+        report.count,
+        report.hands_settled,
+        report.count as f64 / secs
+    );
+}
+
+fn main() {
+    let hands_count: usize = std::env::var("PITBOOK_BENCH_HANDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let key = AuditKey::from_text(&"ab".repeat(32)).expect("key");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite:{}", dir.path().join("bench.db").display());
+        let db = Db::open(&url).await.expect("sqlite");
+        run("sqlite (WAL, synchronous=FULL)", &db, &key, hands_count).await;
+        db.close().await;
+
+        let admin_url = std::env::var("PITBOOK_TEST_POSTGRES_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+        let admin = sqlx::PgPool::connect(&admin_url).await.expect("postgres");
+        let name = format!("pitbook_bench_{}", uuid::Uuid::new_v4().simple());
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&admin)
+            .await
+            .expect("create db");
+        let base = admin_url
+            .rsplit_once('/')
+            .map(|(b, _)| b.to_string())
+            .unwrap_or(admin_url.clone());
+        let db = Db::open(&format!("{base}/{name}")).await.expect("open pg");
+        run("postgres", &db, &key, hands_count).await;
+        db.close().await;
+        sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)"))
+            .execute(&admin)
+            .await
+            .expect("drop db");
+    });
+}

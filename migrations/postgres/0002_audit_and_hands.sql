@@ -1,0 +1,51 @@
+-- The append-only, hash-chained audit log. Every hand event and every staff
+-- action is one record. Timestamps are the exact UTC text that is hashed.
+CREATE TABLE audit_log (
+    seq         BIGINT PRIMARY KEY CHECK (seq >= 1),
+    recorded_at TEXT NOT NULL,
+    actor       TEXT NOT NULL,
+    table_id    TEXT,
+    hand_id     TEXT,
+    event_type  TEXT NOT NULL,
+    payload     TEXT NOT NULL,
+    prev_hash   TEXT NOT NULL,
+    hash        TEXT NOT NULL UNIQUE
+);
+CREATE INDEX audit_log_by_hand ON audit_log (hand_id, seq) WHERE hand_id IS NOT NULL;
+CREATE INDEX audit_log_by_time ON audit_log (recorded_at);
+
+CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'audit_log is append-only: % refused', TG_OP;
+END;
+$$;
+CREATE TRIGGER audit_log_no_update_delete BEFORE UPDATE OR DELETE ON audit_log
+    FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+    FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+
+-- A projection of each hand's events, for lookups and optimistic concurrency.
+CREATE TABLE hands (
+    id               TEXT PRIMARY KEY,
+    table_id         TEXT NOT NULL,
+    game             TEXT NOT NULL,
+    dealer           TEXT NOT NULL,
+    status           TEXT NOT NULL CHECK (status IN ('betting', 'dealt', 'closed', 'voided')),
+    version          BIGINT NOT NULL CHECK (version >= 1),
+    bank             NUMERIC,
+    house_collection NUMERIC,
+    settlement       TEXT,
+    opened_at        TEXT NOT NULL,
+    updated_at       TEXT NOT NULL,
+    last_seq         BIGINT NOT NULL REFERENCES audit_log (seq)
+);
+CREATE INDEX hands_by_table ON hands (table_id, opened_at);
+
+-- The first result of each command, so a repeated command returns it again.
+CREATE TABLE idempotency_keys (
+    key             TEXT PRIMARY KEY,
+    request_hash    TEXT NOT NULL,
+    response_status INTEGER NOT NULL,
+    response_body   TEXT NOT NULL,
+    created_at      TEXT NOT NULL
+);

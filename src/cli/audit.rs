@@ -1,0 +1,209 @@
+//! `pitbook audit verify | anchor | export`: the auditor's tools. They take
+//! the same database and key settings as `serve`.
+
+use std::io::Write;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::CliError;
+use super::store_args::StoreArgs;
+use crate::domain::audit::Anchor;
+use crate::store::audit::{self, AuditRecord, RecordBound};
+use crate::store::audit_key::MissingKey;
+use crate::store::verify;
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Walk the chain: every hash, every link, every closed hand's settlement.
+    Verify(VerifyArgs),
+    /// Print the chain's head (SEQ:HASH) for the shift report.
+    Anchor(AnchorArgs),
+    /// Export records as JSON lines or CSV.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Start at this sequence number (trusting the record before it).
+    #[arg(long, default_value_t = 1)]
+    from: i64,
+    /// A head written down earlier, SEQ:HASH: the chain must still contain it.
+    #[arg(long)]
+    anchor: Option<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AnchorArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Format {
+    Jsonl,
+    Csv,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// First record: a sequence number or a UTC time (2026-11-29T12:00:00Z).
+    #[arg(long)]
+    from: Option<String>,
+    /// Last record (inclusive): a sequence number or a UTC time.
+    #[arg(long)]
+    to: Option<String>,
+    #[arg(long, value_enum, default_value = "jsonl")]
+    format: Format,
+}
+
+pub fn run(command: AuditCommand) -> Result<(), CliError> {
+    super::runtime()?.block_on(async move {
+        match command {
+            AuditCommand::Verify(args) => verify_cmd(args).await,
+            AuditCommand::Anchor(args) => {
+                let (db, _) = args.store.open(MissingKey::Refuse).await?;
+                match verify::anchor(&db).await.map_err(failure)? {
+                    Some(a) => println!("{a}"),
+                    None => println!("0:{}", crate::domain::audit::GENESIS_HASH),
+                }
+                Ok(())
+            }
+            AuditCommand::Export(args) => export(args).await,
+        }
+    })
+}
+
+fn failure(e: impl std::fmt::Display) -> CliError {
+    CliError::Failure(e.to_string())
+}
+
+async fn verify_cmd(args: VerifyArgs) -> Result<(), CliError> {
+    let anchor = match &args.anchor {
+        None => None,
+        Some(text) => Some(Anchor::parse(text).ok_or_else(|| {
+            CliError::BadInput(format!(
+                "--anchor: \"{text}\" is not SEQ:HASH (a sequence number ≥ 1 and 64 hex characters)"
+            ))
+        })?),
+    };
+    if args.from < 1 {
+        return Err(CliError::BadInput(format!(
+            "--from: {} is not a sequence number (≥ 1)",
+            args.from
+        )));
+    }
+    let (db, key) = args.store.open(MissingKey::Refuse).await?;
+    let report = verify::verify(&db, &key, args.from, anchor)
+        .await
+        .map_err(failure)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report).map_err(failure)?);
+    } else if let Some(p) = &report.problem {
+        println!("FAILED at seq {}: {} — {}", p.seq, p.kind, p.message);
+    } else {
+        println!(
+            "OK: {} records verified, {} settlements recomputed, head {}",
+            report.count,
+            report.hands_settled,
+            report.head.as_deref().unwrap_or("(empty log)")
+        );
+    }
+    match &report.problem {
+        None => Ok(()),
+        Some(p) => Err(CliError::Verification(format!(
+            "audit chain broken at seq {}: {}",
+            p.seq, p.kind
+        ))),
+    }
+}
+
+fn bound(flag: &str, text: &str) -> Result<RecordBound, CliError> {
+    if let Ok(seq) = text.parse::<i64>() {
+        return Ok(RecordBound::Seq(seq));
+    }
+    let time = chrono::DateTime::parse_from_rfc3339(text).map_err(|_| {
+        CliError::BadInput(format!(
+            "{flag}: \"{text}\" is neither a sequence number nor a time like 2026-11-29T12:00:00Z"
+        ))
+    })?;
+    let utc = time.with_timezone(&chrono::Utc);
+    Ok(RecordBound::Time(
+        utc.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string(),
+    ))
+}
+
+async fn export(args: ExportArgs) -> Result<(), CliError> {
+    let from = args
+        .from
+        .as_deref()
+        .map(|t| bound("--from", t))
+        .transpose()?;
+    let to = args.to.as_deref().map(|t| bound("--to", t)).transpose()?;
+    let (db, _) = args.store.open(MissingKey::Refuse).await?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if let Format::Csv = args.format {
+        writeln!(
+            out,
+            "seq,recorded_at,actor,table_id,hand_id,event_type,payload,prev_hash,hash"
+        )
+        .map_err(failure)?;
+    }
+    let mut written: Result<(), CliError> = Ok(());
+    audit::for_each_record(&db, from, to, |r| {
+        if written.is_ok() {
+            written = write_record(&mut out, args.format, r);
+        }
+    })
+    .await
+    .map_err(failure)?;
+    written?;
+    out.flush().map_err(failure)
+}
+
+fn write_record(out: &mut impl Write, format: Format, r: &AuditRecord) -> Result<(), CliError> {
+    match format {
+        Format::Jsonl => writeln!(out, "{}", serde_json::to_string(r).map_err(failure)?),
+        Format::Csv => {
+            let fields = [
+                r.seq.to_string(),
+                r.recorded_at.clone(),
+                r.actor.clone(),
+                r.table_id.clone().unwrap_or_default(),
+                r.hand_id.clone().unwrap_or_default(),
+                r.event_type.clone(),
+                r.payload.clone(),
+                r.prev_hash.clone(),
+                r.hash.clone(),
+            ];
+            let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+            writeln!(out, "{}", line.join(","))
+        }
+    }
+    .map_err(failure)
+}
+
+/// RFC 4180: quote fields with commas, quotes or line breaks; double quotes.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(super::csv_field("plain"), "plain");
+        assert_eq!(super::csv_field(r#"{"a":"b,c"}"#), r#""{""a"":""b,c""}""#);
+    }
+}

@@ -1,0 +1,176 @@
+//! The events of a Double Hand Poker hand, as recorded in the audit log.
+//! Each is one dealer or supervisor action; a hand's state is their fold.
+
+use serde::{Deserialize, Serialize};
+
+use super::RecordedSettlement;
+use crate::domain::money::Money;
+use crate::domain::options::{OptionOverrides, Profile};
+use crate::domain::outcome::Outcome;
+use crate::domain::settle::{BracketInput, HandInput};
+
+/// Game name recorded on every Double Hand Poker hand.
+pub const GAME_DOUBLE_HAND_POKER: &str = "double-hand-poker";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum HandEvent {
+    /// A new hand at a table, with the table's rules at that moment.
+    HandOpened {
+        table: String,
+        dealer: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        profile: Option<Profile>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        options: Option<OptionOverrides>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seats: Option<i64>,
+    },
+    /// Who banks and how much.
+    PdSet {
+        seat: i64,
+        player: String,
+        bank: Money,
+    },
+    /// A bet, in placement order.
+    WagerPlaced {
+        id: String,
+        seat: i64,
+        bettor: String,
+        amount: Money,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        backline: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        payout: Option<String>,
+    },
+    /// Undo of a wager placed by mistake, before the dice.
+    WagerRemoved { id: String, reason: String },
+    /// The collection (house fee) taken before play, by the posted schedules.
+    CollectionTaken {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<Vec<BracketInput>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bank: Option<Vec<BracketInput>>,
+    },
+    /// The PD's dice (or the ACTION seat given directly).
+    ActionSet {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dice: Option<Vec<i64>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<i64>,
+    },
+    /// The result of a seat, as the dealer read it from the cards.
+    OutcomeRecorded { seat: i64, outcome: Outcome },
+    /// The hand of a seat (or the PD's): set by the player, or 7 cards to
+    /// set by house way; the outcome is decided by the hand-rules engine.
+    HandRecorded { seat: i64, hand: HandInput },
+    /// The dealer carried out these settlement steps (in action order).
+    StepsConfirmed { wagers: Vec<String> },
+    /// The end of the hand. `settlement` is computed by pitbook from the
+    /// events; a client sends none, the recorded event carries it.
+    HandClosed {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        settlement: Option<RecordedSettlement>,
+    },
+    /// A supervisor's correction of a closed hand's result; the settlement
+    /// is recomputed and recorded with it.
+    OutcomeCorrected {
+        seat: i64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        outcome: Option<Outcome>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hand: Option<HandInput>,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        settlement: Option<RecordedSettlement>,
+    },
+    /// A supervisor voids the hand: every bet is returned.
+    HandVoided { reason: String },
+}
+
+impl HandEvent {
+    /// The `event_type` column of the audit log.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            HandEvent::HandOpened { .. } => "hand_opened",
+            HandEvent::PdSet { .. } => "pd_set",
+            HandEvent::WagerPlaced { .. } => "wager_placed",
+            HandEvent::WagerRemoved { .. } => "wager_removed",
+            HandEvent::CollectionTaken { .. } => "collection_taken",
+            HandEvent::ActionSet { .. } => "action_set",
+            HandEvent::OutcomeRecorded { .. } => "outcome_recorded",
+            HandEvent::HandRecorded { .. } => "hand_recorded",
+            HandEvent::StepsConfirmed { .. } => "steps_confirmed",
+            HandEvent::HandClosed { .. } => "hand_closed",
+            HandEvent::OutcomeCorrected { .. } => "outcome_corrected",
+            HandEvent::HandVoided { .. } => "hand_voided",
+        }
+    }
+
+    /// Only a supervisor may record these.
+    pub fn is_supervisor_only(&self) -> bool {
+        matches!(
+            self,
+            HandEvent::OutcomeCorrected { .. } | HandEvent::HandVoided { .. }
+        )
+    }
+}
+
+impl HandEvent {
+    /// Parses a recorded event. The two events that carry a settlement are
+    /// read without buffering (serde's tagged enums buffer their content,
+    /// which a settlement kept as raw text cannot pass through).
+    pub fn from_json(json: &str) -> Result<HandEvent, serde_json::Error> {
+        use std::borrow::Cow;
+
+        use serde::de::IgnoredAny;
+
+        #[derive(Deserialize)]
+        struct Kind<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: Cow<'a, str>,
+        }
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Closed {
+            #[serde(rename = "type")]
+            _kind: IgnoredAny,
+            #[serde(default)]
+            settlement: Option<RecordedSettlement>,
+        }
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Corrected {
+            #[serde(rename = "type")]
+            _kind: IgnoredAny,
+            seat: i64,
+            #[serde(default)]
+            outcome: Option<Outcome>,
+            #[serde(default)]
+            hand: Option<HandInput>,
+            reason: String,
+            #[serde(default)]
+            settlement: Option<RecordedSettlement>,
+        }
+        let kind: Kind<'_> = serde_json::from_str(json)?;
+        match kind.kind.as_ref() {
+            "hand_closed" => {
+                let c: Closed = serde_json::from_str(json)?;
+                Ok(HandEvent::HandClosed {
+                    settlement: c.settlement,
+                })
+            }
+            "outcome_corrected" => {
+                let c: Corrected = serde_json::from_str(json)?;
+                Ok(HandEvent::OutcomeCorrected {
+                    seat: c.seat,
+                    outcome: c.outcome,
+                    hand: c.hand,
+                    reason: c.reason,
+                    settlement: c.settlement,
+                })
+            }
+            _ => serde_json::from_str(json),
+        }
+    }
+}

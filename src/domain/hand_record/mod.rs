@@ -1,0 +1,81 @@
+//! A hand as a stream of events, and its state as their fold. Pure: the
+//! store persists the events and replays them; the verifier replays them
+//! again and must get the settlement that was recorded.
+
+mod events;
+mod recorded;
+mod state;
+
+pub use events::{GAME_DOUBLE_HAND_POKER, HandEvent};
+pub use recorded::RecordedSettlement;
+pub use state::{Check, EVENTS_PER_HAND_MAX, HandState, Phase, REASON_CHARS_MAX};
+
+use crate::domain::settle::SettleError;
+
+/// Why an event cannot be applied to a hand. All are the input's fault
+/// (HTTP 409/422) except `Internal` and `SettlementMismatch`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HandError {
+    #[error("event: the first event of a hand must be hand_opened")]
+    NotOpened,
+    #[error("event: hand_opened: the hand is already open")]
+    AlreadyOpened,
+    #[error("event: {event} is not allowed while the hand is {phase}: {why}")]
+    WrongPhase {
+        event: &'static str,
+        phase: &'static str,
+        why: String,
+    },
+    #[error("event.id: no wager \"{0}\" in this hand")]
+    UnknownWager(String),
+    #[error("event.seat: seat {0} has no wagers")]
+    NoWagersOnSeat(String),
+    #[error("event: a hand records either outcomes or hands for its seats, not both")]
+    MixedResults,
+    #[error("event.wagers: \"{id}\" is not the next step in action order (next: \"{expected}\")")]
+    StepOrder { id: String, expected: String },
+    #[error("hand_closed: the settlement steps of {0:?} are not confirmed yet")]
+    StepsNotConfirmed(Vec<String>),
+    #[error("event.{field}: \"{value}\" {why}")]
+    Text {
+        field: String,
+        value: String,
+        why: String,
+    },
+    #[error("{field}: {message}")]
+    Cards { field: String, message: String },
+    #[error("event: a hand has at most {0} events")]
+    TooManyEvents(u64),
+    #[error(transparent)]
+    Rules(#[from] SettleError),
+    /// The settlement recorded with an event differs from the recomputed one.
+    #[error("the recorded settlement differs from the settlement recomputed from the events")]
+    SettlementMismatch,
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl HandError {
+    /// True when the command is at fault (nothing is written).
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            HandError::Rules(e) => e.is_bad_input(),
+            HandError::Internal(_) => false,
+            _ => true,
+        }
+    }
+
+    /// True for a command that is well-formed but does not fit the hand's
+    /// current state (HTTP 409 rather than 422).
+    pub fn is_state_conflict(&self) -> bool {
+        matches!(
+            self,
+            HandError::WrongPhase { .. }
+                | HandError::AlreadyOpened
+                | HandError::StepsNotConfirmed(_)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,161 @@
+//! A settlement as recorded in an event: its canonical JSON text, kept as
+//! text (never re-parsed into a tree), and checked against a recomputed
+//! settlement by the facts that matter — every step's money, the money
+//! returned, the totals and the collection. Byte-level changes to the text
+//! are the audit chain's job; this catches a wrong settlement written with
+//! a valid hash.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::HandError;
+use crate::domain::money::Money;
+use crate::domain::outcome::Outcome;
+use crate::domain::settle::{Settlement, Total};
+
+/// The settlement JSON carried by `hand_closed` and `outcome_corrected`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RecordedSettlement(Box<RawValue>);
+
+impl PartialEq for RecordedSettlement {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.get() == other.0.get()
+    }
+}
+
+impl Eq for RecordedSettlement {}
+
+impl RecordedSettlement {
+    /// The canonical JSON of a computed settlement (keys sorted).
+    pub fn of(settlement: &Settlement<'_>) -> Result<RecordedSettlement, HandError> {
+        let internal = |e: serde_json::Error| HandError::Internal(e.to_string());
+        let value = serde_json::to_value(settlement).map_err(internal)?;
+        let text = serde_json::to_string(&value).map_err(internal)?;
+        RawValue::from_string(text)
+            .map(RecordedSettlement)
+            .map_err(internal)
+    }
+
+    pub fn text(&self) -> &str {
+        self.0.get()
+    }
+
+    /// Parses stored text (the hands projection) back into this form.
+    pub fn from_text(text: &str) -> Result<RecordedSettlement, HandError> {
+        RawValue::from_string(text.to_string())
+            .map(RecordedSettlement)
+            .map_err(|e| HandError::Internal(format!("stored settlement: {e}")))
+    }
+
+    /// The house collection it states.
+    pub fn house_collection(&self) -> Option<Money> {
+        #[derive(Deserialize)]
+        struct Only<'a> {
+            #[serde(borrow)]
+            house_collection: Cow<'a, str>,
+        }
+        let only: Only<'_> = serde_json::from_str(self.text()).ok()?;
+        Money::parse(&only.house_collection).ok()
+    }
+
+    /// True when the recorded settlement states the same money movements
+    /// as `computed`.
+    pub fn matches(&self, computed: &Settlement<'_>) -> bool {
+        let Ok(facts) = serde_json::from_str::<Facts<'_>>(self.text()) else {
+            return false;
+        };
+        facts.matches(computed)
+    }
+}
+
+#[derive(Deserialize)]
+struct Facts<'a> {
+    action_seat: u8,
+    #[serde(borrow)]
+    steps: Vec<StepFacts<'a>>,
+    #[serde(borrow)]
+    pd_returned: Cow<'a, str>,
+    #[serde(borrow)]
+    house_collection: Cow<'a, str>,
+    #[serde(borrow)]
+    totals: BTreeMap<Cow<'a, str>, TotalFacts<'a>>,
+}
+
+#[derive(Deserialize)]
+struct StepFacts<'a> {
+    #[serde(borrow)]
+    wager: Cow<'a, str>,
+    outcome: Outcome,
+    #[serde(borrow)]
+    amount: Cow<'a, str>,
+    #[serde(borrow)]
+    covered: Cow<'a, str>,
+    #[serde(borrow)]
+    no_action: Cow<'a, str>,
+    #[serde(borrow)]
+    in_action_before: Cow<'a, str>,
+    #[serde(borrow)]
+    in_action_after: Cow<'a, str>,
+    #[serde(borrow)]
+    to_bettor: Cow<'a, str>,
+    #[serde(borrow)]
+    to_pd: Cow<'a, str>,
+    #[serde(borrow)]
+    breakage: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct TotalFacts<'a> {
+    #[serde(borrow)]
+    received: Cow<'a, str>,
+    #[serde(borrow)]
+    net: Cow<'a, str>,
+    #[serde(borrow)]
+    fee: Cow<'a, str>,
+}
+
+fn same(text: &str, money: Money) -> bool {
+    Money::parse(text).is_ok_and(|m| m == money)
+}
+
+impl TotalFacts<'_> {
+    fn matches(&self, t: &Total) -> bool {
+        same(&self.received, t.received) && same(&self.net, t.net) && same(&self.fee, t.fee)
+    }
+}
+
+impl Facts<'_> {
+    fn matches(&self, c: &Settlement<'_>) -> bool {
+        let steps_match = self.steps.len() == c.steps.len()
+            && self.steps.iter().zip(&c.steps).all(|(r, s)| {
+                r.wager == s.wager
+                    && r.outcome == s.outcome
+                    && same(&r.amount, s.amount)
+                    && same(&r.covered, s.covered)
+                    && same(&r.no_action, s.no_action)
+                    && same(&r.in_action_before, s.in_action_before)
+                    && same(&r.in_action_after, s.in_action_after)
+                    && same(&r.to_bettor, s.to_bettor)
+                    && same(&r.to_pd, s.to_pd)
+                    && same(&r.breakage, s.breakage)
+            });
+        let totals_match = self.totals.len() == c.totals.bettors.len() + 1
+            && c.totals
+                .bettors
+                .iter()
+                .all(|(name, t)| self.totals.get(*name).is_some_and(|r| r.matches(t)))
+            && self
+                .totals
+                .get(crate::domain::settle::PD_KEY)
+                .is_some_and(|r| r.matches(&c.totals.pd));
+        self.action_seat == c.action_seat
+            && steps_match
+            && totals_match
+            && same(&self.pd_returned, c.pd_returned)
+            && same(&self.house_collection, c.house_collection)
+    }
+}

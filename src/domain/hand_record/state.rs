@@ -1,0 +1,585 @@
+//! A hand's state is a pure fold of its events. `apply` is the only way to
+//! change it, and it refuses any event that breaks the hand's state machine:
+//!
+//! ```text
+//! hand_opened → betting (pd_set, wager_placed/removed, collection_taken)
+//!   → action_set → dealt (outcome_recorded | hand_recorded, steps_confirmed)
+//!   → hand_closed → closed (outcome_corrected)          any → hand_voided
+//! ```
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::events::HandEvent;
+use super::{HandError, RecordedSettlement};
+use crate::domain::cards;
+use crate::domain::outcome::Outcome;
+use crate::domain::settle::{
+    self, ActionInput, CollectionInput, HandInput, PdInput, Scenario, ScenarioInput, SeatMap,
+    WagerInput,
+};
+
+/// Most events in one hand: far above a real hand (~25 for 7 seats).
+pub const EVENTS_PER_HAND_MAX: u64 = 1_000;
+/// Longest free text (a reason) in characters.
+pub const REASON_CHARS_MAX: usize = 500;
+
+/// How much an event is checked when applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// A new event: every rule, including probing the settlement rules
+    /// after each change, so errors name the event that broke them.
+    Full,
+    /// A recorded event: the state machine only; settlements are still
+    /// recomputed in full at close and at each correction, and compared.
+    Replay,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Opened: the PD, wagers and collection are being taken.
+    Betting,
+    /// The ACTION seat is set: results are recorded and steps confirmed.
+    Dealt,
+    Closed,
+    Voided,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Betting => "betting",
+            Phase::Dealt => "dealt",
+            Phase::Closed => "closed",
+            Phase::Voided => "voided",
+        }
+    }
+}
+
+/// Results of the seats: either outcomes or hands, never both.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+enum Results {
+    #[default]
+    None,
+    Outcomes(Vec<(String, Outcome)>),
+    Hands(Vec<(String, HandInput)>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HandState {
+    pub table: String,
+    pub dealer: String,
+    pub phase: Phase,
+    /// Events applied so far.
+    pub version: u64,
+    input: ScenarioInput,
+    pd_set: bool,
+    results: Results,
+    /// Wager ids whose settlement step the dealer confirmed.
+    confirmed: BTreeSet<String>,
+    /// The settlement as of close (or the last correction).
+    settlement: Option<RecordedSettlement>,
+}
+
+impl HandState {
+    /// Folds a recorded stream (see [`Check::Replay`]); the first event must
+    /// open the hand.
+    pub fn fold<'a>(
+        events: impl IntoIterator<Item = &'a HandEvent>,
+    ) -> Result<HandState, HandError> {
+        let mut state: Option<HandState> = None;
+        for event in events {
+            state = Some(HandState::apply_with(state, event, Check::Replay)?.0);
+        }
+        state.ok_or(HandError::NotOpened)
+    }
+
+    /// Applies a new event with every check ([`Check::Full`]).
+    pub fn apply(
+        state: Option<HandState>,
+        event: &HandEvent,
+    ) -> Result<(HandState, Option<HandEvent>), HandError> {
+        HandState::apply_with(state, event, Check::Full)
+    }
+
+    /// Applies one event to the state (None before `hand_opened`), taking
+    /// the state by value so a fold never copies it. Returns the new state
+    /// and, for close and correction, the event as it must be recorded
+    /// (with the computed settlement filled in); None: record it as given.
+    pub fn apply_with(
+        state: Option<HandState>,
+        event: &HandEvent,
+        check: Check,
+    ) -> Result<(HandState, Option<HandEvent>), HandError> {
+        let full = check == Check::Full;
+        let Some(state) = state else {
+            return match event {
+                HandEvent::HandOpened {
+                    table,
+                    dealer,
+                    profile,
+                    options,
+                    seats,
+                } => {
+                    let input = ScenarioInput {
+                        profile: *profile,
+                        options: options.clone(),
+                        seats: *seats,
+                        pd: PdInput {
+                            seat: 1,
+                            player: String::new(),
+                            bank: crate::domain::money::Money::ZERO,
+                        },
+                        action: ActionInput::default(),
+                        wagers: Vec::new(),
+                        outcomes: None,
+                        hands: None,
+                        collection: None,
+                    };
+                    let state = HandState {
+                        table: text("table", table)?,
+                        dealer: text("dealer", dealer)?,
+                        phase: Phase::Betting,
+                        version: 1,
+                        input,
+                        pd_set: false,
+                        results: Results::None,
+                        confirmed: BTreeSet::new(),
+                        settlement: None,
+                    };
+                    // The table's rules themselves must be valid.
+                    if full {
+                        state.probe_rules()?;
+                    }
+                    Ok((state, None))
+                }
+                _ => Err(HandError::NotOpened),
+            };
+        };
+        if state.version >= EVENTS_PER_HAND_MAX {
+            return Err(HandError::TooManyEvents(EVENTS_PER_HAND_MAX));
+        }
+        let mut next = state;
+        next.version += 1;
+        let mut recorded = None;
+        match event {
+            HandEvent::HandOpened { .. } => return Err(HandError::AlreadyOpened),
+            HandEvent::HandVoided { reason } => {
+                if next.phase == Phase::Voided {
+                    return Err(next.wrong_phase(event, "the hand is already voided"));
+                }
+                reason_text(reason)?;
+                next.phase = Phase::Voided;
+            }
+            HandEvent::PdSet { seat, player, bank } => {
+                next.require(Phase::Betting, event, "the PD is set before the dice")?;
+                next.input.pd = PdInput {
+                    seat: *seat,
+                    player: player.clone(),
+                    bank: *bank,
+                };
+                next.pd_set = true;
+                if full {
+                    next.probe_betting()?;
+                }
+            }
+            HandEvent::WagerPlaced {
+                id,
+                seat,
+                bettor,
+                amount,
+                backline,
+                payout,
+            } => {
+                next.require(
+                    Phase::Betting,
+                    event,
+                    "wagers close when the dice are rolled",
+                )?;
+                if !next.pd_set {
+                    return Err(next.wrong_phase(event, "set the PD and the bank first"));
+                }
+                next.input.wagers.push(WagerInput {
+                    id: id.clone(),
+                    seat: *seat,
+                    bettor: bettor.clone(),
+                    amount: *amount,
+                    backline: *backline,
+                    payout: payout.clone(),
+                });
+                if full {
+                    next.probe_betting()?;
+                }
+            }
+            HandEvent::WagerRemoved { id, reason } => {
+                next.require(
+                    Phase::Betting,
+                    event,
+                    "wagers can be removed only before the dice",
+                )?;
+                reason_text(reason)?;
+                let index = next.wager_index(id)?;
+                next.input.wagers.remove(index);
+                if full {
+                    next.probe_betting()?;
+                }
+            }
+            HandEvent::CollectionTaken { player, bank } => {
+                next.require(Phase::Betting, event, "collection is taken before play")?;
+                if next.input.collection.is_some() {
+                    return Err(next.wrong_phase(event, "the collection was already taken"));
+                }
+                next.input.collection = Some(CollectionInput {
+                    player: player.clone(),
+                    bank: bank.clone(),
+                });
+                if full {
+                    next.probe_betting()?;
+                }
+            }
+            HandEvent::ActionSet { dice, seat } => {
+                let redo = next.phase == Phase::Dealt && next.results == Results::None;
+                if next.phase != Phase::Betting && !redo {
+                    return Err(
+                        next.wrong_phase(event, "the ACTION seat is set once, before any result")
+                    );
+                }
+                if next.input.wagers.is_empty() {
+                    return Err(next.wrong_phase(event, "no wagers are placed"));
+                }
+                next.input.action = ActionInput {
+                    dice: dice.clone(),
+                    seat: *seat,
+                };
+                next.phase = Phase::Dealt;
+                if full {
+                    next.probe_with_results()?;
+                }
+            }
+            HandEvent::OutcomeRecorded { seat, outcome } => {
+                next.require(
+                    Phase::Dealt,
+                    event,
+                    "results are recorded after the dice, before close",
+                )?;
+                let key = seat.to_string();
+                next.results = match &next.results {
+                    Results::Hands(_) => return Err(HandError::MixedResults),
+                    Results::None => Results::Outcomes(vec![(key, *outcome)]),
+                    Results::Outcomes(list) => Results::Outcomes(upsert(list, key, *outcome)),
+                };
+                next.confirmed.clear();
+                if full {
+                    next.probe_with_results()?;
+                }
+            }
+            HandEvent::HandRecorded { seat, hand } => {
+                next.require(
+                    Phase::Dealt,
+                    event,
+                    "hands are recorded after the dice, before close",
+                )?;
+                let key = seat.to_string();
+                next.results = match &next.results {
+                    Results::Outcomes(_) => return Err(HandError::MixedResults),
+                    Results::None => Results::Hands(vec![(key, hand.clone())]),
+                    Results::Hands(list) => Results::Hands(upsert(list, key, hand.clone())),
+                };
+                next.confirmed.clear();
+                if full {
+                    next.check_recorded_cards()?;
+                }
+            }
+            HandEvent::StepsConfirmed { wagers } => {
+                next.require(
+                    Phase::Dealt,
+                    event,
+                    "steps are confirmed after every result is in",
+                )?;
+                if !full {
+                    // Recorded confirmations were checked when written; the
+                    // settlement is recomputed in full at close.
+                    next.confirmed.extend(wagers.iter().cloned());
+                    return Ok((next, None));
+                }
+                let scenario = next.scenario()?;
+                let settlement = settle::settle(&scenario)?;
+                let order: Vec<&str> = settlement.steps.iter().map(|s| s.wager).collect();
+                for id in wagers {
+                    next.wager_index(id)?;
+                    // Confirmations are always a prefix of the action order.
+                    let expected = order.get(next.confirmed.len()).copied();
+                    if expected != Some(id.as_str()) {
+                        let expected = expected
+                            .unwrap_or("none: every step is confirmed")
+                            .to_string();
+                        return Err(HandError::StepOrder {
+                            id: id.clone(),
+                            expected,
+                        });
+                    }
+                    next.confirmed.insert(id.clone());
+                }
+            }
+            HandEvent::HandClosed { settlement } => {
+                next.require(
+                    Phase::Dealt,
+                    event,
+                    "a hand is closed once, after its steps",
+                )?;
+                let scenario = next.scenario()?;
+                let missing: Vec<String> = scenario
+                    .wagers()
+                    .iter()
+                    .filter(|w| !next.confirmed.contains(&w.id))
+                    .map(|w| w.id.clone())
+                    .collect();
+                if !missing.is_empty() {
+                    return Err(HandError::StepsNotConfirmed(missing));
+                }
+                let (kept, fresh) = settled(&scenario, settlement.as_ref())?;
+                next.settlement = Some(kept);
+                next.phase = Phase::Closed;
+                recorded = fresh.map(|s| HandEvent::HandClosed {
+                    settlement: Some(s),
+                });
+            }
+            HandEvent::OutcomeCorrected {
+                seat,
+                outcome,
+                hand,
+                reason,
+                settlement,
+            } => {
+                next.require(
+                    Phase::Closed,
+                    event,
+                    "a correction changes a closed hand; before close, record the result again",
+                )?;
+                reason_text(reason)?;
+                let key = seat.to_string();
+                next.results = match (&next.results, outcome, hand) {
+                    (Results::Outcomes(list), Some(o), None) => {
+                        Results::Outcomes(upsert(list, key, *o))
+                    }
+                    (Results::Hands(list), None, Some(h)) => {
+                        Results::Hands(upsert(list, key, h.clone()))
+                    }
+                    _ => return Err(HandError::MixedResults),
+                };
+                let scenario = next.scenario()?;
+                let (kept, fresh) = settled(&scenario, settlement.as_ref())?;
+                next.settlement = Some(kept);
+                recorded = fresh.map(|s| HandEvent::OutcomeCorrected {
+                    seat: *seat,
+                    outcome: *outcome,
+                    hand: hand.clone(),
+                    reason: reason.clone(),
+                    settlement: Some(s),
+                });
+            }
+        }
+        Ok((next, recorded))
+    }
+
+    /// The scenario of the hand as it stands: every seat's result must be in.
+    pub fn scenario(&self) -> Result<Scenario, HandError> {
+        Ok(Scenario::from_input(&self.scenario_input())?)
+    }
+
+    /// The settlement contract's input for this hand.
+    pub fn scenario_input(&self) -> ScenarioInput {
+        let mut input = self.input.clone();
+        match &self.results {
+            Results::None => input.outcomes = Some(SeatMap::default()),
+            Results::Outcomes(list) => input.outcomes = Some(SeatMap(list.clone())),
+            Results::Hands(list) => input.hands = Some(SeatMap(list.clone())),
+        }
+        input
+    }
+
+    /// The recorded settlement (closed hands).
+    pub fn settlement(&self) -> Option<&RecordedSettlement> {
+        self.settlement.as_ref()
+    }
+
+    pub fn confirmed(&self) -> &BTreeSet<String> {
+        &self.confirmed
+    }
+
+    pub fn wagers(&self) -> &[WagerInput] {
+        &self.input.wagers
+    }
+
+    pub fn pd(&self) -> Option<&PdInput> {
+        self.pd_set.then_some(&self.input.pd)
+    }
+
+    fn require(&self, phase: Phase, event: &HandEvent, why: &str) -> Result<(), HandError> {
+        if self.phase == phase {
+            Ok(())
+        } else {
+            Err(self.wrong_phase(event, why))
+        }
+    }
+
+    fn wrong_phase(&self, event: &HandEvent, why: &str) -> HandError {
+        HandError::WrongPhase {
+            event: event.type_name(),
+            phase: self.phase.name(),
+            why: why.to_string(),
+        }
+    }
+
+    fn wager_index(&self, id: &str) -> Result<usize, HandError> {
+        self.input
+            .wagers
+            .iter()
+            .position(|w| w.id == id)
+            .ok_or_else(|| HandError::UnknownWager(id.to_string()))
+    }
+
+    /// The table's options and seat count, checked by the settlement rules.
+    fn probe_rules(&self) -> Result<(), HandError> {
+        let mut input = self.input.clone();
+        input.pd = PdInput {
+            seat: 1,
+            player: "probe".into(),
+            bank: crate::domain::money::Money::from_units(1),
+        };
+        input.action = ActionInput {
+            dice: None,
+            seat: Some(1),
+        };
+        input.outcomes = Some(SeatMap::default());
+        Scenario::from_input(&input)?;
+        Ok(())
+    }
+
+    /// Checks the PD, wagers and collection with the settlement's own rules,
+    /// by settling a probe in which every seat pushes.
+    fn probe_betting(&self) -> Result<(), HandError> {
+        let mut input = self.input.clone();
+        input.action = ActionInput {
+            dice: None,
+            seat: Some(input.pd.seat),
+        };
+        input.outcomes = Some(push_everywhere(&input.wagers));
+        Scenario::from_input(&input)?;
+        Ok(())
+    }
+
+    /// Checks the ACTION seat and the results recorded so far; seats still
+    /// without a result are filled with pushes for the probe.
+    fn probe_with_results(&self) -> Result<(), HandError> {
+        let mut input = self.input.clone();
+        let mut outcomes = push_everywhere(&input.wagers);
+        if let Results::Outcomes(list) = &self.results {
+            for (seat, outcome) in list {
+                if !outcomes.0.iter().any(|(k, _)| k == seat) {
+                    return Err(HandError::NoWagersOnSeat(seat.clone()));
+                }
+                outcomes = SeatMap(upsert(&outcomes.0, seat.clone(), *outcome));
+            }
+        }
+        input.outcomes = Some(outcomes);
+        Scenario::from_input(&input)?;
+        Ok(())
+    }
+
+    /// Cards recorded so far: each hand readable, no card twice at the table.
+    fn check_recorded_cards(&self) -> Result<(), HandError> {
+        let Results::Hands(list) = &self.results else {
+            return Ok(());
+        };
+        let options = self.scenario_probe_options()?;
+        let mut all = Vec::new();
+        for (seat, hand) in list {
+            for (field, value) in [
+                ("high", &hand.high),
+                ("low", &hand.low),
+                ("cards", &hand.cards),
+            ] {
+                if let Some(text) = value {
+                    let parsed = cards::parse_cards(text).map_err(|e| HandError::Cards {
+                        field: format!("hands.{seat}.{field}"),
+                        message: e.to_string(),
+                    })?;
+                    all.extend(parsed);
+                }
+            }
+        }
+        cards::check_deal(&all, &options).map_err(|e| HandError::Cards {
+            field: "hands".into(),
+            message: e.to_string(),
+        })
+    }
+
+    fn scenario_probe_options(&self) -> Result<crate::domain::options::RuleOptions, HandError> {
+        let input = &self.input;
+        Ok(
+            crate::domain::options::RuleOptions::for_profile(input.profile.unwrap_or_default())
+                .with(&input.options.clone().unwrap_or_default()),
+        )
+    }
+}
+
+fn push_everywhere(wagers: &[WagerInput]) -> SeatMap<Outcome> {
+    let mut seats: Vec<(String, Outcome)> = Vec::new();
+    for w in wagers {
+        let key = w.seat.to_string();
+        if !seats.iter().any(|(k, _)| *k == key) {
+            seats.push((key, Outcome::Push));
+        }
+    }
+    SeatMap(seats)
+}
+
+fn upsert<V: Clone>(list: &[(String, V)], key: String, value: V) -> Vec<(String, V)> {
+    let mut out: Vec<(String, V)> = list.iter().filter(|(k, _)| *k != key).cloned().collect();
+    out.push((key, value));
+    out
+}
+
+/// Settles the scenario. A settlement the event already carries (a recorded
+/// event being replayed) must state the same money movements and is kept as
+/// recorded; otherwise the computed one is returned to be recorded.
+fn settled(
+    scenario: &Scenario,
+    carried: Option<&RecordedSettlement>,
+) -> Result<(RecordedSettlement, Option<RecordedSettlement>), HandError> {
+    let computed = settle::settle(scenario)?;
+    match carried {
+        Some(recorded) if recorded.matches(&computed) => Ok((recorded.clone(), None)),
+        Some(_) => Err(HandError::SettlementMismatch),
+        None => {
+            let fresh = RecordedSettlement::of(&computed)?;
+            Ok((fresh.clone(), Some(fresh)))
+        }
+    }
+}
+
+fn text(field: &str, value: &str) -> Result<String, HandError> {
+    let chars = value.chars().count();
+    if value.trim().is_empty() || chars > settle::limits::NAME_CHARS_MAX {
+        return Err(HandError::Text {
+            field: field.to_string(),
+            value: value.to_string(),
+            why: format!("must be 1..{} characters", settle::limits::NAME_CHARS_MAX),
+        });
+    }
+    Ok(value.to_string())
+}
+
+fn reason_text(reason: &str) -> Result<(), HandError> {
+    if reason.trim().is_empty() || reason.chars().count() > REASON_CHARS_MAX {
+        return Err(HandError::Text {
+            field: "reason".into(),
+            value: reason.chars().take(40).collect(),
+            why: format!("a reason of 1..{REASON_CHARS_MAX} characters is required"),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,293 @@
+//! The settlement engine: a pure function of a validated [`Scenario`].
+//!
+//! Rules (see the rules file `lucky-chances-action.md`):
+//! - Action order: from the ACTION seat clockwise once round the table,
+//!   skipping the PD seat and seats without wagers (an ACTION seat that is
+//!   the PD seat therefore starts at the next seat). Within a seat, the
+//!   primary wager first, then the backline wagers by `backline_order`
+//!   (`placement`, or `largest_first` with ties kept in placement order).
+//! - With `A` the PD money in action (initially the bank) and a wager of
+//!   `amount` at payout p:q: `covered = min(amount, floor_unit(A × q / p))`,
+//!   `no_action = amount − covered`, and the covering money
+//!   `payout = floor_unit(covered × p / q)` (= `covered` at even money).
+//!   * player wins: bettor gets `amount + payout`; `A ← A − payout`;
+//!     breakage `covered × p / q − payout` stays with the PD;
+//!   * PD wins (copies and fouls included): bettor gets `no_action`, the PD
+//!     gets `covered + payout`; `A ← A − payout`;
+//!   * push: bettor gets `amount`; with `push_consumes_action` the covering
+//!     money leaves action and returns to the PD (`A ← A − payout`),
+//!     otherwise it stays in action.
+//! - What is left in action at the end is returned to the PD.
+
+use super::error::SettleError;
+use super::limits::WAGERS_MAX;
+use super::output::{Conservation, Settlement, Step, Total, Totals};
+use super::scenario::{Grid, Scenario, Wager};
+use crate::domain::dice::SEATS_MAX;
+use crate::domain::money::Money;
+use crate::domain::options::BacklineOrder;
+use crate::domain::outcome::Outcome;
+
+/// Settles one hand. Pure and deterministic: the same scenario always gives
+/// the same settlement.
+///
+/// The arithmetic is exact: amounts are counted in whole units of
+/// `min_unit` (integers), and only the output is turned back into money.
+///
+/// Conservation is asserted, not just reported: money in (wagers + bank)
+/// must equal money out (to bettors + to the PD), fees taken must equal the
+/// house collection, every step must balance and keep `A` from increasing,
+/// and the PD's net must lie within ±bank. A failure is a bug and returns
+/// [`SettleError::Conservation`]; nothing should be recorded or paid then.
+pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
+    let opts = sc.options();
+    let grid = sc.grid();
+    let wagers = sc.wagers();
+    let mut order = [0u8; WAGERS_MAX];
+    let n = action_order(sc, &mut order);
+    if n != wagers.len() {
+        return Err(broken("every wager settled once", n, wagers.len()));
+    }
+
+    let pd = sc.pd();
+    let bank = sc.bank_units();
+    let mut in_action = bank;
+    let mut steps = Vec::with_capacity(n);
+    // Per bettor: (staked, received, fee) in units.
+    let mut sums: Vec<(i64, i64, i64)> = vec![(0, 0, 0); sc.bettors().len()];
+    let (mut to_pd_sum, mut to_bettors_sum, mut staked_sum, mut fees) = (0i64, 0i64, 0i64, 0i64);
+
+    for &i in &order[..n] {
+        let w = &wagers[i as usize];
+        let Some(outcome) = sc.outcome(w.seat) else {
+            return Err(broken("an outcome for every seat with wagers", w.seat as usize, 0));
+        };
+        let u = settle_units(w, outcome, in_action, opts.push_consumes_action);
+        check_step(&u, w.units, in_action, grid)?;
+        in_action = u.after;
+        to_pd_sum += u.to_pd;
+        to_bettors_sum += u.to_bettor;
+        staked_sum += w.units;
+        fees += w.fee_units;
+        let Some(t) = sums.get_mut(w.bettor_index) else {
+            return Err(broken("a total for every bettor", w.bettor_index, sc.bettors().len()));
+        };
+        t.0 += w.units;
+        t.1 += u.to_bettor;
+        t.2 += w.fee_units;
+        steps.push(Step {
+            wager: &w.id,
+            seat: w.seat,
+            bettor: &w.bettor,
+            backline: w.backline,
+            amount: w.amount,
+            payout: w.payout,
+            outcome,
+            covered: grid.money(u.covered),
+            no_action: grid.money(w.units - u.covered),
+            in_action_before: grid.money(u.before),
+            in_action_after: grid.money(u.after),
+            consumed: grid.money(u.consumed),
+            to_bettor: grid.money(u.to_bettor),
+            to_pd: grid.money(u.to_pd),
+            breakage: if u.breakage_num == 0 {
+                Money::ZERO
+            } else {
+                grid.fraction(u.breakage_num, w.payout.q())
+            },
+            fee: w.fee,
+        });
+    }
+
+    // Conservation, in exact units.
+    let pd_returned = in_action;
+    let pd_received = to_pd_sum + pd_returned;
+    check("money in = money out", grid, staked_sum + bank, to_bettors_sum + pd_received)?;
+    let pd_net = pd_received - bank;
+    if pd_net.abs() > bank {
+        return Err(SettleError::Conservation {
+            check: "PD net within ±bank",
+            left: grid.money(pd_net),
+            right: pd.bank,
+        });
+    }
+    let nets: i64 = sums.iter().map(|t| t.1 - t.0).sum::<i64>() + pd_net;
+    check("nets sum to zero", grid, nets, 0)?;
+    fees += sc.pd_fee_units();
+    let house_collection = sums.iter().map(|t| t.2).sum::<i64>() + sc.pd_fee_units();
+    check("fees taken = house collection", grid, fees, house_collection)?;
+
+    let bettors = sc
+        .bettors()
+        .iter()
+        .zip(&sums)
+        .map(|(name, &(staked, received, fee))| {
+            let total = Total {
+                staked: grid.money(staked),
+                received: grid.money(received),
+                net: grid.money(received - staked),
+                fee: grid.money(fee),
+            };
+            (name.as_str(), total)
+        })
+        .collect();
+    let pd_total = Total {
+        staked: pd.bank,
+        received: grid.money(pd_received),
+        net: grid.money(pd_net),
+        fee: pd.fee,
+    };
+    let action = sc.action();
+    Ok(Settlement {
+        action_seat: action.seat,
+        action_dice: action.dice,
+        pd,
+        hands: sc.hands(),
+        steps,
+        pd_returned: grid.money(pd_returned),
+        totals: Totals { bettors, pd: pd_total },
+        house_collection: grid.money(house_collection),
+        conservation: Conservation {
+            money_in: grid.money(staked_sum + bank),
+            money_out: grid.money(to_bettors_sum + pd_received),
+            fees_taken: grid.money(fees),
+            house_collection: grid.money(house_collection),
+        },
+        rules: opts,
+    })
+}
+
+/// Fills `order` with wager indices in action order; returns how many.
+/// A counting sort by seat: seats in action order get consecutive slices of
+/// `order`, each holding its primary wager then its backlines.
+fn action_order(sc: &Scenario, order: &mut [u8; WAGERS_MAX]) -> usize {
+    const SLOTS: usize = SEATS_MAX as usize + 1;
+    let wagers = sc.wagers();
+    let seats = sc.seats();
+    let pd_seat = sc.pd().seat;
+    let start = sc.action().seat;
+    let mut count = [0usize; SLOTS];
+    for w in wagers {
+        count[w.seat as usize % SLOTS] += 1;
+    }
+    // Where each seat's slice begins, seats taken in action order.
+    let mut begin = [0usize; SLOTS];
+    let mut n = 0;
+    for k in 0..seats {
+        let seat = ((start - 1 + k) % seats + 1) as usize;
+        if seat as u8 == pd_seat {
+            continue;
+        }
+        begin[seat] = n;
+        n += count[seat];
+    }
+    // Primary first (validation guarantees exactly one per seat with
+    // wagers), then backlines in placement order.
+    let mut next = begin;
+    for (i, w) in wagers.iter().enumerate() {
+        let seat = w.seat as usize % SLOTS;
+        if !w.backline && next[seat] < WAGERS_MAX {
+            order[next[seat]] = i as u8;
+            next[seat] += 1;
+        }
+    }
+    for (i, w) in wagers.iter().enumerate() {
+        let seat = w.seat as usize % SLOTS;
+        if w.backline && next[seat] < WAGERS_MAX {
+            order[next[seat]] = i as u8;
+            next[seat] += 1;
+        }
+    }
+    if sc.options().backline_order == BacklineOrder::LargestFirst {
+        for seat in 1..SLOTS {
+            if count[seat] > 1
+                && let Some(backlines) = order.get_mut(begin[seat] + 1..next[seat])
+            {
+                largest_first(backlines, wagers);
+            }
+        }
+    }
+    n.min(wagers.len())
+}
+
+/// Stable insertion sort by amount, largest first (ties keep placement
+/// order). The slices are a seat's backlines: short, and no allocation.
+fn largest_first(idx: &mut [u8], wagers: &[Wager]) {
+    for i in 1..idx.len() {
+        let mut j = i;
+        while j > 0 && wagers[idx[j - 1] as usize].units < wagers[idx[j] as usize].units {
+            idx.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// One step in whole units of `min_unit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Units {
+    covered: i64,
+    before: i64,
+    after: i64,
+    consumed: i64,
+    to_bettor: i64,
+    to_pd: i64,
+    /// Breakage is `breakage_num / q` of a unit (0 ≤ it < q).
+    breakage_num: i64,
+}
+
+/// Settles one wager against `a` units of PD money in action. With `p ≥ q`
+/// (validated) and amounts bounded by validation, no product overflows.
+fn settle_units(w: &Wager, outcome: Outcome, a: i64, push_consumes_action: bool) -> Units {
+    let amount = w.units;
+    let (p, q) = (i64::from(w.payout.p()), i64::from(w.payout.q()));
+    let (covered, payout, breakage_num) = if p == q {
+        let covered = amount.min(a);
+        (covered, covered, 0)
+    } else {
+        // covered = min(amount, floor(A × q / p)); payout = floor(c × p / q).
+        let covered = amount.min(a * q / p);
+        (covered, covered * p / q, covered * p % q)
+    };
+    let (to_bettor, to_pd, consumed, breakage_num) = match outcome {
+        Outcome::Player => (amount + payout, 0, payout, breakage_num),
+        Outcome::Pd => (amount - covered, covered + payout, payout, 0),
+        Outcome::Push if push_consumes_action => (amount, payout, payout, 0),
+        Outcome::Push => (amount, 0, 0, 0),
+    };
+    Units { covered, before: a, after: a - consumed, consumed, to_bettor, to_pd, breakage_num }
+}
+
+/// The per-step invariants: cheap integer comparisons.
+fn check_step(u: &Units, amount: i64, a: i64, grid: Grid) -> Result<(), SettleError> {
+    if u.before != a || u.consumed < 0 || u.after < 0 || u.after > u.before {
+        return Err(SettleError::Conservation {
+            check: "in action never increases nor goes below 0",
+            left: grid.money(u.before),
+            right: grid.money(u.after),
+        });
+    }
+    if u.to_bettor < 0 || u.to_pd < 0 || u.covered < 0 || u.covered > amount || u.breakage_num < 0 {
+        return Err(SettleError::Conservation {
+            check: "no negative transfer",
+            left: grid.money(u.to_bettor),
+            right: grid.money(u.to_pd),
+        });
+    }
+    check("step balances", grid, amount + u.consumed, u.to_bettor + u.to_pd)
+}
+
+fn check(what: &'static str, grid: Grid, left: i64, right: i64) -> Result<(), SettleError> {
+    if left == right {
+        Ok(())
+    } else {
+        Err(SettleError::Conservation { check: what, left: grid.money(left), right: grid.money(right) })
+    }
+}
+
+fn broken(what: &'static str, left: usize, right: usize) -> SettleError {
+    SettleError::Conservation {
+        check: what,
+        left: Money::from_units(left as i64),
+        right: Money::from_units(right as i64),
+    }
+}

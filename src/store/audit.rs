@@ -1,0 +1,185 @@
+//! Appending to the hash-chained audit log. Appends happen only inside a
+//! write transaction that holds the chain lock (see [`super::begin_write`]),
+//! so concurrent writers — several app instances on one PostgreSQL too —
+//! never fork the chain.
+
+use futures_util::TryStreamExt;
+use serde::Serialize;
+use sqlx::Row;
+
+use super::{StoreError, WriteTx};
+use crate::domain::audit::{AuditKey, GENESIS_HASH, RecordFields};
+
+/// A record to append: everything but seq, time and hashes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewRecord {
+    pub actor: String,
+    pub table: Option<String>,
+    pub hand: Option<String>,
+    pub event_type: String,
+    /// Canonical JSON (see [`canonical_json`]).
+    pub payload: String,
+}
+
+/// A record as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct AuditRecord {
+    pub seq: i64,
+    pub recorded_at: String,
+    pub actor: String,
+    pub table_id: Option<String>,
+    pub hand_id: Option<String>,
+    pub event_type: String,
+    pub payload: String,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+impl AuditRecord {
+    pub fn fields(&self) -> RecordFields<'_> {
+        RecordFields {
+            seq: self.seq,
+            recorded_at: &self.recorded_at,
+            actor: &self.actor,
+            table: self.table_id.as_deref(),
+            hand: self.hand_id.as_deref(),
+            event_type: &self.event_type,
+            payload: &self.payload,
+            prev_hash: &self.prev_hash,
+        }
+    }
+}
+
+/// Keys sorted, no whitespace: serde_json's map is ordered, so serializing
+/// through a `Value` is canonical.
+pub fn canonical_json<T: Serialize>(value: &T) -> Result<String, StoreError> {
+    let value = serde_json::to_value(value).map_err(|e| StoreError::Internal(e.to_string()))?;
+    serde_json::to_string(&value).map_err(|e| StoreError::Internal(e.to_string()))
+}
+
+/// The timestamp form that is stored and hashed: UTC with microseconds.
+pub fn now_text() -> String {
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.6fZ")
+        .to_string()
+}
+
+pub const SELECT_RECORD: &str = "SELECT seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash FROM audit_log";
+
+const INSERT_RECORD: &str = "INSERT INTO audit_log \
+     (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+
+/// The chain's head: (seq, hash) of the last record, or (0, GENESIS).
+pub async fn head(tx: &mut WriteTx) -> Result<(i64, String), StoreError> {
+    let sql = "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1";
+    let row = on_tx!(tx, |c| sqlx::query(sql)
+        .fetch_optional(&mut **c)
+        .await?
+        .map(|r| (r.get(0), r.get(1))));
+    Ok(row.unwrap_or((0, GENESIS_HASH.to_string())))
+}
+
+/// Appends records after the head, in order, all with the same timestamp.
+pub async fn append(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    records: &[NewRecord],
+) -> Result<Vec<AuditRecord>, StoreError> {
+    let (mut seq, mut prev_hash) = head(tx).await?;
+    let recorded_at = now_text();
+    let mut written = Vec::with_capacity(records.len());
+    for r in records {
+        seq += 1;
+        let mut record = AuditRecord {
+            seq,
+            recorded_at: recorded_at.clone(),
+            actor: r.actor.clone(),
+            table_id: r.table.clone(),
+            hand_id: r.hand.clone(),
+            event_type: r.event_type.clone(),
+            payload: r.payload.clone(),
+            prev_hash: prev_hash.clone(),
+            hash: String::new(),
+        };
+        record.hash = key.record_hash(&record.fields());
+        on_tx!(tx, |c| sqlx::query(INSERT_RECORD)
+            .bind(record.seq)
+            .bind(&record.recorded_at)
+            .bind(&record.actor)
+            .bind(&record.table_id)
+            .bind(&record.hand_id)
+            .bind(&record.event_type)
+            .bind(&record.payload)
+            .bind(&record.prev_hash)
+            .bind(&record.hash)
+            .execute(&mut **c)
+            .await
+            .map(drop)?);
+        prev_hash = record.hash.clone();
+        written.push(record);
+    }
+    Ok(written)
+}
+
+/// Appends one staff or configuration record in its own transaction.
+pub async fn record(
+    db: &super::Db,
+    key: &AuditKey,
+    record: NewRecord,
+) -> Result<AuditRecord, StoreError> {
+    let mut tx = super::begin_write(db).await?;
+    let mut written = append(&mut tx, key, std::slice::from_ref(&record)).await?;
+    tx.commit().await?;
+    written
+        .pop()
+        .ok_or_else(|| StoreError::Internal("append wrote no record".into()))
+}
+
+/// One end of a record range: a sequence number or a UTC time text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordBound {
+    Seq(i64),
+    Time(String),
+}
+
+/// Streams the records in `[from, to]` (inclusive, either open) in order.
+pub async fn for_each_record(
+    db: &super::Db,
+    from: Option<RecordBound>,
+    to: Option<RecordBound>,
+    mut each: impl FnMut(&AuditRecord),
+) -> Result<(), StoreError> {
+    let mut clauses = Vec::new();
+    let mut binds = Vec::new();
+    for (bound, op) in [(from, ">="), (to, "<=")] {
+        if let Some(bound) = bound {
+            let n = binds.len() + 1;
+            clauses.push(match &bound {
+                RecordBound::Seq(_) => format!("seq {op} ${n}"),
+                RecordBound::Time(_) => format!("recorded_at {op} ${n}"),
+            });
+            binds.push(bound);
+        }
+    }
+    let filter = if clauses.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", clauses.join(" AND "))
+    };
+    let sql = format!("{SELECT_RECORD}{filter} ORDER BY seq");
+    on_pool!(db, |pool| {
+        let mut query = sqlx::query_as::<_, AuditRecord>(&sql);
+        for bound in &binds {
+            query = match bound {
+                RecordBound::Seq(seq) => query.bind(*seq),
+                RecordBound::Time(time) => query.bind(time.clone()),
+            };
+        }
+        let mut rows = query.fetch(pool);
+        while let Some(record) = rows.try_next().await? {
+            each(&record);
+        }
+    });
+    Ok(())
+}
