@@ -33,7 +33,10 @@ fn full_table() -> String {
             ));
         }
     }
-    let outcomes: Vec<String> = (2..=7).zip(outcomes).map(|(s, o)| format!(r#""{s}": "{o}""#)).collect();
+    let outcomes: Vec<String> = (2..=7)
+        .zip(outcomes)
+        .map(|(s, o)| format!(r#""{s}": "{o}""#))
+        .collect();
     format!(
         r#"{{"pd": {{"seat": 1, "player": "Dana", "bank": "500"}},
             "action": {{"dice": [4, 5, 3]}},
@@ -51,15 +54,22 @@ fn bench(c: &mut Criterion) {
     let scenario = parse_scenario(&json).expect("valid benchmark scenario");
     let settlement = settle(&scenario).expect("settles");
     assert_eq!(settlement.steps.len(), 24);
-    assert!(settlement.steps.iter().any(|s| !s.no_action.is_zero()), "the bank should run out");
+    assert!(
+        settlement.steps.iter().any(|s| !s.no_action.is_zero()),
+        "the bank should run out"
+    );
 
     let mut g = c.benchmark_group("settle");
     g.throughput(Throughput::Elements(1));
-    g.bench_function("engine", |b| b.iter(|| settle(black_box(&scenario)).map(|s| s.steps.len())));
+    g.bench_function("engine", |b| {
+        b.iter(|| settle(black_box(&scenario)).map(|s| s.steps.len()))
+    });
     g.bench_function("engine+json", |b| {
         b.iter(|| settle(black_box(&scenario)).map(|s| serde_json::to_string(&s).map(|t| t.len())))
     });
-    g.bench_function("json_to_json", |b| b.iter(|| settle_json(black_box(&json)).map(|t| t.len())));
+    g.bench_function("json_to_json", |b| {
+        b.iter(|| settle_json(black_box(&json)).map(|t| t.len()))
+    });
     g.finish();
 }
 

@@ -8,7 +8,9 @@ const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/settle.md");
 
 /// The JSON block after the marker line, as (start, end) byte offsets of its body.
 fn block(doc: &str, marker: &str) -> (usize, usize) {
-    let at = doc.find(marker).unwrap_or_else(|| panic!("{marker} not found"));
+    let at = doc
+        .find(marker)
+        .unwrap_or_else(|| panic!("{marker} not found"));
     let open = at + doc[at..].find("```json\n").expect("a json block") + "```json\n".len();
     let close = open + doc[open..].find("```").expect("block end");
     (open, close)
@@ -26,7 +28,11 @@ fn the_examples_are_the_codes_output() {
         if bless {
             doc.replace_range(o0..o1, &out);
         } else {
-            assert_eq!(doc[o0..o1], out, "docs/settle.md example {name} is stale: run with SETTLE_DOCS_BLESS=1");
+            assert_eq!(
+                doc[o0..o1],
+                out,
+                "docs/settle.md example {name} is stale: run with SETTLE_DOCS_BLESS=1"
+            );
         }
     }
     if bless {

@@ -27,7 +27,10 @@ fn err(input: &Value) -> String {
 }
 
 fn assert_starts(msg: &str, prefix: &str) {
-    assert!(msg.starts_with(prefix), "{msg:?} should start with {prefix:?}");
+    assert!(
+        msg.starts_with(prefix),
+        "{msg:?} should start with {prefix:?}"
+    );
 }
 
 #[test]
@@ -37,9 +40,15 @@ fn the_base_scenario_is_valid() {
 
 #[test]
 fn malformed_json() {
-    assert_starts(&err_text("{").to_string(), "input: EOF while parsing an object");
+    assert_starts(
+        &err_text("{").to_string(),
+        "input: EOF while parsing an object",
+    );
     assert_starts(&err_text("").to_string(), "input: EOF while parsing");
-    assert_starts(&err_text(&format!("{} x", base())).to_string(), "input: trailing characters");
+    assert_starts(
+        &err_text(&format!("{} x", base())).to_string(),
+        "input: trailing characters",
+    );
     assert_starts(&err_text("{\"pd\": {\"seat\": 1,}}").to_string(), "pd");
     assert!(matches!(err_text("nonsense"), SettleError::Json { .. }));
 }
@@ -61,7 +70,10 @@ fn unknown_fields_at_every_level() {
         ("/extra", "extra: unknown field `extra`"),
         ("/pd/extra", "pd.extra: unknown field `extra`"),
         ("/action/extra", "action.extra: unknown field `extra`"),
-        ("/wagers/0/colour", "wagers[0].colour: unknown field `colour`"),
+        (
+            "/wagers/0/colour",
+            "wagers[0].colour: unknown field `colour`",
+        ),
         ("/options/pushes", "options.pushes: unknown field `pushes`"),
     ];
     for (pointer, want) in cases {
@@ -75,7 +87,10 @@ fn unknown_fields_at_every_level() {
     }
     let mut input = base();
     input["collection"] = json!({"player": [{"from": "0", "to": "10", "fee": "1", "cap": "2"}]});
-    assert_starts(&err(&input), "collection.player[0].cap: unknown field `cap`");
+    assert_starts(
+        &err(&input),
+        "collection.player[0].cap: unknown field `cap`",
+    );
     input["collection"] = json!({"players": []});
     assert_starts(&err(&input), "collection.players: unknown field `players`");
     let mut input = base();
@@ -103,13 +118,22 @@ fn missing_fields() {
 fn money_as_a_json_number_is_refused() {
     let mut input = base();
     input["pd"]["bank"] = json!(200);
-    assert_starts(&err(&input), "pd.bank: invalid type: integer `200`, expected money as a decimal string");
+    assert_starts(
+        &err(&input),
+        "pd.bank: invalid type: integer `200`, expected money as a decimal string",
+    );
     let mut input = base();
     input["wagers"][0]["amount"] = json!(60.5);
-    assert_starts(&err(&input), "wagers[0].amount: invalid type: floating point `60.5`");
+    assert_starts(
+        &err(&input),
+        "wagers[0].amount: invalid type: floating point `60.5`",
+    );
     let mut input = base();
     input["collection"] = json!({"bank": [{"from": 0, "to": "10", "fee": "1"}]});
-    assert_starts(&err(&input), "collection.bank[0].from: invalid type: integer `0`");
+    assert_starts(
+        &err(&input),
+        "collection.bank[0].from: invalid type: integer `0`",
+    );
 }
 
 #[test]
@@ -135,43 +159,70 @@ fn amounts_not_positive_or_badly_written() {
 fn amounts_with_too_many_decimals() {
     let mut input = base();
     input["wagers"][1]["amount"] = json!("25.005");
-    assert_eq!(err(&input), "wagers[1].amount: 25.005 is finer than the table's smallest unit 0.01");
+    assert_eq!(
+        err(&input),
+        "wagers[1].amount: 25.005 is finer than the table's smallest unit 0.01"
+    );
     let mut input = base();
     input["pd"]["bank"] = json!("200.001");
-    assert_eq!(err(&input), "pd.bank: 200.001 is finer than the table's smallest unit 0.01");
+    assert_eq!(
+        err(&input),
+        "pd.bank: 200.001 is finer than the table's smallest unit 0.01"
+    );
     let mut input = base();
     input["collection"] = json!({"player": [{"from": "0", "to": "100", "fee": "0.5"}]});
     input["options"] = json!({"min_unit": "1"});
-    assert_eq!(err(&input), "collection.player[0].fee: 0.50 is finer than the table's smallest unit 1");
+    assert_eq!(
+        err(&input),
+        "collection.player[0].fee: 0.50 is finer than the table's smallest unit 1"
+    );
 }
 
 #[test]
 fn duplicate_wager_ids() {
     let mut input = base();
     input["wagers"][1]["id"] = json!("w1");
-    assert_eq!(err(&input), "wagers[1].id: \"w1\" is already the id of wagers[0]");
+    assert_eq!(
+        err(&input),
+        "wagers[1].id: \"w1\" is already the id of wagers[0]"
+    );
 }
 
 #[test]
 fn a_wager_on_the_pd_seat() {
     let mut input = base();
     input["wagers"][1]["seat"] = json!(1);
-    assert_eq!(err(&input), "wagers[1].seat: 1 is the PD's seat; the bank cannot be bet against itself");
+    assert_eq!(
+        err(&input),
+        "wagers[1].seat: 1 is the PD's seat; the bank cannot be bet against itself"
+    );
 }
 
 #[test]
 fn seats_outside_the_table() {
     let mut input = base();
     input["wagers"][0]["seat"] = json!(8);
-    assert_eq!(err(&input), "wagers[0].seat: 8 is not a seat at this 7-seat table (1..7)");
+    assert_eq!(
+        err(&input),
+        "wagers[0].seat: 8 is not a seat at this 7-seat table (1..7)"
+    );
     input["wagers"][0]["seat"] = json!(0);
-    assert_eq!(err(&input), "wagers[0].seat: 0 is not a seat at this 7-seat table (1..7)");
+    assert_eq!(
+        err(&input),
+        "wagers[0].seat: 0 is not a seat at this 7-seat table (1..7)"
+    );
     let mut input = base();
     input["pd"]["seat"] = json!(9);
-    assert_eq!(err(&input), "pd.seat: 9 is not a seat at this 7-seat table (1..7)");
+    assert_eq!(
+        err(&input),
+        "pd.seat: 9 is not a seat at this 7-seat table (1..7)"
+    );
     let mut input = base();
     input["action"] = json!({"seat": -1});
-    assert_eq!(err(&input), "action.seat: -1 is not a seat at this 7-seat table (1..7)");
+    assert_eq!(
+        err(&input),
+        "action.seat: -1 is not a seat at this 7-seat table (1..7)"
+    );
     let mut input = base();
     input["seats"] = json!(11);
     assert_eq!(err(&input), "seats: 11 is not a table size (2..10)");
@@ -179,10 +230,16 @@ fn seats_outside_the_table() {
     assert_eq!(err(&input), "seats: 1 is not a table size (2..10)");
     let mut input = base();
     input["seats"] = json!(3);
-    assert_eq!(err(&input), "action.seat: 4 is not a seat at this 3-seat table (1..3)");
+    assert_eq!(
+        err(&input),
+        "action.seat: 4 is not a seat at this 3-seat table (1..3)"
+    );
     let mut input = base();
     input["outcomes"] = json!({"4": "pd", "12": "pd"});
-    assert_eq!(err(&input), "outcomes.12: 12 is not a seat at this 7-seat table (1..7)");
+    assert_eq!(
+        err(&input),
+        "outcomes.12: 12 is not a seat at this 7-seat table (1..7)"
+    );
 }
 
 #[test]
@@ -209,17 +266,35 @@ fn two_primary_wagers_on_one_seat() {
 fn an_outcome_missing_for_a_seat_with_wagers() {
     let mut input = base();
     input["wagers"][1] = json!({"id": "w2", "seat": 6, "bettor": "Bo", "amount": "25"});
-    assert_eq!(err(&input), "outcomes: seat 6 has wagers but no outcome (give \"6\": \"player\", \"pd\" or \"push\")");
+    assert_eq!(
+        err(&input),
+        "outcomes: seat 6 has wagers but no outcome (give \"6\": \"player\", \"pd\" or \"push\")"
+    );
 }
 
 #[test]
 fn outcomes_that_do_not_fit_the_table() {
     let cases = [
-        (json!({"4": "pd", "1": "pd"}), "outcomes.1: seat 1 is the PD's seat"),
-        (json!({"4": "pd", "5": "pd"}), "outcomes.5: seat 5 has no wagers"),
-        (json!({"04": "pd"}), "outcomes.04: \"04\" is not a seat number"),
-        (json!({"four": "pd"}), "outcomes.four: \"four\" is not a seat number"),
-        (json!({"4": "win"}), "outcomes.4: unknown variant `win`, expected one of `player`, `pd`, `push`"),
+        (
+            json!({"4": "pd", "1": "pd"}),
+            "outcomes.1: seat 1 is the PD's seat",
+        ),
+        (
+            json!({"4": "pd", "5": "pd"}),
+            "outcomes.5: seat 5 has no wagers",
+        ),
+        (
+            json!({"04": "pd"}),
+            "outcomes.04: \"04\" is not a seat number",
+        ),
+        (
+            json!({"four": "pd"}),
+            "outcomes.four: \"four\" is not a seat number",
+        ),
+        (
+            json!({"4": "win"}),
+            "outcomes.4: unknown variant `win`, expected one of `player`, `pd`, `push`",
+        ),
         (json!({"4": 1}), "outcomes.4: "),
     ];
     for (outcomes, want) in cases {
@@ -227,16 +302,31 @@ fn outcomes_that_do_not_fit_the_table() {
         input["outcomes"] = outcomes;
         assert_starts(&err(&input), want);
     }
-    let text = base().to_string().replace(r#""outcomes":{"4":"pd"}"#, r#""outcomes":{"4":"pd","4":"push"}"#);
-    assert_starts(&err_text(&text).to_string(), "outcomes: seat \"4\" is given twice");
+    let text = base().to_string().replace(
+        r#""outcomes":{"4":"pd"}"#,
+        r#""outcomes":{"4":"pd","4":"push"}"#,
+    );
+    assert_starts(
+        &err_text(&text).to_string(),
+        "outcomes: seat \"4\" is given twice",
+    );
 }
 
 #[test]
 fn dice_outside_one_to_six() {
     for (dice, want) in [
-        (json!([0, 1, 1]), "action.dice[0]: 0 is not a die value (1..6)"),
-        (json!([1, 7, 1]), "action.dice[1]: 7 is not a die value (1..6)"),
-        (json!([1, 1, -3]), "action.dice[2]: -3 is not a die value (1..6)"),
+        (
+            json!([0, 1, 1]),
+            "action.dice[0]: 0 is not a die value (1..6)",
+        ),
+        (
+            json!([1, 7, 1]),
+            "action.dice[1]: 7 is not a die value (1..6)",
+        ),
+        (
+            json!([1, 1, -3]),
+            "action.dice[2]: -3 is not a die value (1..6)",
+        ),
         (json!([1, 2]), "action.dice: expected 3 dice, got 2"),
         (json!([1, 2, 3, 4]), "action.dice: expected 3 dice, got 4"),
     ] {
@@ -257,7 +347,10 @@ fn dice_outside_one_to_six() {
 fn both_or_neither_of_outcomes_and_hands() {
     let mut input = base();
     input["hands"] = json!({});
-    assert_eq!(err(&input), "outcomes, hands: give exactly one of them, not both");
+    assert_eq!(
+        err(&input),
+        "outcomes, hands: give exactly one of them, not both"
+    );
     input.as_object_mut().unwrap().remove("hands");
     input.as_object_mut().unwrap().remove("outcomes");
     assert_starts(&err(&input), "outcomes, hands: give one of them");
@@ -275,11 +368,17 @@ fn bad_payout_ratios() {
     ] {
         let mut input = base();
         input["wagers"][1]["payout"] = json!(payout);
-        assert_starts(&err(&input), &format!("wagers[1].payout: \"{payout}\" is not a payout ratio: {reason}"));
+        assert_starts(
+            &err(&input),
+            &format!("wagers[1].payout: \"{payout}\" is not a payout ratio: {reason}"),
+        );
     }
     let mut input = base();
     input["wagers"][1]["payout"] = json!(1.5);
-    assert_starts(&err(&input), "wagers[1].payout: invalid type: floating point");
+    assert_starts(
+        &err(&input),
+        "wagers[1].payout: invalid type: floating point",
+    );
 }
 
 #[test]
@@ -290,12 +389,23 @@ fn names_and_ids() {
     input["wagers"][0]["bettor"] = json!(ok);
     settle_json(&input.to_string()).unwrap();
     input["wagers"][0]["bettor"] = json!(long);
-    assert_eq!(err(&input), "wagers[0].bettor: 65 characters is more than the limit of 64 characters");
+    assert_eq!(
+        err(&input),
+        "wagers[0].bettor: 65 characters is more than the limit of 64 characters"
+    );
     for (field, value, want) in [
         ("bettor", "", "wagers[0].bettor: \"\" is empty"),
         ("bettor", "  ", "wagers[0].bettor: \"  \" is empty"),
-        ("bettor", "Ann ", "wagers[0].bettor: \"Ann \" has spaces at an end"),
-        ("bettor", "A\nnn", "wagers[0].bettor: \"A\\nnn\" has spaces at an end or control characters"),
+        (
+            "bettor",
+            "Ann ",
+            "wagers[0].bettor: \"Ann \" has spaces at an end",
+        ),
+        (
+            "bettor",
+            "A\nnn",
+            "wagers[0].bettor: \"A\\nnn\" has spaces at an end or control characters",
+        ),
         ("bettor", "pd", "wagers[0].bettor: \"pd\" is reserved"),
         ("id", "", "wagers[0].id: \"\" is empty"),
     ] {
@@ -320,14 +430,20 @@ fn limits_on_counts_and_sizes() {
     input["wagers"] = wagers(limits::WAGERS_MAX);
     settle_json(&input.to_string()).unwrap();
     input["wagers"] = wagers(limits::WAGERS_MAX + 1);
-    assert_eq!(err(&input), "wagers: 201 wagers is more than the limit of 200");
+    assert_eq!(
+        err(&input),
+        "wagers: 201 wagers is more than the limit of 200"
+    );
 
     // Amounts.
     let mut input = base();
     input["pd"]["bank"] = json!("1000000000");
     settle_json(&input.to_string()).unwrap();
     input["pd"]["bank"] = json!("1000000000.01");
-    assert_eq!(err(&input), "pd.bank: 1000000000.01 is more than the limit of 1000000000.00");
+    assert_eq!(
+        err(&input),
+        "pd.bank: 1000000000.01 is more than the limit of 1000000000.00"
+    );
     input["pd"]["bank"] = json!("1".repeat(30));
     assert_starts(&err(&input), "pd.bank: \"111");
 
@@ -339,11 +455,15 @@ fn limits_on_counts_and_sizes() {
     input["collection"] = json!({"player": brackets(limits::BRACKETS_MAX)});
     settle_json(&input.to_string()).unwrap();
     input["collection"] = json!({"player": brackets(limits::BRACKETS_MAX + 1)});
-    assert_eq!(err(&input), "collection.player: 51 brackets is more than the limit of 50");
+    assert_eq!(
+        err(&input),
+        "collection.player: 51 brackets is more than the limit of 50"
+    );
 
     // Seats in a seat map.
     let mut input = base();
-    let many: serde_json::Map<String, Value> = (1..=11).map(|i| (format!("s{i}"), json!("pd"))).collect();
+    let many: serde_json::Map<String, Value> =
+        (1..=11).map(|i| (format!("s{i}"), json!("pd"))).collect();
     input["outcomes"] = Value::Object(many);
     assert_starts(&err(&input), "outcomes: more than 10 seats given");
 
@@ -351,7 +471,10 @@ fn limits_on_counts_and_sizes() {
     let big = format!("{}{}", " ".repeat(limits::INPUT_BYTES_MAX), base());
     assert_eq!(
         err_text(&big).to_string(),
-        format!("input: {} bytes is more than the limit of 262144 bytes", big.len())
+        format!(
+            "input: {} bytes is more than the limit of 262144 bytes",
+            big.len()
+        )
     );
 
     // Smallest unit.
@@ -359,9 +482,15 @@ fn limits_on_counts_and_sizes() {
     input["options"] = json!({"min_unit": "0.0001"});
     settle_json(&input.to_string()).unwrap();
     input["options"] = json!({"min_unit": "0.00001"});
-    assert_starts(&err(&input), "options.min_unit: 0.00001 is not a supported smallest unit");
+    assert_starts(
+        &err(&input),
+        "options.min_unit: 0.00001 is not a supported smallest unit",
+    );
     input["options"] = json!({"min_unit": "0"});
-    assert_starts(&err(&input), "options.min_unit: min_unit 0.00 must be greater than 0");
+    assert_starts(
+        &err(&input),
+        "options.min_unit: min_unit 0.00 must be greater than 0",
+    );
 }
 
 #[test]
@@ -371,20 +500,35 @@ fn bad_profile_and_option_values() {
     assert_starts(&err(&input), "profile: unknown variant `vegas`");
     let mut input = base();
     input["options"] = json!({"backline_order": "random"});
-    assert_starts(&err(&input), "options.backline_order: unknown variant `random`");
+    assert_starts(
+        &err(&input),
+        "options.backline_order: unknown variant `random`",
+    );
     input["options"] = json!({"push_consumes_action": "yes"});
-    assert_starts(&err(&input), "options.push_consumes_action: invalid type: string \"yes\"");
+    assert_starts(
+        &err(&input),
+        "options.push_consumes_action: invalid type: string \"yes\"",
+    );
 }
 
 #[test]
 fn bad_collection_schedules() {
     let mut input = base();
     input["collection"] = json!({"player": [{"from": "0", "to": "50", "fee": "1"}]});
-    assert_starts(&err(&input), "wagers[0].amount: no bracket covers wager \"w1\" amount 60.00");
+    assert_starts(
+        &err(&input),
+        "wagers[0].amount: no bracket covers wager \"w1\" amount 60.00",
+    );
     input["collection"] = json!({"player": [{"from": "0", "to": "100", "fee": "1"}, {"from": "50", "to": "200", "fee": "2"}]});
-    assert_starts(&err(&input), "collection.player: brackets 0.00..100.00 and 50.00..200.00 overlap");
+    assert_starts(
+        &err(&input),
+        "collection.player: brackets 0.00..100.00 and 50.00..200.00 overlap",
+    );
     input["collection"] = json!({"bank": [{"from": "0", "to": "1000", "fee": "-1"}]});
-    assert_eq!(err(&input), "collection.bank[0].fee: -1.00 must not be negative");
+    assert_eq!(
+        err(&input),
+        "collection.bank[0].fee: -1.00 must not be negative"
+    );
 }
 
 #[test]
@@ -395,6 +539,9 @@ fn internal_errors_are_not_bad_input() {
         right: pitbook::domain::money::Money::ZERO,
     };
     assert!(!e.is_bad_input());
-    assert_starts(&e.to_string(), "internal error: settlement invariant \"money in = money out\" failed");
+    assert_starts(
+        &e.to_string(),
+        "internal error: settlement invariant \"money in = money out\" failed",
+    );
     assert!(!SettleError::Internal("x".into()).is_bad_input());
 }

@@ -39,12 +39,22 @@ fn err(input: &Value) -> String {
 }
 
 fn outcome_of(out: &Value, wager: &str) -> String {
-    let st = out["steps"].as_array().unwrap().iter().find(|s| s["wager"] == wager).unwrap();
+    let st = out["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["wager"] == wager)
+        .unwrap();
     st["outcome"].as_str().unwrap().to_owned()
 }
 
 fn hand_of(out: &Value, seat: u64) -> &Value {
-    out["hands"].as_array().unwrap().iter().find(|h| h["seat"] == seat).unwrap()
+    out["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["seat"] == seat)
+        .unwrap()
 }
 
 #[test]
@@ -52,7 +62,11 @@ fn hands_decide_each_seat_against_the_pd() {
     let out = run(&deal());
     assert_eq!(outcome_of(&out, "a"), "player");
     assert_eq!(outcome_of(&out, "b"), "pd");
-    assert_eq!(outcome_of(&out, "b2"), "pd", "a backline bet shares its seat's hand");
+    assert_eq!(
+        outcome_of(&out, "b2"),
+        "pd",
+        "a backline bet shares its seat's hand"
+    );
     assert_eq!(outcome_of(&out, "c"), "push");
     assert_eq!(outcome_of(&out, "d"), "pd");
     assert_eq!(outcome_of(&out, "e"), "player");
@@ -84,7 +98,11 @@ fn a_fouled_player_hand_loses_by_default() {
     let di = hand_of(&out, 5);
     assert_eq!(di["fouled"], true);
     assert_eq!(di["outcome"], "pd");
-    assert!(di["explanation"].as_str().unwrap().contains("fouled"), "{}", di["explanation"]);
+    assert!(
+        di["explanation"].as_str().unwrap().contains("fouled"),
+        "{}",
+        di["explanation"]
+    );
 }
 
 #[test]
@@ -94,7 +112,14 @@ fn a_fouled_player_hand_is_reset_when_the_option_says_so() {
     let out = run(&input);
     let di = hand_of(&out, 5);
     assert_eq!(di["fouled"], true);
-    assert!(di["explanation"].as_str().unwrap().contains("re-set by house way"), "{}", di["explanation"]);
+    assert!(
+        di["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("re-set by house way"),
+        "{}",
+        di["explanation"]
+    );
     // A fouled hand (A-A in front of a 9-high back) that the house way
     // turns into a push: A-A behind beats K-K, 9-8 in front loses to Q-9.
     let mut input = deal();
@@ -129,49 +154,91 @@ fn a_fouled_pd_hand_is_reset_by_house_way() {
     let out = run(&input);
     assert_eq!(hand_of(&out, 1)["fouled"], true);
     let why = hand_of(&out, 2)["explanation"].as_str().unwrap().to_owned();
-    assert!(why.contains("PD hand") && why.contains("re-set by house way"), "{why}");
+    assert!(
+        why.contains("PD hand") && why.contains("re-set by house way"),
+        "{why}"
+    );
 }
 
 #[test]
 fn duplicate_cards_across_seats() {
     let mut input = deal();
     input["hands"]["6"] = json!({"cards": "2c 3h 4s 5d 6s Jd As", "set": "house"});
-    assert_eq!(err(&input), "hands: card \"As\" is in the hands of both seat 2 and seat 6");
+    assert_eq!(
+        err(&input),
+        "hands: card \"As\" is in the hands of both seat 2 and seat 6"
+    );
     let mut input = deal();
     input["hands"]["2"] = json!({"high": "As Ad 8c 6h 2d", "low": "As Th"});
     assert_eq!(err(&input), "hands.2: card \"As\" appears twice");
     let mut input = deal();
     input["hands"]["3"] = json!({"high": "Kh Kc 7d 5s 3c", "low": "Qh 9c"});
-    assert_eq!(err(&input), "hands: card \"Qh\" is in the hands of both seat 1 and seat 3");
+    assert_eq!(
+        err(&input),
+        "hands: card \"Qh\" is in the hands of both seat 1 and seat 3"
+    );
 }
 
 #[test]
 fn missing_and_misplaced_hands() {
     let mut input = deal();
     input["hands"].as_object_mut().unwrap().remove("1");
-    assert_eq!(err(&input), "hands: seat 1 has no hand (it is the PD's seat; every seat is decided against it)");
+    assert_eq!(
+        err(&input),
+        "hands: seat 1 has no hand (it is the PD's seat; every seat is decided against it)"
+    );
     let mut input = deal();
     input["hands"].as_object_mut().unwrap().remove("4");
-    assert_eq!(err(&input), "hands: seat 4 has no hand (the seat has wagers)");
+    assert_eq!(
+        err(&input),
+        "hands: seat 4 has no hand (the seat has wagers)"
+    );
     let mut input = deal();
     input["hands"]["7"] = json!({"high": "Tc 9h 8h 7h 2c", "low": "Th 4c"});
     assert!(err(&input).starts_with("hands.7: seat 7 has no wagers, so its pile is out of play"));
     let mut input = deal();
     input["hands"]["8"] = json!({"high": "Tc 9h 8h 7h 2c", "low": "Th 4c"});
-    assert_eq!(err(&input), "hands.8: 8 is not a seat at this 7-seat table (1..7)");
+    assert_eq!(
+        err(&input),
+        "hands.8: 8 is not a seat at this 7-seat table (1..7)"
+    );
 }
 
 #[test]
 fn badly_written_hands() {
     for (hand, want) in [
-        (json!({"high": "As Ad 8c 6h 2d", "low": "Qs Xx"}), "hands.2: unknown card \"Xx\""),
-        (json!({"high": "As Ad 8c 6h", "low": "Qs Th"}), "hands.2: high hand: expected 5 cards, got 4"),
-        (json!({"high": "As Ad 8c 6h 2d"}), "hands.2: give \"high\" (5 cards) and \"low\" (2 cards)"),
-        (json!({"cards": "As Ad 8c 6h 2d Qs Th"}), "hands.2: seven \"cards\" need \"set\": \"house\""),
-        (json!({"cards": "As Ad 8c 6h 2d Qs", "set": "house"}), "hands.2: expected 7 cards, got 6"),
-        (json!({"high": "As Ad 8c 6h 2d", "low": "Qs Th", "set": "house"}), "hands.2: give \"high\""),
-        (json!({"cards": "As Ad 8c 6h 2d Qs Th", "set": "dealer"}), "hands.2.set: unknown variant `dealer`"),
-        (json!({"high": "As Ad 8c 6h 2d", "low": 7}), "hands.2.low: invalid type: integer `7`"),
+        (
+            json!({"high": "As Ad 8c 6h 2d", "low": "Qs Xx"}),
+            "hands.2: unknown card \"Xx\"",
+        ),
+        (
+            json!({"high": "As Ad 8c 6h", "low": "Qs Th"}),
+            "hands.2: high hand: expected 5 cards, got 4",
+        ),
+        (
+            json!({"high": "As Ad 8c 6h 2d"}),
+            "hands.2: give \"high\" (5 cards) and \"low\" (2 cards)",
+        ),
+        (
+            json!({"cards": "As Ad 8c 6h 2d Qs Th"}),
+            "hands.2: seven \"cards\" need \"set\": \"house\"",
+        ),
+        (
+            json!({"cards": "As Ad 8c 6h 2d Qs", "set": "house"}),
+            "hands.2: expected 7 cards, got 6",
+        ),
+        (
+            json!({"high": "As Ad 8c 6h 2d", "low": "Qs Th", "set": "house"}),
+            "hands.2: give \"high\"",
+        ),
+        (
+            json!({"cards": "As Ad 8c 6h 2d Qs Th", "set": "dealer"}),
+            "hands.2.set: unknown variant `dealer`",
+        ),
+        (
+            json!({"high": "As Ad 8c 6h 2d", "low": 7}),
+            "hands.2.low: invalid type: integer `7`",
+        ),
     ] {
         let mut input = deal();
         input["hands"]["2"] = hand;
@@ -179,8 +246,12 @@ fn badly_written_hands() {
         assert!(e.starts_with(want), "{e:?} should start with {want:?}");
     }
     let mut input = deal();
-    input["hands"]["2"] = json!({"high": format!("As Ad 8c 6h 2d{}", " ".repeat(60)), "low": "Qs Th"});
-    assert_eq!(err(&input), "hands.2.high: 74 characters is more than the limit of 64 characters");
+    input["hands"]["2"] =
+        json!({"high": format!("As Ad 8c 6h 2d{}", " ".repeat(60)), "low": "Qs Th"});
+    assert_eq!(
+        err(&input),
+        "hands.2.high: 74 characters is more than the limit of 64 characters"
+    );
 }
 
 #[test]
@@ -189,5 +260,8 @@ fn the_joker_only_when_the_deck_has_one() {
     input["hands"]["2"] = json!({"high": "As JK 8c 6h 2d", "low": "Qs Th"});
     assert_eq!(outcome_of(&run(&input), "a"), "player");
     input["options"] = json!({"joker": "none"});
-    assert_eq!(err(&input), "hands.2: the joker is not in play under this profile");
+    assert_eq!(
+        err(&input),
+        "hands.2: the joker is not in play under this profile"
+    );
 }

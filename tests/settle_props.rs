@@ -6,14 +6,23 @@ use pitbook::domain::money::Money;
 use pitbook::domain::options::{BacklineOrder, OptionOverrides};
 use pitbook::domain::outcome::Outcome;
 use pitbook::domain::settle::{
-    ActionInput, BracketInput, CollectionInput, PdInput, Scenario, ScenarioInput, SeatMap, Settlement, WagerInput, settle,
-    settle_json,
+    ActionInput, BracketInput, CollectionInput, PdInput, Scenario, ScenarioInput, SeatMap,
+    Settlement, WagerInput, settle, settle_json,
 };
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 
 const UNITS: [&str; 4] = ["0.01", "1", "0.25", "0.05"];
-const RATIOS: [(u32, u32); 8] = [(1, 1), (1, 1), (1, 1), (3, 2), (6, 5), (2, 1), (7, 3), (100, 1)];
+const RATIOS: [(u32, u32); 8] = [
+    (1, 1),
+    (1, 1),
+    (1, 1),
+    (3, 2),
+    (6, 5),
+    (2, 1),
+    (7, 3),
+    (100, 1),
+];
 const NAMES: [&str; 6] = ["Ann", "Bo", "Cy", "Di", "Eve", "Dana"];
 
 fn money(units: i64, unit: &str) -> Money {
@@ -49,12 +58,27 @@ fn raw() -> impl Strategy<Value = Raw> {
             (
                 Just(seats),
                 1..=seats,
-                prop_oneof![(1..=seats).prop_map(Ok), prop::array::uniform3(1i64..=6).prop_map(Err)],
+                prop_oneof![
+                    (1..=seats).prop_map(Ok),
+                    prop::array::uniform3(1i64..=6).prop_map(Err)
+                ],
                 0..UNITS.len(),
                 prop_oneof![1i64..=200, 1i64..=100_000],
                 prop::collection::vec(
-                    (0usize..16, prop_oneof![1i64..=100, 1i64..=50_000], 0..RATIOS.len(), 0..NAMES.len())
-                        .prop_map(|(seat_pick, units, ratio, bettor)| RawWager { seat_pick, units, ratio, bettor }),
+                    (
+                        0usize..16,
+                        prop_oneof![1i64..=100, 1i64..=50_000],
+                        0..RATIOS.len(),
+                        0..NAMES.len(),
+                    )
+                        .prop_map(|(seat_pick, units, ratio, bettor)| {
+                            RawWager {
+                                seat_pick,
+                                units,
+                                ratio,
+                                bettor,
+                            }
+                        }),
                     0..40,
                 ),
                 prop::collection::vec(0usize..64, 11),
@@ -65,7 +89,19 @@ fn raw() -> impl Strategy<Value = Raw> {
             )
         })
         .prop_map(
-            |(seats, pd_seat, action, unit, bank_units, wagers, primary_pick, outcomes, push_consumes, largest_first, fees)| Raw {
+            |(
+                seats,
+                pd_seat,
+                action,
+                unit,
+                bank_units,
+                wagers,
+                primary_pick,
+                outcomes,
+                push_consumes,
+                largest_first,
+                fees,
+            )| Raw {
                 seats,
                 pd_seat,
                 action,
@@ -85,7 +121,11 @@ fn raw() -> impl Strategy<Value = Raw> {
 fn input(r: &Raw) -> ScenarioInput {
     let unit = UNITS[r.unit];
     let other_seats: Vec<u8> = (1..=r.seats).filter(|&s| s != r.pd_seat).collect();
-    let seat_of: Vec<u8> = r.wagers.iter().map(|w| other_seats[w.seat_pick % other_seats.len()]).collect();
+    let seat_of: Vec<u8> = r
+        .wagers
+        .iter()
+        .map(|w| other_seats[w.seat_pick % other_seats.len()])
+        .collect();
     // The primary on each seat is one of its wagers, drawn.
     let mut primary_of_seat = [None; 11];
     for s in 1..=r.seats {
@@ -106,7 +146,11 @@ fn input(r: &Raw) -> ScenarioInput {
                 bettor: NAMES[w.bettor].into(),
                 amount: money(w.units, unit),
                 backline: primary_of_seat[seat_of[i] as usize] != Some(i),
-                payout: if (p, q) == (1, 1) && i % 2 == 0 { None } else { Some(format!("{p}:{q}")) },
+                payout: if (p, q) == (1, 1) && i % 2 == 0 {
+                    None
+                } else {
+                    Some(format!("{p}:{q}"))
+                },
             }
         })
         .collect();
@@ -114,7 +158,8 @@ fn input(r: &Raw) -> ScenarioInput {
         (1..=r.seats)
             .filter(|s| primary_of_seat[*s as usize].is_some())
             .map(|s| {
-                let o = [Outcome::Player, Outcome::Pd, Outcome::Push][r.outcomes[s as usize] as usize];
+                let o =
+                    [Outcome::Player, Outcome::Pd, Outcome::Push][r.outcomes[s as usize] as usize];
                 (s.to_string(), o)
             })
             .collect(),
@@ -125,25 +170,51 @@ fn input(r: &Raw) -> ScenarioInput {
         let below = money(split - 1, unit);
         CollectionInput {
             player: Some(vec![
-                BracketInput { from: Money::ZERO, to: below, fee: money(player_fee, unit) },
-                BracketInput { from: split_m, to: top, fee: money(player_fee + 1, unit) },
+                BracketInput {
+                    from: Money::ZERO,
+                    to: below,
+                    fee: money(player_fee, unit),
+                },
+                BracketInput {
+                    from: split_m,
+                    to: top,
+                    fee: money(player_fee + 1, unit),
+                },
             ]),
-            bank: Some(vec![BracketInput { from: Money::ZERO, to: top, fee: money(bank_fee, unit) }]),
+            bank: Some(vec![BracketInput {
+                from: Money::ZERO,
+                to: top,
+                fee: money(bank_fee, unit),
+            }]),
         }
     });
     ScenarioInput {
         profile: None,
         options: Some(OptionOverrides {
             push_consumes_action: Some(r.push_consumes),
-            backline_order: Some(if r.largest_first { BacklineOrder::LargestFirst } else { BacklineOrder::Placement }),
+            backline_order: Some(if r.largest_first {
+                BacklineOrder::LargestFirst
+            } else {
+                BacklineOrder::Placement
+            }),
             min_unit: Some(serde_json::from_value(serde_json::json!(unit)).unwrap()),
             ..OptionOverrides::default()
         }),
         seats: Some(r.seats as i64),
-        pd: PdInput { seat: r.pd_seat as i64, player: "Dana".into(), bank: money(r.bank_units, unit) },
+        pd: PdInput {
+            seat: r.pd_seat as i64,
+            player: "Dana".into(),
+            bank: money(r.bank_units, unit),
+        },
         action: match r.action {
-            Ok(seat) => ActionInput { dice: None, seat: Some(seat as i64) },
-            Err(d) => ActionInput { dice: Some(d.to_vec()), seat: None },
+            Ok(seat) => ActionInput {
+                dice: None,
+                seat: Some(seat as i64),
+            },
+            Err(d) => ActionInput {
+                dice: Some(d.to_vec()),
+                seat: None,
+            },
         },
         wagers,
         outcomes: Some(outcomes),
@@ -167,9 +238,15 @@ fn check_invariants(sc: &Scenario, s: &Settlement<'_>) -> Result<(), TestCaseErr
         prop_assert_eq!(st.in_action_after, st.in_action_before - st.consumed);
         a = st.in_action_after;
         // Bettor gets between 0 and amount × (1 + p/q).
-        let max = st.amount.as_decimal() * Decimal::from(st.payout.p() + st.payout.q()) / Decimal::from(st.payout.q());
+        let max = st.amount.as_decimal() * Decimal::from(st.payout.p() + st.payout.q())
+            / Decimal::from(st.payout.q());
         prop_assert!(!st.to_bettor.is_negative() && !st.to_pd.is_negative());
-        prop_assert!(st.to_bettor.as_decimal() <= max, "{} > {}", st.to_bettor, max);
+        prop_assert!(
+            st.to_bettor.as_decimal() <= max,
+            "{} > {}",
+            st.to_bettor,
+            max
+        );
         prop_assert_eq!(st.covered + st.no_action, st.amount);
         // 0 ≤ breakage < unit.
         prop_assert!(!st.breakage.is_negative() && st.breakage < unit);
@@ -185,11 +262,17 @@ fn check_invariants(sc: &Scenario, s: &Settlement<'_>) -> Result<(), TestCaseErr
     // PD net within ±bank.
     let pd_net = s.totals.pd.net;
     prop_assert_eq!(pd_net, to_pd + s.pd_returned - bank);
-    prop_assert!(pd_net <= bank && -pd_net <= bank, "PD net {} outside ±{}", pd_net, bank);
+    prop_assert!(
+        pd_net <= bank && -pd_net <= bank,
+        "PD net {} outside ±{}",
+        pd_net,
+        bank
+    );
     // Fees: taken = house collection.
     let fees: Money = sc.wagers().iter().map(|w| w.fee).sum::<Money>() + sc.pd().fee;
     prop_assert_eq!(s.house_collection, fees);
-    let total_fees: Money = s.totals.bettors.iter().map(|(_, t)| t.fee).sum::<Money>() + s.totals.pd.fee;
+    let total_fees: Money =
+        s.totals.bettors.iter().map(|(_, t)| t.fee).sum::<Money>() + s.totals.pd.fee;
     prop_assert_eq!(total_fees, fees);
     // Nets sum to zero (the game is zero-sum before fees).
     let nets: Money = s.totals.bettors.iter().map(|(_, t)| t.net).sum::<Money>() + pd_net;
@@ -206,11 +289,20 @@ fn model(sc: &Scenario) -> Vec<(usize, i128, i128, i128)> {
     let pd = sc.pd().seat;
     let start = sc.action().seat;
     let mut order = Vec::new();
-    let seat_list: Vec<u8> = (0..seats).map(|k| (start - 1 + k) % seats + 1).filter(|&s| s != pd).collect();
+    let seat_list: Vec<u8> = (0..seats)
+        .map(|k| (start - 1 + k) % seats + 1)
+        .filter(|&s| s != pd)
+        .collect();
     for s in seat_list {
-        let on: Vec<usize> = (0..sc.wagers().len()).filter(|&i| sc.wagers()[i].seat == s).collect();
+        let on: Vec<usize> = (0..sc.wagers().len())
+            .filter(|&i| sc.wagers()[i].seat == s)
+            .collect();
         order.extend(on.iter().copied().filter(|&i| !sc.wagers()[i].backline));
-        let mut backs: Vec<usize> = on.iter().copied().filter(|&i| sc.wagers()[i].backline).collect();
+        let mut backs: Vec<usize> = on
+            .iter()
+            .copied()
+            .filter(|&i| sc.wagers()[i].backline)
+            .collect();
         if sc.options().backline_order == BacklineOrder::LargestFirst {
             backs.sort_by_key(|&i| std::cmp::Reverse(units(sc.wagers()[i].amount)));
         }

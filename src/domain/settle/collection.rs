@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::error::SettleError;
 use super::input::BracketInput;
-use super::limits::{amount_max, BRACKETS_MAX};
+use super::limits::{BRACKETS_MAX, amount_max};
 use crate::domain::money::{Money, Unit};
 
 /// One bracket: amounts from `from` to `to`, both inclusive, pay `fee`.
@@ -33,7 +33,11 @@ impl Schedule {
     /// `field` is the schedule's path, e.g. `collection.player`.
     pub fn parse(field: &str, input: &[BracketInput], unit: Unit) -> Result<Schedule, SettleError> {
         if input.len() > BRACKETS_MAX {
-            return Err(SettleError::limit(field, format!("{} brackets", input.len()), BRACKETS_MAX));
+            return Err(SettleError::limit(
+                field,
+                format!("{} brackets", input.len()),
+                BRACKETS_MAX,
+            ));
         }
         let mut brackets = Vec::with_capacity(input.len());
         for (i, b) in input.iter().enumerate() {
@@ -75,7 +79,10 @@ impl Schedule {
 
     /// The fee for `amount`, or `None` when no bracket covers it.
     pub fn fee_for(&self, amount: Money) -> Option<Money> {
-        self.brackets.iter().find(|b| b.from <= amount && amount <= b.to).map(|b| b.fee)
+        self.brackets
+            .iter()
+            .find(|b| b.from <= amount && amount <= b.to)
+            .map(|b| b.fee)
     }
 }
 
@@ -106,32 +113,67 @@ mod tests {
     }
 
     fn b(from: &str, to: &str, fee: &str) -> BracketInput {
-        BracketInput { from: m(from), to: m(to), fee: m(fee) }
+        BracketInput {
+            from: m(from),
+            to: m(to),
+            fee: m(fee),
+        }
     }
 
     #[test]
     fn brackets_are_inclusive_at_both_edges() {
-        let s = Schedule::parse("c", &[b("100", "5000", "2"), b("0", "99.99", "1")], Unit::CENT).unwrap();
+        let s = Schedule::parse(
+            "c",
+            &[b("100", "5000", "2"), b("0", "99.99", "1")],
+            Unit::CENT,
+        )
+        .unwrap();
         assert_eq!(s.fee_for(m("0")), Some(m("1")));
         assert_eq!(s.fee_for(m("99.99")), Some(m("1")));
         assert_eq!(s.fee_for(m("100")), Some(m("2")));
         assert_eq!(s.fee_for(m("5000")), Some(m("2")));
         assert_eq!(s.fee_for(m("5000.01")), None);
-        let err = fee(Some(&s), "wagers[2].amount", "wager w3 amount", m("5000.01")).unwrap_err();
-        assert!(err.to_string().starts_with("wagers[2].amount: no bracket covers wager w3 amount 5000.01"), "{err}");
+        let err = fee(
+            Some(&s),
+            "wagers[2].amount",
+            "wager w3 amount",
+            m("5000.01"),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("wagers[2].amount: no bracket covers wager w3 amount 5000.01"),
+            "{err}"
+        );
         assert_eq!(fee(None, "x", "y", m("5000.01")), Ok(Money::ZERO));
     }
 
     #[test]
     fn overlapping_or_inverted_or_fine_brackets_are_refused() {
-        let err = Schedule::parse("collection.player", &[b("0", "100", "1"), b("100", "200", "2")], Unit::CENT)
-            .unwrap_err();
+        let err = Schedule::parse(
+            "collection.player",
+            &[b("0", "100", "1"), b("100", "200", "2")],
+            Unit::CENT,
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("overlap"), "{err}");
         let err = Schedule::parse("collection.bank", &[b("10", "5", "1")], Unit::CENT).unwrap_err();
-        assert_eq!(err.to_string(), "collection.bank[0]: \"from\" 10.00 is above \"to\" 5.00");
-        let err = Schedule::parse("collection.bank", &[b("0", "5", "0.001")], Unit::CENT).unwrap_err();
-        assert!(err.to_string().starts_with("collection.bank[0].fee: 0.001"), "{err}");
-        let many: Vec<_> = (0..=BRACKETS_MAX).map(|i| b(&i.to_string(), &i.to_string(), "1")).collect();
-        assert!(matches!(Schedule::parse("c", &many, Unit::CENT), Err(SettleError::Limit { .. })));
+        assert_eq!(
+            err.to_string(),
+            "collection.bank[0]: \"from\" 10.00 is above \"to\" 5.00"
+        );
+        let err =
+            Schedule::parse("collection.bank", &[b("0", "5", "0.001")], Unit::CENT).unwrap_err();
+        assert!(
+            err.to_string().starts_with("collection.bank[0].fee: 0.001"),
+            "{err}"
+        );
+        let many: Vec<_> = (0..=BRACKETS_MAX)
+            .map(|i| b(&i.to_string(), &i.to_string(), "1"))
+            .collect();
+        assert!(matches!(
+            Schedule::parse("c", &many, Unit::CENT),
+            Err(SettleError::Limit { .. })
+        ));
     }
 }

@@ -60,7 +60,11 @@ pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
     for &i in &order[..n] {
         let w = &wagers[i as usize];
         let Some(outcome) = sc.outcome(w.seat) else {
-            return Err(broken("an outcome for every seat with wagers", w.seat as usize, 0));
+            return Err(broken(
+                "an outcome for every seat with wagers",
+                w.seat as usize,
+                0,
+            ));
         };
         let u = settle_units(w, outcome, in_action, opts.push_consumes_action);
         check_step(&u, w.units, in_action, grid)?;
@@ -70,7 +74,11 @@ pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
         staked_sum += w.units;
         fees += w.fee_units;
         let Some(t) = sums.get_mut(w.bettor_index) else {
-            return Err(broken("a total for every bettor", w.bettor_index, sc.bettors().len()));
+            return Err(broken(
+                "a total for every bettor",
+                w.bettor_index,
+                sc.bettors().len(),
+            ));
         };
         t.0 += w.units;
         t.1 += u.to_bettor;
@@ -102,7 +110,12 @@ pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
     // Conservation, in exact units.
     let pd_returned = in_action;
     let pd_received = to_pd_sum + pd_returned;
-    check("money in = money out", grid, staked_sum + bank, to_bettors_sum + pd_received)?;
+    check(
+        "money in = money out",
+        grid,
+        staked_sum + bank,
+        to_bettors_sum + pd_received,
+    )?;
     let pd_net = pd_received - bank;
     if pd_net.abs() > bank {
         return Err(SettleError::Conservation {
@@ -115,7 +128,12 @@ pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
     check("nets sum to zero", grid, nets, 0)?;
     fees += sc.pd_fee_units();
     let house_collection = sums.iter().map(|t| t.2).sum::<i64>() + sc.pd_fee_units();
-    check("fees taken = house collection", grid, fees, house_collection)?;
+    check(
+        "fees taken = house collection",
+        grid,
+        fees,
+        house_collection,
+    )?;
 
     let bettors = sc
         .bettors()
@@ -145,7 +163,10 @@ pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
         hands: sc.hands(),
         steps,
         pd_returned: grid.money(pd_returned),
-        totals: Totals { bettors, pd: pd_total },
+        totals: Totals {
+            bettors,
+            pd: pd_total,
+        },
         house_collection: grid.money(house_collection),
         conservation: Conservation {
             money_in: grid.money(staked_sum + bank),
@@ -254,7 +275,15 @@ fn settle_units(w: &Wager, outcome: Outcome, a: i64, push_consumes_action: bool)
         Outcome::Push if push_consumes_action => (amount, payout, payout, 0),
         Outcome::Push => (amount, 0, 0, 0),
     };
-    Units { covered, before: a, after: a - consumed, consumed, to_bettor, to_pd, breakage_num }
+    Units {
+        covered,
+        before: a,
+        after: a - consumed,
+        consumed,
+        to_bettor,
+        to_pd,
+        breakage_num,
+    }
 }
 
 /// The per-step invariants: cheap integer comparisons.
@@ -273,14 +302,23 @@ fn check_step(u: &Units, amount: i64, a: i64, grid: Grid) -> Result<(), SettleEr
             right: grid.money(u.to_pd),
         });
     }
-    check("step balances", grid, amount + u.consumed, u.to_bettor + u.to_pd)
+    check(
+        "step balances",
+        grid,
+        amount + u.consumed,
+        u.to_bettor + u.to_pd,
+    )
 }
 
 fn check(what: &'static str, grid: Grid, left: i64, right: i64) -> Result<(), SettleError> {
     if left == right {
         Ok(())
     } else {
-        Err(SettleError::Conservation { check: what, left: grid.money(left), right: grid.money(right) })
+        Err(SettleError::Conservation {
+            check: what,
+            left: grid.money(left),
+            right: grid.money(right),
+        })
     }
 }
 
@@ -289,5 +327,109 @@ fn broken(what: &'static str, left: usize, right: usize) -> SettleError {
         check: what,
         left: Money::from_units(left as i64),
         right: Money::from_units(right as i64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::money::Unit;
+
+    fn grid() -> Grid {
+        Grid::new(Unit::CENT).unwrap()
+    }
+
+    fn good() -> Units {
+        // $60 loses against $200: covered 60, the PD gets 120.
+        Units {
+            covered: 6000,
+            before: 20000,
+            after: 14000,
+            consumed: 6000,
+            to_bettor: 0,
+            to_pd: 12000,
+            breakage_num: 0,
+        }
+    }
+
+    #[test]
+    fn a_balanced_step_passes_the_checks() {
+        assert_eq!(check_step(&good(), 6000, 20000, grid()), Ok(()));
+    }
+
+    #[test]
+    fn broken_steps_stop_the_settlement_as_internal_errors() {
+        let cases = [
+            Units {
+                to_pd: 11999,
+                ..good()
+            },
+            Units {
+                after: 20001,
+                consumed: -1,
+                ..good()
+            },
+            Units {
+                after: -1,
+                ..good()
+            },
+            Units {
+                to_bettor: -1,
+                to_pd: 12001,
+                ..good()
+            },
+            Units {
+                covered: 6001,
+                ..good()
+            },
+        ];
+        for u in cases {
+            let err = check_step(&u, 6000, 20000, grid()).unwrap_err();
+            assert!(matches!(err, SettleError::Conservation { .. }), "{u:?}");
+            assert!(!err.is_bad_input());
+        }
+        // The running total in action must be the step's starting point.
+        assert!(check_step(&good(), 6000, 19999, grid()).is_err());
+        let err = check("money in = money out", grid(), 46000, 45999).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "internal error: settlement invariant \"money in = money out\" failed (460.00 vs 459.99); nothing was settled"
+        );
+    }
+
+    #[test]
+    fn units_follow_the_rules_file() {
+        let w = |units: i64, p: u32, q: u32| Wager {
+            id: "w".into(),
+            seat: 2,
+            bettor: "Ann".into(),
+            bettor_index: 0,
+            amount: grid().money(units),
+            backline: false,
+            payout: super::super::ratio::Ratio::parse("payout", &format!("{p}:{q}")).unwrap(),
+            fee: Money::ZERO,
+            units,
+            fee_units: 0,
+        };
+        // 3:2 win of $25.05 against $100: pays $37.57, 0.5 of a cent breakage.
+        let u = settle_units(&w(2505, 3, 2), Outcome::Player, 10000, false);
+        assert_eq!(
+            (u.covered, u.consumed, u.to_bettor, u.breakage_num),
+            (2505, 3757, 6262, 1)
+        );
+        // Partial 3:2 coverage: $62.43 covers floor(62.43 × 2/3) = $41.62.
+        let u = settle_units(&w(5000, 3, 2), Outcome::Pd, 6243, false);
+        assert_eq!(
+            (u.covered, u.consumed, u.to_bettor, u.to_pd, u.after),
+            (4162, 6243, 838, 10405, 0)
+        );
+        // Push: stays in action by default, leaves it with the option.
+        let u = settle_units(&w(6000, 1, 1), Outcome::Push, 10000, false);
+        assert_eq!((u.consumed, u.to_bettor, u.to_pd), (0, 6000, 0));
+        let u = settle_units(&w(6000, 1, 1), Outcome::Push, 4000, true);
+        assert_eq!(
+            (u.covered, u.consumed, u.to_bettor, u.to_pd, u.after),
+            (4000, 4000, 6000, 4000, 0)
+        );
     }
 }

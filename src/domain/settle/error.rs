@@ -19,7 +19,11 @@ pub enum SettleError {
 
     /// A count or length above its limit (see [`super::limits`]).
     #[error("{field}: {value} is more than the limit of {limit}")]
-    Limit { field: String, value: String, limit: String },
+    Limit {
+        field: String,
+        value: String,
+        limit: String,
+    },
 
     /// A money amount that is not positive, negative, or finer than the unit.
     #[error(transparent)]
@@ -30,7 +34,11 @@ pub enum SettleError {
     Invalid { field: String, message: String },
 
     #[error("wagers[{index}].id: \"{id}\" is already the id of wagers[{first}]")]
-    DuplicateWagerId { index: usize, first: usize, id: String },
+    DuplicateWagerId {
+        index: usize,
+        first: usize,
+        id: String,
+    },
 
     #[error("wagers[{index}].seat: {seat} is the PD's seat; the bank cannot be bet against itself")]
     WagerOnPdSeat { index: usize, seat: u8 },
@@ -46,9 +54,15 @@ pub enum SettleError {
     #[error(
         "wagers[{index}]: seat {seat} already has the primary wager \"{first_id}\"; mark other bets on that seat \"backline\": true"
     )]
-    SecondPrimary { index: usize, seat: u8, first_id: String },
+    SecondPrimary {
+        index: usize,
+        seat: u8,
+        first_id: String,
+    },
 
-    #[error("outcomes: seat {seat} has wagers but no outcome (give \"{seat}\": \"player\", \"pd\" or \"push\")")]
+    #[error(
+        "outcomes: seat {seat} has wagers but no outcome (give \"{seat}\": \"player\", \"pd\" or \"push\")"
+    )]
     MissingOutcome { seat: u8 },
 
     #[error("hands: seat {seat} has no hand ({why})")]
@@ -61,18 +75,30 @@ pub enum SettleError {
     Die { field: String, value: i64 },
 
     #[error("{field}: \"{value}\" is not a payout ratio: {reason}")]
-    BadPayout { field: String, value: String, reason: &'static str },
+    BadPayout {
+        field: String,
+        value: String,
+        reason: &'static str,
+    },
 
     #[error("outcomes, hands: give exactly one of them, not both")]
     BothOutcomesAndHands,
 
-    #[error("outcomes, hands: give one of them (the outcome of each seat with wagers, or the hands)")]
+    #[error(
+        "outcomes, hands: give one of them (the outcome of each seat with wagers, or the hands)"
+    )]
     NeitherOutcomesNorHands,
 
     /// Internal: a conservation or range invariant failed. This is a bug in
     /// the engine, never the input's fault; nothing may be recorded or paid.
-    #[error("internal error: settlement invariant \"{check}\" failed ({left} vs {right}); nothing was settled")]
-    Conservation { check: &'static str, left: Money, right: Money },
+    #[error(
+        "internal error: settlement invariant \"{check}\" failed ({left} vs {right}); nothing was settled"
+    )]
+    Conservation {
+        check: &'static str,
+        left: Money,
+        right: Money,
+    },
 
     /// Internal: anything else that cannot happen (e.g. serialization).
     #[error("internal error: {0}")]
@@ -83,14 +109,28 @@ impl SettleError {
     /// True when the input is at fault (CLI exit 2, HTTP 422); false for an
     /// internal invariant failure (a bug: HTTP 500).
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, SettleError::Conservation { .. } | SettleError::Internal(_))
+        !matches!(
+            self,
+            SettleError::Conservation { .. } | SettleError::Internal(_)
+        )
     }
 
     pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> SettleError {
-        SettleError::Invalid { field: field.into(), message: message.into() }
+        SettleError::Invalid {
+            field: field.into(),
+            message: message.into(),
+        }
     }
 
-    pub(crate) fn limit(field: impl Into<String>, value: impl ToString, limit: impl ToString) -> SettleError {
-        SettleError::Limit { field: field.into(), value: value.to_string(), limit: limit.to_string() }
+    pub(crate) fn limit(
+        field: impl Into<String>,
+        value: impl ToString,
+        limit: impl ToString,
+    ) -> SettleError {
+        SettleError::Limit {
+            field: field.into(),
+            value: value.to_string(),
+            limit: limit.to_string(),
+        }
     }
 }

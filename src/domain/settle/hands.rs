@@ -90,7 +90,9 @@ pub(crate) fn decide_seats(
         if seat != pd_seat && with_wagers & (1 << seat) == 0 {
             return Err(SettleError::invalid(
                 field,
-                format!("seat {seat} has no wagers, so its pile is out of play (is the seat number right?)"),
+                format!(
+                    "seat {seat} has no wagers, so its pile is out of play (is the seat number right?)"
+                ),
             ));
         }
         parsed.push(parse_hand(&field, seat, h, options, &house_way)?);
@@ -99,10 +101,18 @@ pub(crate) fn decide_seats(
 
     parsed.sort_by_key(|p| p.seat);
     let Some(pd) = parsed.iter().find(|p| p.seat == pd_seat) else {
-        return Err(SettleError::MissingHand { seat: pd_seat, why: "it is the PD's seat; every seat is decided against it" });
+        return Err(SettleError::MissingHand {
+            seat: pd_seat,
+            why: "it is the PD's seat; every seat is decided against it",
+        });
     };
-    if let Some(s) = (1..=seats).find(|&s| with_wagers & (1 << s) != 0 && parsed.iter().all(|p| p.seat != s)) {
-        return Err(SettleError::MissingHand { seat: s, why: "the seat has wagers" });
+    if let Some(s) =
+        (1..=seats).find(|&s| with_wagers & (1 << s) != 0 && parsed.iter().all(|p| p.seat != s))
+    {
+        return Err(SettleError::MissingHand {
+            seat: s,
+            why: "the seat has wagers",
+        });
     }
 
     let mut out = Vec::with_capacity(parsed.len());
@@ -117,13 +127,21 @@ pub(crate) fn decide_seats(
         let name = if is_pd {
             pd_player.to_owned()
         } else {
-            wagers.iter().find(|w| w.seat == p.seat && !w.backline).map(|w| w.bettor.clone()).unwrap_or_default()
+            wagers
+                .iter()
+                .find(|w| w.seat == p.seat && !w.backline)
+                .map(|w| w.bettor.clone())
+                .unwrap_or_default()
         };
         out.push(SeatHand {
             seat: p.seat,
             role: if is_pd { "pd" } else { "player" },
             name,
-            set_by: if p.house_way_rule.is_some() { "house" } else { "player" },
+            set_by: if p.house_way_rule.is_some() {
+                "house"
+            } else {
+                "player"
+            },
             house_way_rule: p.house_way_rule.clone(),
             high: cards::format_cards(&p.hand.high),
             low: cards::format_cards(&p.hand.low),
@@ -142,24 +160,39 @@ fn parse_hand(
     options: &RuleOptions,
     house_way: &dyn HouseWay,
 ) -> Result<Parsed, SettleError> {
-    let card_error = |e: CardError| SettleError::Cards { field: field.to_owned(), message: e.to_string() };
+    let card_error = |e: CardError| SettleError::Cards {
+        field: field.to_owned(),
+        message: e.to_string(),
+    };
     for (name, text) in [("high", &h.high), ("low", &h.low), ("cards", &h.cards)] {
         if let Some(t) = text {
             let chars = t.chars().count();
             if chars > CARD_TEXT_CHARS_MAX {
-                return Err(SettleError::limit(format!("{field}.{name}"), format!("{chars} characters"), format!("{CARD_TEXT_CHARS_MAX} characters")));
+                return Err(SettleError::limit(
+                    format!("{field}.{name}"),
+                    format!("{chars} characters"),
+                    format!("{CARD_TEXT_CHARS_MAX} characters"),
+                ));
             }
         }
     }
     match (&h.high, &h.low, &h.cards, h.set) {
         (Some(high), Some(low), None, None) => {
             let hand = SetHand::parse(high, low, options).map_err(card_error)?;
-            Ok(Parsed { seat, hand, house_way_rule: None })
+            Ok(Parsed {
+                seat,
+                hand,
+                house_way_rule: None,
+            })
         }
         (None, None, Some(text), Some(SetBy::House)) => {
             let seven: [Card; 7] = cards::parse_exact::<7>(text, options).map_err(card_error)?;
             let setting = house_way.set(&seven, options);
-            Ok(Parsed { seat, hand: setting.hand, house_way_rule: Some(setting.rule) })
+            Ok(Parsed {
+                seat,
+                hand: setting.hand,
+                house_way_rule: Some(setting.rule),
+            })
         }
         (None, None, Some(_), None) => Err(SettleError::invalid(
             field,
@@ -181,7 +214,10 @@ fn check_across_seats(parsed: &[Parsed]) -> Result<(), SettleError> {
             if let Some(first) = *slot {
                 return Err(SettleError::Cards {
                     field: "hands".into(),
-                    message: format!("card \"{c}\" is in the hands of both seat {first} and seat {}", p.seat),
+                    message: format!(
+                        "card \"{c}\" is in the hands of both seat {first} and seat {}",
+                        p.seat
+                    ),
                 });
             }
             *slot = Some(p.seat);

@@ -158,7 +158,9 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for SeatMap<V> {
                         )));
                     }
                     if entries.iter().any(|(k, _)| *k == key) {
-                        return Err(serde::de::Error::custom(format!("seat \"{key}\" is given twice")));
+                        return Err(serde::de::Error::custom(format!(
+                            "seat \"{key}\" is given twice"
+                        )));
                     }
                     let value = access.next_value::<V>()?;
                     entries.push((key, value));

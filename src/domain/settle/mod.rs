@@ -27,7 +27,8 @@ pub use engine::settle;
 pub use error::SettleError;
 pub use hands::{SeatHand, SeatHands};
 pub use input::{
-    ActionInput, BracketInput, CollectionInput, HandInput, PdInput, ScenarioInput, SeatMap, SetBy, WagerInput,
+    ActionInput, BracketInput, CollectionInput, HandInput, PdInput, ScenarioInput, SeatMap, SetBy,
+    WagerInput,
 };
 pub use output::{Conservation, Settlement, Step, Total, Totals};
 pub use ratio::Ratio;
@@ -71,24 +72,39 @@ pub fn parse_scenario(json: &str) -> Result<Scenario, SettleError> {
 /// Parses scenario JSON into the raw contract types, without rule checks.
 pub fn parse_input(json: &str) -> Result<ScenarioInput, SettleError> {
     if json.len() > limits::INPUT_BYTES_MAX {
-        return Err(SettleError::InputTooLong { len: json.len(), max: limits::INPUT_BYTES_MAX });
+        return Err(SettleError::InputTooLong {
+            len: json.len(),
+            max: limits::INPUT_BYTES_MAX,
+        });
     }
     let mut de = serde_json::Deserializer::from_str(json);
     let input: ScenarioInput = serde_path_to_error::deserialize(&mut de).map_err(json_error)?;
     // Trailing characters after the object are an error too.
-    de.end().map_err(|e| SettleError::Json { path: "input".into(), message: e.to_string() })?;
+    de.end().map_err(|e| SettleError::Json {
+        path: "input".into(),
+        message: e.to_string(),
+    })?;
     // serde also accepts a struct written as an array of its fields in order;
     // the contract has objects only.
-    let value: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| SettleError::Json { path: "input".into(), message: e.to_string() })?;
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| SettleError::Json {
+        path: "input".into(),
+        message: e.to_string(),
+    })?;
     objects_only(&value)?;
     Ok(input)
 }
 
 fn json_error(e: serde_path_to_error::Error<serde_json::Error>) -> SettleError {
     let path = e.path().to_string();
-    let path = if path == "." || path == "?" { "input".to_owned() } else { path };
-    SettleError::Json { path, message: e.into_inner().to_string() }
+    let path = if path == "." || path == "?" {
+        "input".to_owned()
+    } else {
+        path
+    };
+    SettleError::Json {
+        path,
+        message: e.into_inner().to_string(),
+    }
 }
 
 /// Refuses an array where the contract has an object (root, `pd`,

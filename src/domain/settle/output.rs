@@ -145,7 +145,11 @@ impl Display for Explanation<'_, '_> {
             return if st.in_action_after.is_zero() {
                 f.write_str("the bank is used up")
             } else {
-                write!(f, "the {} left in action cannot cover it", Dollars(st.in_action_after))
+                write!(
+                    f,
+                    "the {} left in action cannot cover it",
+                    Dollars(st.in_action_after)
+                )
             };
         }
         match st.outcome {
@@ -156,7 +160,11 @@ impl Display for Explanation<'_, '_> {
                 }
                 no_action(f)?;
                 if !st.breakage.is_zero() {
-                    write!(f, " (breakage {} stays with the bank)", Dollars(st.breakage))?;
+                    write!(
+                        f,
+                        " (breakage {} stays with the bank)",
+                        Dollars(st.breakage)
+                    )?;
                 }
             }
             Outcome::Pd => {
@@ -210,45 +218,86 @@ enum Trim {
 /// the hot path of the JSON output, so no `Decimal` formatting machinery.
 fn write_decimal(f: &mut Formatter<'_>, m: Money, trim: Trim) -> fmt::Result {
     let d = m.as_decimal();
-    let mut digits = d.mantissa().unsigned_abs();
-    let mut scale = d.scale() as usize;
-    let keep = if trim == Trim::Canonical { 2 } else { 0 };
-    while scale > keep && digits % 10 == 0 {
-        digits /= 10;
-        scale -= 1;
-    }
-    // Dollars: a whole amount stays whole; any fraction shows two digits.
-    let min_scale = match trim {
-        Trim::Canonical => 2,
-        Trim::Dollars if scale == 0 => 0,
-        Trim::Dollars => 2,
-    };
-    while scale < min_scale {
-        digits *= 10; // |mantissa| < 2^96, times 100 fits u128
-        scale += 1;
-    }
-    // At most 31 digits (2^96 × 100 < 10^31) plus a point and leading zeros.
+    let mantissa = d.mantissa().unsigned_abs();
     let mut buf = [0u8; 72];
-    let mut i = buf.len();
-    let mut written = 0;
-    while digits > 0 || written <= scale {
-        if written == scale && scale > 0 {
-            i -= 1;
-            buf[i] = b'.';
-        }
-        i -= 1;
-        buf[i] = b'0' + (digits % 10) as u8;
-        digits /= 10;
-        written += 1;
-    }
+    // Every amount the limits allow fits u64 arithmetic (much faster than
+    // u128 division); the u128 path is for completeness.
+    let text = match u64::try_from(mantissa) {
+        Ok(small) if small < u64::MAX / 100 => digits(small, d.scale() as usize, trim, &mut buf),
+        _ => digits(mantissa, d.scale() as usize, trim, &mut buf),
+    };
     if m.is_negative() {
         f.write_str("-")?;
     }
     if trim == Trim::Dollars {
         f.write_str("$")?;
     }
+    f.write_str(text)
+}
+
+/// Unsigned integers `digits` can format.
+trait Digits:
+    Copy
+    + PartialEq
+    + std::ops::Div<Output = Self>
+    + std::ops::Rem<Output = Self>
+    + std::ops::Mul<Output = Self>
+{
+    const ZERO: Self;
+    const TEN: Self;
+    fn low_digit(self) -> u8;
+}
+
+impl Digits for u64 {
+    const ZERO: Self = 0;
+    const TEN: Self = 10;
+    fn low_digit(self) -> u8 {
+        (self % 10) as u8
+    }
+}
+
+impl Digits for u128 {
+    const ZERO: Self = 0;
+    const TEN: Self = 10;
+    fn low_digit(self) -> u8 {
+        (self % 10) as u8
+    }
+}
+
+/// The text of `mantissa × 10^-scale`, trimmed, into the end of `buf`.
+fn digits<T: Digits>(mut mantissa: T, mut scale: usize, trim: Trim, buf: &mut [u8; 72]) -> &str {
+    let keep = if trim == Trim::Canonical { 2 } else { 0 };
+    while scale > keep && mantissa.low_digit() == 0 {
+        mantissa = mantissa / T::TEN;
+        scale -= 1;
+    }
+    // Dollars: a whole amount stays whole; any fraction shows two digits.
+    let min_scale = if trim == Trim::Dollars && scale == 0 {
+        0
+    } else {
+        2
+    };
+    while scale < min_scale {
+        // |mantissa| < 2^96 (or < u64::MAX / 100 on the u64 path): × 100 fits.
+        mantissa = mantissa * T::TEN;
+        scale += 1;
+    }
+    // At most 31 digits (2^96 × 100 < 10^31), a point and leading zeros
+    // (scale ≤ 28).
+    let mut i = buf.len();
+    let mut written = 0;
+    while mantissa != T::ZERO || written <= scale {
+        if written == scale && scale > 0 {
+            i -= 1;
+            buf[i] = b'.';
+        }
+        i -= 1;
+        buf[i] = b'0' + mantissa.low_digit();
+        mantissa = mantissa / T::TEN;
+        written += 1;
+    }
     // Only ASCII digits and '.' were written.
-    f.write_str(std::str::from_utf8(&buf[i..]).map_err(|_| fmt::Error)?)
+    std::str::from_utf8(&buf[i..]).unwrap_or_default()
 }
 
 fn money<S: Serializer>(m: &Money, s: S) -> Result<S::Ok, S::Error> {
@@ -299,7 +348,10 @@ impl Totals<'_> {
         if name == PD_KEY {
             return Some(&self.pd);
         }
-        self.bettors.iter().find(|(n, _)| *n == name).map(|(_, t)| t)
+        self.bettors
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| t)
     }
 }
 
@@ -341,8 +393,26 @@ mod tests {
         let third = Money::from_decimal(Decimal::new(1, 2) / Decimal::from(3));
         let tiny = Money::from_decimal(Decimal::new(-1, 28));
         let negative_zero = Money::from_decimal(Decimal::from_parts(0, 0, 0, true, 2));
-        let mut cases = vec![third, tiny, negative_zero, Money::from_decimal(Decimal::new(0, 5))];
-        for text in ["0", "60", "60.5", "12.50", "0.005", "-5", "-0.25", "1000000000", "7.000", "0.10", "100", "-1000.010"] {
+        let mut cases = vec![
+            third,
+            tiny,
+            negative_zero,
+            Money::from_decimal(Decimal::new(0, 5)),
+        ];
+        for text in [
+            "0",
+            "60",
+            "60.5",
+            "12.50",
+            "0.005",
+            "-5",
+            "-0.25",
+            "1000000000",
+            "7.000",
+            "0.10",
+            "100",
+            "-1000.010",
+        ] {
             cases.push(Money::parse(text).unwrap());
         }
         for m in cases {

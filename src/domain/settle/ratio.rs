@@ -22,7 +22,11 @@ impl Ratio {
 
     /// Parses "p:q" (ASCII digits, no spaces or signs).
     pub fn parse(field: &str, text: &str) -> Result<Ratio, SettleError> {
-        let bad = |reason| SettleError::BadPayout { field: field.into(), value: text.into(), reason };
+        let bad = |reason| SettleError::BadPayout {
+            field: field.into(),
+            value: text.into(),
+            reason,
+        };
         let Some((p, q)) = text.split_once(':') else {
             return Err(bad("write it as \"p:q\", e.g. \"3:2\""));
         };
@@ -31,7 +35,9 @@ impl Ratio {
                 return Err(bad("each side must be a whole number, e.g. \"3:2\""));
             }
             // At most 3 ASCII digits: always fits.
-            let n: u32 = s.parse().map_err(|_| bad("each side must be a whole number, e.g. \"3:2\""))?;
+            let n: u32 = s
+                .parse()
+                .map_err(|_| bad("each side must be a whole number, e.g. \"3:2\""))?;
             if n == 0 {
                 return Err(bad("neither side may be 0"));
             }
@@ -42,7 +48,9 @@ impl Ratio {
         };
         let (p, q) = (term(p)?, term(q)?);
         if p < q {
-            return Err(bad("payouts below even money (p < q) are not supported: the PD could win more than the bank"));
+            return Err(bad(
+                "payouts below even money (p < q) are not supported: the PD could win more than the bank",
+            ));
         }
         Ok(Ratio { p, q })
     }
@@ -95,10 +103,16 @@ mod tests {
 
     #[test]
     fn rejects_bad_ratios_naming_field_and_value() {
-        for bad in ["0:1", "3:0", "x", "", ":", "3:", ":2", "3:2:1", "-3:2", "3 :2", "+3:2", "1.5:1", "101:1", "1:2", "1000:1"] {
+        for bad in [
+            "0:1", "3:0", "x", "", ":", "3:", ":2", "3:2:1", "-3:2", "3 :2", "+3:2", "1.5:1",
+            "101:1", "1:2", "1000:1",
+        ] {
             let err = Ratio::parse("wagers[1].payout", bad).unwrap_err();
             let msg = err.to_string();
-            assert!(msg.starts_with(&format!("wagers[1].payout: \"{bad}\"")), "{msg}");
+            assert!(
+                msg.starts_with(&format!("wagers[1].payout: \"{bad}\"")),
+                "{msg}"
+            );
             assert!(err.is_bad_input());
         }
     }

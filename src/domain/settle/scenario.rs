@@ -10,7 +10,7 @@ use super::collection::{self, Schedule};
 use super::error::SettleError;
 use super::hands::{self, SeatHands};
 use super::input::{ActionInput, ScenarioInput, SeatMap, WagerInput};
-use super::limits::{amount_max, NAME_CHARS_MAX, UNIT_MIN, WAGERS_MAX};
+use super::limits::{NAME_CHARS_MAX, UNIT_MIN, WAGERS_MAX, amount_max};
 use super::ratio::Ratio;
 use crate::domain::dice::{self, DiceError, SEATS_MAX};
 use crate::domain::money::{Money, Unit};
@@ -74,9 +74,12 @@ pub(crate) struct Grid {
 }
 
 impl Grid {
-    fn new(unit: Unit) -> Option<Grid> {
+    pub(crate) fn new(unit: Unit) -> Option<Grid> {
         let d = unit.amount().as_decimal().normalize();
-        Some(Grid { mantissa: i64::try_from(d.mantissa()).ok()?, scale: d.scale() })
+        Some(Grid {
+            mantissa: i64::try_from(d.mantissa()).ok()?,
+            scale: d.scale(),
+        })
     }
 
     /// `units` of the unit, as money (exact, no division).
@@ -85,12 +88,20 @@ impl Grid {
         let v = units * self.mantissa;
         let abs = v.unsigned_abs();
         // |v| < 2^63 fits the 96-bit mantissa; scale ≤ 4 (validated).
-        Money::from_decimal(Decimal::from_parts(abs as u32, (abs >> 32) as u32, 0, v < 0, self.scale))
+        Money::from_decimal(Decimal::from_parts(
+            abs as u32,
+            (abs >> 32) as u32,
+            0,
+            v < 0,
+            self.scale,
+        ))
     }
 
     /// `numerator / denominator` of one unit, as money (for breakage).
     pub(crate) fn fraction(self, numerator: i64, denominator: u32) -> Money {
-        Money::from_decimal(Decimal::new(numerator * self.mantissa, self.scale) / Decimal::from(denominator))
+        Money::from_decimal(
+            Decimal::new(numerator * self.mantissa, self.scale) / Decimal::from(denominator),
+        )
     }
 
     /// A validated amount (a multiple of the unit) as a count of units.
@@ -141,10 +152,22 @@ impl Scenario {
             .with(&input.options.clone().unwrap_or_default());
         let unit = options.min_unit;
         check_unit(unit)?;
-        let grid = Grid::new(unit).ok_or_else(|| SettleError::invalid("options.min_unit", format!("{unit} is not a supported smallest unit")))?;
+        let grid = Grid::new(unit).ok_or_else(|| {
+            SettleError::invalid(
+                "options.min_unit",
+                format!("{unit} is not a supported smallest unit"),
+            )
+        })?;
 
-        let seats = dice::check_seats(input.seats.unwrap_or(DEFAULT_SEATS))
-            .map_err(|_| SettleError::invalid("seats", format!("{} is not a table size (2..{SEATS_MAX})", input.seats.unwrap_or(DEFAULT_SEATS))))?;
+        let seats = dice::check_seats(input.seats.unwrap_or(DEFAULT_SEATS)).map_err(|_| {
+            SettleError::invalid(
+                "seats",
+                format!(
+                    "{} is not a table size (2..{SEATS_MAX})",
+                    input.seats.unwrap_or(DEFAULT_SEATS)
+                ),
+            )
+        })?;
 
         let pd_seat = seat("pd.seat", input.pd.seat, seats)?;
         let player = name("pd.player", &input.pd.player)?;
@@ -161,7 +184,15 @@ impl Scenario {
             (None, None) => return Err(SettleError::NeitherOutcomesNorHands),
             (Some(o), None) => (outcomes(o, pd_seat, seats, with_wagers)?, None),
             (None, Some(h)) => {
-                let decided = hands::decide_seats(h, pd_seat, seats, with_wagers, &wagers, &player, &options)?;
+                let decided = hands::decide_seats(
+                    h,
+                    pd_seat,
+                    seats,
+                    with_wagers,
+                    &wagers,
+                    &player,
+                    &options,
+                )?;
                 (decided.outcomes(), Some(decided))
             }
         };
@@ -178,7 +209,12 @@ impl Scenario {
             bank_units,
             pd_fee_units,
             seats,
-            pd: Pd { seat: pd_seat, player, bank, fee: pd_fee },
+            pd: Pd {
+                seat: pd_seat,
+                player,
+                bank,
+                fee: pd_fee,
+            },
             action,
             wagers,
             bettors,
@@ -243,11 +279,15 @@ impl Scenario {
 
 fn check_unit(unit: Unit) -> Result<(), SettleError> {
     let u = unit.amount();
-    let min = Unit::parse("options.min_unit", UNIT_MIN).map_err(|e| SettleError::invalid("options.min_unit", e.to_string()))?;
+    let min = Unit::parse("options.min_unit", UNIT_MIN)
+        .map_err(|e| SettleError::invalid("options.min_unit", e.to_string()))?;
     if u < min.amount() || !min.is_multiple(u) || u > amount_max() {
         return Err(SettleError::invalid(
             "options.min_unit",
-            format!("{unit} is not a supported smallest unit (a multiple of {UNIT_MIN}, at most {})", amount_max()),
+            format!(
+                "{unit} is not a supported smallest unit (a multiple of {UNIT_MIN}, at most {})",
+                amount_max()
+            ),
         ));
     }
     Ok(())
@@ -255,7 +295,11 @@ fn check_unit(unit: Unit) -> Result<(), SettleError> {
 
 /// A seat number in 1..=seats.
 pub(crate) fn seat(field: &str, value: i64, seats: u8) -> Result<u8, SettleError> {
-    dice::check_seat(value, seats).map_err(|_| SettleError::SeatOutsideTable { field: field.into(), seat: value, seats })
+    dice::check_seat(value, seats).map_err(|_| SettleError::SeatOutsideTable {
+        field: field.into(),
+        seat: value,
+        seats,
+    })
 }
 
 /// A person's name or a wager id: 1..=64 characters, no control
@@ -263,7 +307,11 @@ pub(crate) fn seat(field: &str, value: i64, seats: u8) -> Result<u8, SettleError
 pub(crate) fn name(field: &str, text: &str) -> Result<String, SettleError> {
     let chars = text.chars().count();
     if chars > NAME_CHARS_MAX {
-        return Err(SettleError::limit(field, format!("{chars} characters"), format!("{NAME_CHARS_MAX} characters")));
+        return Err(SettleError::limit(
+            field,
+            format!("{chars} characters"),
+            format!("{NAME_CHARS_MAX} characters"),
+        ));
     }
     if text.trim().is_empty() {
         return Err(SettleError::invalid(field, format!("\"{text}\" is empty")));
@@ -288,19 +336,40 @@ fn amount(field: &str, m: Money, unit: Unit) -> Result<Money, SettleError> {
 
 fn action(input: &ActionInput, pd_seat: u8, seats: u8) -> Result<Action, SettleError> {
     match (&input.dice, input.seat) {
-        (Some(_), Some(_)) => Err(SettleError::invalid("action", "give \"dice\" or \"seat\", not both")),
-        (None, None) => Err(SettleError::invalid("action", "give \"dice\": [d1, d2, d3] or \"seat\": N")),
-        (None, Some(s)) => Ok(Action { seat: seat("action.seat", s, seats)?, dice: None }),
+        (Some(_), Some(_)) => Err(SettleError::invalid(
+            "action",
+            "give \"dice\" or \"seat\", not both",
+        )),
+        (None, None) => Err(SettleError::invalid(
+            "action",
+            "give \"dice\": [d1, d2, d3] or \"seat\": N",
+        )),
+        (None, Some(s)) => Ok(Action {
+            seat: seat("action.seat", s, seats)?,
+            dice: None,
+        }),
         (Some(d), None) => {
             let [a, b, c] = d[..] else {
-                return Err(SettleError::invalid("action.dice", format!("expected 3 dice, got {}", d.len())));
+                return Err(SettleError::invalid(
+                    "action.dice",
+                    format!("expected 3 dice, got {}", d.len()),
+                ));
             };
-            let seat = dice::action_seat([a, b, c], pd_seat as i64, seats as i64).map_err(|e| match e {
-                DiceError::Die { index, value } => SettleError::Die { field: format!("action.dice[{index}]"), value },
-                other => SettleError::invalid("action.dice", other.to_string()),
-            })?;
+            let seat =
+                dice::action_seat([a, b, c], pd_seat as i64, seats as i64).map_err(
+                    |e| match e {
+                        DiceError::Die { index, value } => SettleError::Die {
+                            field: format!("action.dice[{index}]"),
+                            value,
+                        },
+                        other => SettleError::invalid("action.dice", other.to_string()),
+                    },
+                )?;
             // Each die is 1..=6 once action_seat accepted it.
-            Ok(Action { seat, dice: Some([a as u8, b as u8, c as u8]) })
+            Ok(Action {
+                seat,
+                dice: Some([a as u8, b as u8, c as u8]),
+            })
         }
     }
 }
@@ -313,7 +382,11 @@ fn wagers(
     grid: Grid,
 ) -> Result<(Vec<Wager>, Vec<String>), SettleError> {
     if input.len() > WAGERS_MAX {
-        return Err(SettleError::limit("wagers", format!("{} wagers", input.len()), WAGERS_MAX));
+        return Err(SettleError::limit(
+            "wagers",
+            format!("{} wagers", input.len()),
+            WAGERS_MAX,
+        ));
     }
     let mut wagers: Vec<Wager> = Vec::with_capacity(input.len());
     let mut bettors: Vec<String> = Vec::new();
@@ -323,7 +396,11 @@ fn wagers(
         let at = |f: &str| format!("wagers[{i}].{f}");
         let id = name(&at("id"), &w.id)?;
         if let Some(first) = wagers.iter().position(|x| x.id == id) {
-            return Err(SettleError::DuplicateWagerId { index: i, first, id });
+            return Err(SettleError::DuplicateWagerId {
+                index: i,
+                first,
+                id,
+            });
         }
         let s = seat(&at("seat"), w.seat, seats)?;
         if s == pd_seat {
@@ -333,7 +410,9 @@ fn wagers(
         if bettor == PD_KEY {
             return Err(SettleError::invalid(
                 at("bettor"),
-                format!("\"{PD_KEY}\" is reserved for the Player-Dealer's totals; use the player's name"),
+                format!(
+                    "\"{PD_KEY}\" is reserved for the Player-Dealer's totals; use the player's name"
+                ),
             ));
         }
         let amount = amount(&at("amount"), w.amount, unit)?;
@@ -344,7 +423,11 @@ fn wagers(
         };
         if !w.backline {
             if let Some(first) = primary[s as usize] {
-                return Err(SettleError::SecondPrimary { index: i, seat: s, first_id: wagers[first].id.clone() });
+                return Err(SettleError::SecondPrimary {
+                    index: i,
+                    seat: s,
+                    first_id: wagers[first].id.clone(),
+                });
             }
             primary[s as usize] = Some(i);
         }
@@ -368,8 +451,16 @@ fn wagers(
             fee_units: 0,
         });
     }
-    if let Some((i, w)) = wagers.iter().enumerate().find(|(_, w)| primary[w.seat as usize].is_none()) {
-        return Err(SettleError::BacklineWithoutPrimary { index: i, id: w.id.clone(), seat: w.seat });
+    if let Some((i, w)) = wagers
+        .iter()
+        .enumerate()
+        .find(|(_, w)| primary[w.seat as usize].is_none())
+    {
+        return Err(SettleError::BacklineWithoutPrimary {
+            index: i,
+            id: w.id.clone(),
+            seat: w.seat,
+        });
     }
     Ok((wagers, bettors))
 }
@@ -381,11 +472,12 @@ fn seats_with_wagers(wagers: &[Wager]) -> u32 {
 
 /// A seat key of `outcomes` or `hands`: the seat number in canonical text.
 pub(crate) fn seat_key(field: &str, key: &str, seats: u8) -> Result<u8, SettleError> {
-    let n: Option<i64> = if !key.is_empty() && key.len() <= 3 && key.bytes().all(|b| b.is_ascii_digit()) {
-        key.parse().ok()
-    } else {
-        None
-    };
+    let n: Option<i64> =
+        if !key.is_empty() && key.len() <= 3 && key.bytes().all(|b| b.is_ascii_digit()) {
+            key.parse().ok()
+        } else {
+            None
+        };
     match n {
         Some(n) if n.to_string() == key => seat(&format!("{field}.{key}"), n, seats),
         _ => Err(SettleError::invalid(
@@ -418,7 +510,8 @@ fn outcomes(
         }
         out[s as usize] = Some(*outcome);
     }
-    if let Some(s) = (1..=seats).find(|&s| with_wagers & (1 << s) != 0 && out[s as usize].is_none()) {
+    if let Some(s) = (1..=seats).find(|&s| with_wagers & (1 << s) != 0 && out[s as usize].is_none())
+    {
         return Err(SettleError::MissingOutcome { seat: s });
     }
     Ok(out)
@@ -433,8 +526,16 @@ fn collect(
     let Some(c) = &input.collection else {
         return Ok((Collection::default(), wagers, Money::ZERO));
     };
-    let player = c.player.as_deref().map(|b| Schedule::parse("collection.player", b, unit)).transpose()?;
-    let bank_schedule = c.bank.as_deref().map(|b| Schedule::parse("collection.bank", b, unit)).transpose()?;
+    let player = c
+        .player
+        .as_deref()
+        .map(|b| Schedule::parse("collection.player", b, unit))
+        .transpose()?;
+    let bank_schedule = c
+        .bank
+        .as_deref()
+        .map(|b| Schedule::parse("collection.bank", b, unit))
+        .transpose()?;
     for (i, w) in wagers.iter_mut().enumerate() {
         w.fee = collection::fee(
             player.as_ref(),
@@ -444,5 +545,12 @@ fn collect(
         )?;
     }
     let pd_fee = collection::fee(bank_schedule.as_ref(), "pd.bank", "bank", bank)?;
-    Ok((Collection { player, bank: bank_schedule }, wagers, pd_fee))
+    Ok((
+        Collection {
+            player,
+            bank: bank_schedule,
+        },
+        wagers,
+        pd_fee,
+    ))
 }
