@@ -2,6 +2,7 @@
 //! Exit codes: 0 success, 1 failure (database, IO), 2 bad input or usage.
 
 mod audit;
+mod hand;
 mod serve;
 mod store_args;
 
@@ -38,6 +39,11 @@ pub enum Command {
     /// Verify, anchor and export the audit log.
     #[command(subcommand)]
     Audit(audit::AuditCommand),
+    /// Hand tools: evaluate, set by house way, list the 21 settings.
+    #[command(subcommand)]
+    Hand(hand::HandCommand),
+    /// Three dice → the ACTION seat.
+    Dice(hand::DiceArgs),
 }
 
 /// Why a command failed, and so its exit code.
@@ -82,6 +88,8 @@ fn run(command: Command) -> Result<(), CliError> {
     match command {
         Command::Serve(args) => serve::run(args),
         Command::Audit(command) => audit::run(command),
+        Command::Hand(command) => hand::run(command),
+        Command::Dice(args) => hand::run_dice(args),
     }
 }
 
@@ -101,11 +109,14 @@ fn usage_error(e: clap::Error) -> ExitCode {
         }
         _ => {
             let rendered = e.render().to_string();
-            let first = rendered
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("usage error");
-            eprintln!("{}", first.trim());
+            let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("usage error");
+            // "the following required arguments were not provided:" names
+            // them on the next line: keep it on the one line.
+            match lines.next() {
+                Some(next) if first.ends_with(':') => eprintln!("{first} {next}"),
+                _ => eprintln!("{first}"),
+            }
             ExitCode::from(2)
         }
     }

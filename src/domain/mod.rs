@@ -8,6 +8,7 @@ pub mod dice;
 pub mod hand_record;
 pub mod eval;
 pub mod hand;
+pub mod hand_tools;
 pub mod house_way;
 pub mod money;
 pub mod options;

@@ -5,6 +5,7 @@ mod error;
 mod hands;
 mod health;
 pub mod json;
+mod rules;
 
 use std::future::Future;
 
@@ -34,6 +35,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(health::router())
         .merge(hands::router())
+        .merge(rules::router())
         .with_state(state)
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {

@@ -1,0 +1,241 @@
+//! `pitbook hand eval | house-way | settings` and `pitbook dice`: the hand
+//! tools at the table. They call the same functions as `/api/v1/hands/…`
+//! and `/api/v1/dice` (`domain::hand_tools`); `--json` prints the API's body.
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde::Serialize;
+
+use super::CliError;
+use crate::domain::hand_tools::{
+    self, CardsRequest, DiceRequest, DiceResponse, EvalResponse, Evaluated, HouseWayResponse,
+    SettingsResponse, ToolError,
+};
+use crate::domain::options::{JokerRule, OptionOverrides, Profile, WheelRule};
+
+#[derive(Debug, Subcommand)]
+pub enum HandCommand {
+    /// Name and rank of a 5- or 2-card hand.
+    Eval(CardsArgs),
+    /// Set 7 cards by the reference house way: HIGH | LOW and the rule used.
+    HouseWay(CardsArgs),
+    /// The 21 ways to set 7 cards, fouls marked.
+    Settings(CardsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CardsArgs {
+    /// The cards, as several arguments or one quoted string: As Kd 10h JK.
+    #[arg(value_name = "CARDS")]
+    cards: Vec<String>,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Print the JSON the HTTP API returns.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The rule profile and the options that change a hand's value.
+#[derive(Debug, Args)]
+pub struct RuleArgs {
+    /// Rule profile.
+    #[arg(long, value_enum, default_value = "lucky-chances")]
+    profile: ProfileArg,
+    /// The joker, over the profile: bug (ace or straight/flush card), wild, or none (not dealt).
+    #[arg(long, value_enum)]
+    joker: Option<JokerArg>,
+    /// Where A-2-3-4-5 ranks, over the profile.
+    #[arg(long, value_enum)]
+    wheel: Option<WheelArg>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ProfileArg {
+    LuckyChances,
+    Nevada,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum JokerArg {
+    Bug,
+    Wild,
+    None,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum WheelArg {
+    Lowest,
+    #[value(name = "second_highest", alias = "second-highest")]
+    SecondHighest,
+}
+
+impl CardsArgs {
+    fn request(&self) -> CardsRequest {
+        let r = &self.rules;
+        CardsRequest {
+            cards: hand_tools::CardsText(self.cards.join(" ")),
+            profile: Some(match r.profile {
+                ProfileArg::LuckyChances => Profile::LuckyChances,
+                ProfileArg::Nevada => Profile::Nevada,
+            }),
+            options: Some(OptionOverrides {
+                joker: r.joker.map(|j| match j {
+                    JokerArg::Bug => JokerRule::Bug,
+                    JokerArg::Wild => JokerRule::Wild,
+                    JokerArg::None => JokerRule::None,
+                }),
+                wheel: r.wheel.map(|w| match w {
+                    WheelArg::Lowest => WheelRule::Lowest,
+                    WheelArg::SecondHighest => WheelRule::SecondHighest,
+                }),
+                ..OptionOverrides::default()
+            }),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct DiceArgs {
+    /// The three dice (1..6), as three arguments or one quoted string.
+    #[arg(value_name = "D1 D2 D3", allow_negative_numbers = true)]
+    dice: Vec<String>,
+    /// The PD's seat (1..seats).
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    pd_seat: i64,
+    /// Seats at the table (2..10).
+    #[arg(long, default_value_t = hand_tools::DEFAULT_SEATS, allow_negative_numbers = true)]
+    seats: i64,
+    /// Print the JSON the HTTP API returns.
+    #[arg(long)]
+    json: bool,
+}
+
+fn bad_input(e: ToolError) -> CliError {
+    CliError::BadInput(e.cli_message())
+}
+
+fn print_json(value: &impl Serialize) -> Result<(), CliError> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| CliError::Failure(format!("cannot write JSON: {e}")))?;
+    println!("{text}");
+    Ok(())
+}
+
+pub fn run(command: HandCommand) -> Result<(), CliError> {
+    match command {
+        HandCommand::Eval(args) => {
+            let r = hand_tools::eval(&args.request()).map_err(bad_input)?;
+            output(args.json, &r, eval_text)
+        }
+        HandCommand::HouseWay(args) => {
+            let r = hand_tools::house_way(&args.request()).map_err(bad_input)?;
+            output(args.json, &r, house_way_text)
+        }
+        HandCommand::Settings(args) => {
+            let r = hand_tools::settings(&args.request()).map_err(bad_input)?;
+            output(args.json, &r, settings_text)
+        }
+    }
+}
+
+pub fn run_dice(args: DiceArgs) -> Result<(), CliError> {
+    let dice = hand_tools::parse_dice_text(&args.dice.join(" ")).map_err(bad_input)?;
+    let r = hand_tools::dice(&DiceRequest {
+        dice,
+        pd_seat: args.pd_seat,
+        seats: Some(args.seats),
+    })
+    .map_err(bad_input)?;
+    output(args.json, &r, dice_text)
+}
+
+fn output<T: Serialize>(json: bool, r: &T, text: fn(&T) -> String) -> Result<(), CliError> {
+    if json {
+        print_json(r)
+    } else {
+        print!("{}", text(r));
+        Ok(())
+    }
+}
+
+fn cards(h: &Evaluated) -> String {
+    crate::domain::cards::format_cards(&h.cards)
+}
+
+/// `Kh Kd Ks 4c 4d — Full house, kings over fours (rank 402661384)`
+fn eval_text(r: &EvalResponse) -> String {
+    format!(
+        "{} — {} (rank {})\n",
+        cards(&r.hand),
+        r.hand.name,
+        r.hand.rank.value()
+    )
+}
+
+/// `Qd Jc 9h 8s 8d | As Ks — One pair: …` then both hands' names.
+fn house_way_text(r: &HouseWayResponse) -> String {
+    format!(
+        "{} | {} — {}\nhigh: {}; low: {}\n",
+        cards(&r.high),
+        cards(&r.low),
+        r.house_way.rule,
+        r.high.name,
+        r.low.name
+    )
+}
+
+fn settings_text(r: &SettingsResponse) -> String {
+    let mut out = format!(
+        "{} — {} settings, {} fouled\n",
+        crate::domain::cards::format_cards(&r.cards),
+        r.settings.len(),
+        r.fouled_count
+    );
+    let width = r
+        .settings
+        .iter()
+        .map(|s| s.high.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let low_width = r
+        .settings
+        .iter()
+        .map(|s| s.low.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for s in &r.settings {
+        let mark = if s.fouled {
+            "FOUL"
+        } else if r.house_way.setting == Some(s.number) {
+            "house way"
+        } else {
+            ""
+        };
+        let line = format!(
+            "{:>2}. {} | {}   {:<width$} | {:<low_width$}  {}",
+            s.number,
+            cards(&s.high),
+            cards(&s.low),
+            s.high.name,
+            s.low.name,
+            mark
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    match r.house_way.setting {
+        Some(n) => out.push_str(&format!(
+            "House way ({}): setting {n} — {}\n",
+            r.house_way.name, r.house_way.rule
+        )),
+        None => out.push_str(&format!(
+            "House way ({}): {}\n",
+            r.house_way.name, r.house_way.rule
+        )),
+    }
+    out
+}
+
+/// `ACTION: seat 5` then how it was counted.
+fn dice_text(r: &DiceResponse) -> String {
+    format!("ACTION: seat {}\n{}\n", r.action_seat, r.explanation)
+}
