@@ -110,6 +110,14 @@ async fn verify_anchor_and_export(backend: Backend) {
         "{out}"
     );
 
+    // From the middle of a hand: its earlier events are replayed from the log.
+    let (code, out, err) = audit(&["verify", "--from", "5"], &db.url, TEST_KEY_HEX);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.starts_with("OK: 20 records verified, 3 settlements recomputed"),
+        "{out}"
+    );
+
     let (code, anchor, _) = audit(&["anchor"], &db.url, TEST_KEY_HEX);
     assert_eq!(code, 0);
     let anchor = anchor.trim().to_string();

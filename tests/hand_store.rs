@@ -250,7 +250,36 @@ async fn the_database_refuses_update_and_delete_on_the_audit_log(backend: Backen
     );
 }
 
+async fn a_refused_command_does_not_undo_the_others_committed_with_it(backend: Backend) {
+    let app = std::sync::Arc::new(spawn_app(backend).await);
+    // Good and bad commands at once: the writer commits them in shared
+    // transactions, each in its own savepoint.
+    let tasks: Vec<_> = (0..30)
+        .map(|i| {
+            let app = app.clone();
+            tokio::spawn(async move {
+                let bank = if i % 3 == 0 { "-5" } else { "200" };
+                let body = json!({"idempotency_key": key(), "actor": "dana", "events": [
+                    {"type": "hand_opened", "table": "T1", "dealer": "dana"},
+                    {"type": "pd_set", "seat": 1, "player": "Pat", "bank": bank}]});
+                let (status, _, _) = app.post_json("/api/v1/hands", &body).await;
+                (i, status)
+            })
+        })
+        .collect();
+    for t in tasks {
+        let (i, status) = t.await.expect("task");
+        assert_eq!(status, if i % 3 == 0 { 422 } else { 201 }, "command {i}");
+    }
+    let report = pitbook::store::verify::verify(&app.database.db, &common::test_key(), 1, None)
+        .await
+        .expect("verify");
+    assert!(report.ok(), "{report:?}");
+    assert_eq!(report.count, 20 * 2, "only the accepted commands' records");
+}
+
 on_both_databases!(
+    a_refused_command_does_not_undo_the_others_committed_with_it,
     a_hand_runs_event_by_event_and_closes_with_its_settlement,
     a_repeated_command_returns_the_first_result_and_records_nothing,
     stale_unknown_and_out_of_order_commands_change_nothing,

@@ -9,7 +9,7 @@ CREATE TABLE audit_log (
     event_type  TEXT NOT NULL,
     payload     TEXT NOT NULL,
     prev_hash   TEXT NOT NULL,
-    hash        TEXT NOT NULL UNIQUE
+    hash        TEXT NOT NULL
 ) STRICT;
 CREATE INDEX audit_log_by_hand ON audit_log (hand_id, seq) WHERE hand_id IS NOT NULL;
 CREATE INDEX audit_log_by_time ON audit_log (recorded_at);

@@ -34,10 +34,7 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
             backend = db.backend().name(),
             "pitbook listening"
         );
-        let state = AppState {
-            db: db.clone(),
-            audit_key,
-        };
+        let state = AppState::new(db.clone(), audit_key);
         let result = web::serve(listener, state, web::shutdown_signal()).await;
         db.close().await;
         result.map_err(|e| CliError::Failure(format!("server error: {e}")))

@@ -50,11 +50,11 @@ impl AuditRecord {
     }
 }
 
-/// Keys sorted, no whitespace: serde_json's map is ordered, so serializing
-/// through a `Value` is canonical.
+/// The payload text of a typed value: compact JSON, fields in their
+/// declaration order. Deterministic for a given value, which is all the
+/// chain needs: a record's hash covers the stored text exactly as written.
 pub fn canonical_json<T: Serialize>(value: &T) -> Result<String, StoreError> {
-    let value = serde_json::to_value(value).map_err(|e| StoreError::Internal(e.to_string()))?;
-    serde_json::to_string(&value).map_err(|e| StoreError::Internal(e.to_string()))
+    serde_json::to_string(value).map_err(|e| StoreError::Internal(e.to_string()))
 }
 
 /// The timestamp form that is stored and hashed: UTC with microseconds.
@@ -66,9 +66,11 @@ pub fn now_text() -> String {
 
 pub const SELECT_RECORD: &str = "SELECT seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash FROM audit_log";
 
-const INSERT_RECORD: &str = "INSERT INTO audit_log \
-     (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+const INSERT_RECORDS: &str = "INSERT INTO audit_log \
+     (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) VALUES ";
+
+/// Rows per INSERT statement: one round trip for a whole hand.
+const INSERT_ROWS_MAX: usize = 64;
 
 /// The chain's head: (seq, hash) of the last record, or (0, GENESIS).
 pub async fn head(tx: &mut WriteTx) -> Result<(i64, String), StoreError> {
@@ -103,21 +105,45 @@ pub async fn append(
             hash: String::new(),
         };
         record.hash = key.record_hash(&record.fields());
-        on_tx!(tx, |c| sqlx::query(INSERT_RECORD)
-            .bind(record.seq)
-            .bind(&record.recorded_at)
-            .bind(&record.actor)
-            .bind(&record.table_id)
-            .bind(&record.hand_id)
-            .bind(&record.event_type)
-            .bind(&record.payload)
-            .bind(&record.prev_hash)
-            .bind(&record.hash)
-            .execute(&mut **c)
-            .await
-            .map(drop)?);
         prev_hash = record.hash.clone();
         written.push(record);
+    }
+    for chunk in written.chunks(INSERT_ROWS_MAX) {
+        let mut sql = String::from(INSERT_RECORDS);
+        for (i, _) in chunk.iter().enumerate() {
+            let n = i * 9;
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!(
+                "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                n + 1,
+                n + 2,
+                n + 3,
+                n + 4,
+                n + 5,
+                n + 6,
+                n + 7,
+                n + 8,
+                n + 9
+            ));
+        }
+        on_tx!(tx, |c| {
+            let mut query = sqlx::query(&sql);
+            for r in chunk {
+                query = query
+                    .bind(r.seq)
+                    .bind(&r.recorded_at)
+                    .bind(&r.actor)
+                    .bind(&r.table_id)
+                    .bind(&r.hand_id)
+                    .bind(&r.event_type)
+                    .bind(&r.payload)
+                    .bind(&r.prev_hash)
+                    .bind(&r.hash);
+            }
+            query.execute(&mut **c).await.map(drop)?
+        });
     }
     Ok(written)
 }

@@ -11,6 +11,7 @@ use sqlx::Row;
 
 use super::audit::{self, NewRecord, canonical_json};
 use super::{Backend, Db, StoreError, WriteTx, begin_write};
+
 use crate::domain::audit::AuditKey;
 use crate::domain::hand_record::{
     GAME_DOUBLE_HAND_POKER, HandError, HandEvent, HandState, Phase, RecordedSettlement,
@@ -102,17 +103,33 @@ impl From<sqlx::Error> for CommandError {
 
 /// Executes a command: `hand_id` None opens a new hand.
 /// Returns the result and whether it is a replay of an earlier command.
+/// Executes one command in its own transaction (one fsync). The server uses
+/// [`super::writer::HandWriter`], which commits several commands together.
 pub async fn execute(
     db: &Db,
     key: &AuditKey,
     hand_id: Option<&str>,
     command: &HandCommand,
 ) -> Result<(CommandResult, bool), CommandError> {
+    let mut tx = begin_write(db).await?;
+    let result = execute_in(&mut tx, key, hand_id, command).await?;
+    tx.commit().await?;
+    Ok(result)
+}
+
+/// Executes a command inside an open write transaction. On error nothing
+/// has been written by it (all checks come before the first write; a
+/// database error mid-way is undone by the caller's savepoint or rollback).
+pub async fn execute_in(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    hand_id: Option<&str>,
+    command: &HandCommand,
+) -> Result<(CommandResult, bool), CommandError> {
     check_shape(command)?;
     let request_hash = request_hash(hand_id, command)?;
-    let mut tx = begin_write(db).await?;
 
-    if let Some(first) = stored_result(&mut tx, &command.idempotency_key).await? {
+    if let Some(first) = stored_result(tx, &command.idempotency_key).await? {
         let (hash, body) = first;
         if hash != request_hash {
             return Err(CommandError::IdempotencyMismatch(
@@ -124,15 +141,16 @@ pub async fn execute(
         return Ok((result, true));
     }
 
-    let (hand_id, mut state, mut all_events) = match hand_id {
+    let (hand_id, state, mut all_events) = match hand_id {
         None => {
             if command.expected_version.is_some() {
                 return Err(CommandError::UnexpectedVersion);
             }
-            (uuid::Uuid::new_v4().to_string(), None, Vec::new())
+            // Time-ordered ids keep the by-hand index append-only.
+            (uuid::Uuid::now_v7().to_string(), None, Vec::new())
         }
         Some(id) => {
-            let current = hand_version(&mut tx, id)
+            let current = hand_version(tx, id)
                 .await?
                 .ok_or_else(|| CommandError::UnknownHand(id.into()))?;
             let expected = command
@@ -141,22 +159,13 @@ pub async fn execute(
             if expected != current {
                 return Err(CommandError::Stale { expected, current });
             }
-            let events = load_events(&mut tx, id).await?;
+            let events = load_events(tx, id).await?;
             let state = HandState::fold(&events)?;
             (id.to_string(), Some(state), events)
         }
     };
 
-    let mut recorded = Vec::with_capacity(command.events.len());
-    for event in &command.events {
-        let (next, as_recorded) = HandState::apply(state.take(), event)?;
-        state = Some(next);
-        recorded.push(as_recorded.unwrap_or_else(|| event.clone()));
-    }
-    let state = state.ok_or(CommandError::Invalid {
-        field: "events",
-        message: "no events".into(),
-    })?;
+    let (state, recorded) = HandState::apply_command(state, &command.events)?;
 
     // The store's own check: replaying the whole stream from scratch gives the
     // settlement that is about to be recorded.
@@ -179,13 +188,13 @@ pub async fn execute(
             payload: canonical_json(event)?,
         });
     }
-    let written = audit::append(&mut tx, key, &records).await?;
+    let written = audit::append(tx, key, &records).await?;
     let (last_seq, now) = match written.last() {
         Some(r) => (r.seq, r.recorded_at.clone()),
         None => return Err(StoreError::Internal("a command wrote no audit record".into()).into()),
     };
     write_projection(
-        &mut tx,
+        tx,
         &hand_id,
         &state,
         command.expected_version,
@@ -211,7 +220,7 @@ pub async fn execute(
     let body = serde_json::to_string(&result).map_err(|e| StoreError::Internal(e.to_string()))?;
     let insert = "INSERT INTO idempotency_keys (key, request_hash, response_status, response_body, created_at) \
                   VALUES ($1, $2, $3, $4, $5)";
-    on_tx!(&mut tx, |c| sqlx::query(insert)
+    on_tx!(tx, |c| sqlx::query(insert)
         .bind(&command.idempotency_key)
         .bind(&request_hash)
         .bind(200_i32)
@@ -220,7 +229,6 @@ pub async fn execute(
         .execute(&mut **c)
         .await
         .map(drop)?);
-    tx.commit().await?;
     Ok((result, false))
 }
 

@@ -8,6 +8,7 @@ pub mod audit;
 pub mod audit_key;
 pub mod hands;
 pub mod verify;
+pub mod writer;
 
 use std::str::FromStr;
 use std::time::Duration;

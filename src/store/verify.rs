@@ -53,7 +53,11 @@ fn chain_problem(p: ChainProblem) -> Problem {
     }
 }
 
-/// Verifies records from `from` (1 = all) to the head.
+/// Records in flight between the chain walk and the hand replay.
+const REPLAY_QUEUE_RECORDS: usize = 4096;
+
+/// Verifies records from `from` (1 = all) to the head. The chain walk (read
+/// and hash) and the hand replay (settlements) run on two threads.
 pub async fn verify(
     db: &Db,
     key: &AuditKey,
@@ -72,51 +76,69 @@ pub async fn verify(
             .map(|r| r.get(0)))
     };
     let mut chain = ChainVerifier::new(key.clone(), from, prev_hash, anchor);
-    let mut hands = HandReplay::default();
-    let sql = format!("{SELECT_RECORD} WHERE seq >= $1 ORDER BY seq");
 
-    let problem: Option<Problem> = on_pool!(db, |pool| {
+    let (to_replay, replay_queue) =
+        std::sync::mpsc::sync_channel::<AuditRecord>(REPLAY_QUEUE_RECORDS);
+    let replay = {
+        let db = db.clone();
+        let runtime = tokio::runtime::Handle::current();
+        tokio::task::spawn_blocking(move || {
+            let mut hands = HandReplay::default();
+            for record in replay_queue {
+                if let Some(p) = hands.apply(&runtime, &db, &record)? {
+                    return Ok::<_, StoreError>((hands, Some(p)));
+                }
+            }
+            Ok((hands, None))
+        })
+    };
+
+    let sql = format!("{SELECT_RECORD} WHERE seq >= $1 ORDER BY seq");
+    let chain_problem_found: Option<Problem> = on_pool!(db, |pool| {
         let mut rows = sqlx::query_as::<_, AuditRecord>(&sql)
             .bind(from)
             .fetch(pool);
         let mut problem = None;
+        let mut replaying = true;
         while let Some(record) = rows.try_next().await? {
             if let Err(p) = chain.check(&record.fields(), &record.hash) {
                 problem = Some(chain_problem(p));
                 break;
             }
-            if let Some(p) = hands.apply(db, &record).await? {
-                problem = Some(p);
-                break;
+            // The replay thread stops at its first problem; then only the
+            // chain walk goes on.
+            if replaying && record.hand_id.is_some() && to_replay.send(record).is_err() {
+                replaying = false;
             }
         }
         problem
     });
-    let count;
-    let head;
-    let problem = match problem {
-        Some(p) => {
-            count = 0;
-            head = None;
-            Some(p)
-        }
+    drop(to_replay);
+    let (hands, replay_problem) = replay
+        .await
+        .map_err(|e| StoreError::Internal(format!("replay thread: {e}")))??;
+
+    let (count, head, chain_problem_found) = match chain_problem_found {
+        Some(p) => (0, None, Some(p)),
         None => match chain.finish() {
-            Ok(report) => {
-                count = report.count;
-                head = report.head.map(|a| a.to_string());
-                hands.compare_projection(db).await?
-            }
-            Err(p) => {
-                count = 0;
-                head = None;
-                Some(chain_problem(p))
-            }
+            Ok(report) => (report.count, report.head.map(|a| a.to_string()), None),
+            Err(p) => (0, None, Some(chain_problem(p))),
         },
     };
+    // The earliest problem is the one reported.
+    let problem = match (chain_problem_found, replay_problem) {
+        (Some(c), Some(r)) => Some(if r.seq < c.seq { r } else { c }),
+        (c, r) => c.or(r),
+    };
+    let problem = match problem {
+        Some(p) => Some(p),
+        None => hands.compare_projection(db).await?,
+    };
+    let count = if problem.is_some() { 0 } else { count };
     Ok(VerifyReport {
         count,
         hands_settled: hands.settled,
-        head,
+        head: if problem.is_some() { None } else { head },
         problem,
     })
 }
@@ -131,8 +153,9 @@ struct HandReplay {
 }
 
 impl HandReplay {
-    async fn apply(
+    fn apply(
         &mut self,
+        runtime: &tokio::runtime::Handle,
         db: &Db,
         record: &AuditRecord,
     ) -> Result<Option<Problem>, StoreError> {
@@ -153,7 +176,7 @@ impl HandReplay {
             // A hand opened before `--from`, or a closed hand being corrected:
             // replay its earlier events from the log.
             None if !matches!(event, HandEvent::HandOpened { .. }) => {
-                Some(self.load_before(db, hand_id, record.seq).await?)
+                Some(runtime.block_on(self.load_before(db, hand_id, record.seq))?)
             }
             None => None,
         };

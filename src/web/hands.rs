@@ -35,7 +35,10 @@ async fn command(
 
 async fn run(state: &AppState, hand_id: Option<&str>, body: &Bytes) -> Result<Response, ApiError> {
     let command: HandCommand = json::parse(body)?;
-    let (result, replayed) = hands::execute(&state.db, &state.audit_key, hand_id, &command).await?;
+    let (result, replayed) = state
+        .hand_writer
+        .submit(hand_id.map(str::to_string), command)
+        .await?;
     let status = if hand_id.is_none() && !replayed {
         StatusCode::CREATED
     } else {

@@ -20,6 +20,7 @@ pub use error::ApiError;
 
 use crate::domain::audit::AuditKey;
 use crate::store::Db;
+use crate::store::writer::HandWriter;
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -29,6 +30,20 @@ pub struct AppState {
     pub db: Db,
     /// The audit chain's secret (never stored in the database).
     pub audit_key: AuditKey,
+    /// Group-commits hand commands.
+    pub hand_writer: HandWriter,
+}
+
+impl AppState {
+    /// Must be called inside the tokio runtime (it starts the writer task).
+    pub fn new(db: Db, audit_key: AuditKey) -> AppState {
+        let hand_writer = HandWriter::spawn(db.clone(), audit_key.clone());
+        AppState {
+            db,
+            audit_key,
+            hand_writer,
+        }
+    }
 }
 
 pub fn router(state: AppState) -> Router {

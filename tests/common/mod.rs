@@ -162,10 +162,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
         .expect("bind");
     let address = format!("http://{}", listener.local_addr().expect("addr"));
     let (tx, rx) = oneshot::channel::<()>();
-    let state = AppState {
-        db: database.db.clone(),
-        audit_key: test_key(),
-    };
+    let state = AppState::new(database.db.clone(), test_key());
     tokio::spawn(async move {
         let _ = web::serve(listener, state, async {
             let _ = rx.await;

@@ -31,6 +31,11 @@ pub enum Check {
     /// A new event: every rule, including probing the settlement rules
     /// after each change, so errors name the event that broke them.
     Full,
+    /// A new event inside a command whose last event is checked in full:
+    /// the state machine and step order now, the settlement rules once at
+    /// the end of the command (a command is atomic, so its end state is what
+    /// must be valid; each error still names the field and value).
+    Deferred,
     /// A recorded event: the state machine only; settlements are still
     /// recomputed in full at close and at each correction, and compared.
     Replay,
@@ -94,6 +99,28 @@ impl HandState {
             state = Some(HandState::apply_with(state, event, Check::Replay)?.0);
         }
         state.ok_or(HandError::NotOpened)
+    }
+
+    /// Applies the events of one command: every event checked, the settlement
+    /// rules probed once after the last. Returns the new state and the events
+    /// as they must be recorded.
+    pub fn apply_command(
+        state: Option<HandState>,
+        events: &[HandEvent],
+    ) -> Result<(HandState, Vec<HandEvent>), HandError> {
+        let mut state = state;
+        let mut recorded = Vec::with_capacity(events.len());
+        for (i, event) in events.iter().enumerate() {
+            let check = if i + 1 == events.len() {
+                Check::Full
+            } else {
+                Check::Deferred
+            };
+            let (next, as_recorded) = HandState::apply_with(state.take(), event, check)?;
+            state = Some(next);
+            recorded.push(as_recorded.unwrap_or_else(|| event.clone()));
+        }
+        Ok((state.ok_or(HandError::NotOpened)?, recorded))
     }
 
     /// Applies a new event with every check ([`Check::Full`]).
@@ -298,7 +325,7 @@ impl HandState {
                     event,
                     "steps are confirmed after every result is in",
                 )?;
-                if !full {
+                if check == Check::Replay {
                     // Recorded confirmations were checked when written; the
                     // settlement is recomputed in full at close.
                     next.confirmed.extend(wagers.iter().cloned());
