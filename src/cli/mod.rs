@@ -4,6 +4,7 @@
 mod audit;
 mod hand;
 mod serve;
+mod settle;
 mod store_args;
 
 use std::process::ExitCode;
@@ -44,6 +45,8 @@ pub enum Command {
     Hand(hand::HandCommand),
     /// Three dice → the ACTION seat.
     Dice(hand::DiceArgs),
+    /// Settle a hand: scenario JSON in (FILE, or stdin), settlement JSON out.
+    Settle(settle::SettleArgs),
 }
 
 /// Why a command failed, and so its exit code.
@@ -90,6 +93,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Audit(command) => audit::run(command),
         Command::Hand(command) => hand::run(command),
         Command::Dice(args) => hand::run_dice(args),
+        Command::Settle(args) => settle::run(args),
     }
 }
 

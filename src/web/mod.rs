@@ -6,6 +6,7 @@ mod hands;
 mod health;
 pub mod json;
 mod rules;
+mod settle;
 
 use std::future::Future;
 
@@ -51,6 +52,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(hands::router())
         .merge(rules::router())
+        .merge(settle::router())
         .with_state(state)
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
