@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use sqlx::Row;
 
-use super::{Backend, Db, StoreError};
+use super::{Db, StoreError};
 use crate::domain::audit::AuditKey;
 
 /// How the key was found, for the startup log.
@@ -127,23 +127,38 @@ pub async fn check_fingerprint(db: &Db, key: &AuditKey) -> Result<(), StoreError
             "this database's chain was written with the key of fingerprint {fp}; the configured key's is {}",
             key.fingerprint()
         ))),
-        None => {
-            let insert = match db.backend() {
-                Backend::Sqlite => {
-                    "INSERT OR IGNORE INTO pitbook_meta (key, value) VALUES ('audit_key_fingerprint', $1)"
-                }
-                Backend::Postgres => {
-                    "INSERT INTO pitbook_meta (key, value) VALUES ('audit_key_fingerprint', $1) ON CONFLICT DO NOTHING"
-                }
-            };
-            on_pool!(db, |pool| sqlx::query(insert)
-                .bind(key.fingerprint())
-                .execute(pool)
-                .await
-                .map(drop)?);
-            Ok(())
-        }
+        None => register(db, key).await,
     }
+}
+
+/// The first start with a key: the fingerprint goes into the database, and
+/// the registration is itself the chain's first configuration record.
+async fn register(db: &Db, key: &AuditKey) -> Result<(), StoreError> {
+    let insert = "INSERT INTO pitbook_meta (key, value) VALUES ('audit_key_fingerprint', $1) ON CONFLICT DO NOTHING";
+    let mut tx = super::begin_write(db).await?;
+    let inserted = on_tx!(&mut tx, |c| sqlx::query(insert)
+        .bind(key.fingerprint())
+        .execute(&mut **c)
+        .await?
+        .rows_affected());
+    if inserted == 0 {
+        // Another instance registered a key first: it must be this one.
+        drop(tx);
+        return Box::pin(check_fingerprint(db, key)).await;
+    }
+    {
+        let payload =
+            super::audit::canonical_json(&serde_json::json!({"fingerprint": key.fingerprint()}))?;
+        let record = super::audit::NewRecord {
+            actor: "system".into(),
+            table: None,
+            hand: None,
+            event_type: "audit_key_registered".into(),
+            payload,
+        };
+        super::audit::append(&mut tx, key, &[record]).await?;
+    }
+    tx.commit().await
 }
 
 #[cfg(test)]
