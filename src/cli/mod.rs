@@ -2,6 +2,7 @@
 //! Exit codes: 0 success, 1 failure (database, IO), 2 bad input or usage.
 
 mod audit;
+mod dice_games;
 mod hand;
 mod serve;
 mod settle;
@@ -47,6 +48,12 @@ pub enum Command {
     Dice(hand::DiceArgs),
     /// Settle a hand: scenario JSON in (FILE, or stdin), settlement JSON out.
     Settle(settle::SettleArgs),
+    /// Poker dice (Caribeña): rank a hand, compare hands, check a round.
+    #[command(subcommand)]
+    PokerDice(dice_games::PokerDiceCommand),
+    /// 10,000 (Crapola): score a throw, check and score a recorded game.
+    #[command(subcommand)]
+    TenThousand(dice_games::TenThousandCommand),
 }
 
 /// Why a command failed, and so its exit code.
@@ -94,6 +101,8 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Hand(command) => hand::run(command),
         Command::Dice(args) => hand::run_dice(args),
         Command::Settle(args) => settle::run(args),
+        Command::PokerDice(command) => dice_games::run_poker_dice(command),
+        Command::TenThousand(command) => dice_games::run_ten_thousand(command),
     }
 }
 

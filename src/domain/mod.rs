@@ -13,4 +13,6 @@ pub mod house_way;
 pub mod money;
 pub mod options;
 pub mod outcome;
+pub mod poker_dice;
 pub mod settle;
+pub mod ten_thousand;

@@ -1,6 +1,7 @@
 //! The web shell: axum routers (one per module, merged here), request ids,
 //! request logging, graceful shutdown. Handlers translate HTTP to domain calls.
 
+mod dice_games;
 mod error;
 mod hands;
 mod health;
@@ -50,6 +51,7 @@ impl AppState {
 pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(health::router())
+        .merge(dice_games::router())
         .merge(hands::router())
         .merge(rules::router())
         .merge(settle::router())
