@@ -266,8 +266,9 @@ fn settle_units(w: &Wager, outcome: Outcome, a: i64, push_consumes_action: bool)
         (covered, covered, 0)
     } else {
         // covered = min(amount, floor(A × q / p)); payout = floor(c × p / q).
-        let covered = amount.min(a * q / p);
-        (covered, covered * p / q, covered * p % q)
+        let covered = amount.min(div_floor(a * q, p).0);
+        let (payout, breakage_num) = div_floor(covered * p, q);
+        (covered, payout, breakage_num)
     };
     let (to_bettor, to_pd, consumed, breakage_num) = match outcome {
         Outcome::Player => (amount + payout, 0, payout, breakage_num),
@@ -283,6 +284,18 @@ fn settle_units(w: &Wager, outcome: Outcome, a: i64, push_consumes_action: bool)
         to_bettor,
         to_pd,
         breakage_num,
+    }
+}
+
+/// `(n / d, n % d)` for `n ≥ 0`, `d ≥ 1`. Table amounts in units almost
+/// always fit 32 bits, and a 32-bit division is several times faster than
+/// a 64-bit one on the machines this runs on.
+#[inline]
+fn div_floor(n: i64, d: i64) -> (i64, i64) {
+    match (u32::try_from(n), u32::try_from(d)) {
+        (Ok(n), Ok(d)) if d > 0 => (i64::from(n / d), i64::from(n % d)),
+        _ if d > 0 => (n / d, n % d),
+        _ => (0, 0),
     }
 }
 
