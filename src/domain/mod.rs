@@ -5,9 +5,9 @@
 pub mod audit;
 pub mod cards;
 pub mod dice;
-pub mod hand_record;
 pub mod eval;
 pub mod hand;
+pub mod hand_record;
 pub mod hand_tools;
 pub mod house_way;
 pub mod money;
