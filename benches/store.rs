@@ -11,6 +11,9 @@
 
 use std::time::Instant;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use pitbook::domain::audit::AuditKey;
 use pitbook::store::Db;
 use pitbook::store::hands::{self, HandCommand};
