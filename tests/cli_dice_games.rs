@@ -4,51 +4,19 @@
 //! (exit 2, one line on stderr naming the value, nothing on stdout).
 
 use std::io::Write;
-use std::process::Command;
 
 use pitbook::domain::poker_dice::{self, CompareRequest, FacesText, RankRequest};
 use pitbook::domain::ten_thousand::{self, GameRequest, ScoreRequest};
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
+mod common;
+
+use common::cli::{bad, ok, pitbook};
 const GAME: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/dice_games/game.json");
 const ROUND: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/dice_games/round.json");
 
-/// Runs pitbook; returns (exit code, stdout, stderr).
-fn pitbook(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("run pitbook");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    )
-}
-
-fn ok(args: &[&str]) -> String {
-    let (code, stdout, stderr) = pitbook(args);
-    assert_eq!(code, 0, "{args:?}: {stderr}");
-    assert_eq!(stderr, "", "{args:?}");
-    stdout
-}
-
 fn json_out(args: &[&str]) -> Value {
     serde_json::from_str(&ok(args)).expect("JSON on stdout")
-}
-
-/// Exit 2, nothing on stdout, one stderr line containing `needle`.
-fn bad(args: &[&str], needle: &str) {
-    let (code, stdout, stderr) = pitbook(args);
-    assert_eq!(code, 2, "{args:?}: {stderr}");
-    assert_eq!(stdout, "", "{args:?}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(needle),
-        "{args:?}: {stderr:?} lacks {needle:?}"
-    );
 }
 
 fn temp_json(value: &Value) -> tempfile::NamedTempFile {

@@ -2,35 +2,13 @@
 //! `pitbook dice`, human output and `--json`, and every kind of bad input
 //! (exit 2, one line on stderr naming the value, nothing on stdout).
 
-use std::process::Command;
-
 use pitbook::domain::hand_tools::{self, CardsRequest, DiceRequest};
 use pitbook::domain::options::{JokerRule, OptionOverrides, Profile};
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
+mod common;
 
-/// Runs pitbook; returns (exit code, stdout, stderr).
-fn pitbook(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("run pitbook");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    )
-}
-
-/// Succeeds and prints nothing on stderr; returns stdout.
-fn ok(args: &[&str]) -> String {
-    let (code, stdout, stderr) = pitbook(args);
-    assert_eq!(code, 0, "{args:?}: {stderr}");
-    assert_eq!(stderr, "", "{args:?}");
-    stdout
-}
+use common::cli::{ok, pitbook};
 
 fn json(args: &[&str]) -> Value {
     serde_json::from_str(&ok(args)).expect("JSON on stdout")

@@ -4,6 +4,8 @@
 //! cannot be reached they fail.
 #![allow(dead_code)]
 
+pub mod cli;
+
 use pitbook::store::Db;
 use pitbook::web::{self, AppState};
 use tokio::sync::oneshot;

@@ -1,0 +1,39 @@
+//! Running the real `pitbook` binary from tests.
+
+use std::process::Command;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
+
+/// Runs pitbook; returns (exit code, stdout, stderr).
+pub fn pitbook(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run pitbook");
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    )
+}
+
+/// Succeeds and prints nothing on stderr; returns stdout.
+pub fn ok(args: &[&str]) -> String {
+    let (code, stdout, stderr) = pitbook(args);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    assert_eq!(stderr, "", "{args:?}");
+    stdout
+}
+
+/// Exit 2, nothing on stdout, one stderr line containing `needle`.
+pub fn bad(args: &[&str], needle: &str) {
+    let (code, stdout, stderr) = pitbook(args);
+    assert_eq!(code, 2, "{args:?}: {stderr}");
+    assert_eq!(stdout, "", "{args:?}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(needle),
+        "{args:?}: {stderr:?} lacks {needle:?}"
+    );
+}
