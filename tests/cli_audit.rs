@@ -106,7 +106,7 @@ async fn verify_anchor_and_export(backend: Backend) {
     let (code, out, err) = audit(&["verify"], &db.url, TEST_KEY_HEX);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.starts_with("OK: 25 records verified, 3 settlements recomputed"),
+        out.starts_with("OK: 26 records verified, 3 settlements recomputed"),
         "{out}"
     );
 
@@ -114,7 +114,7 @@ async fn verify_anchor_and_export(backend: Backend) {
     let (code, out, err) = audit(&["verify", "--from", "5"], &db.url, TEST_KEY_HEX);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.starts_with("OK: 21 records verified, 3 settlements recomputed"),
+        out.starts_with("OK: 22 records verified, 3 settlements recomputed"),
         "{out}"
     );
 
@@ -122,7 +122,7 @@ async fn verify_anchor_and_export(backend: Backend) {
     assert_eq!(code, 0);
     let anchor = anchor.trim().to_string();
     assert!(
-        anchor.starts_with("25:") && anchor.len() == 3 + 64,
+        anchor.starts_with("26:") && anchor.len() == 3 + 64,
         "{anchor}"
     );
     let (code, out, _) = audit(
@@ -132,7 +132,7 @@ async fn verify_anchor_and_export(backend: Backend) {
     );
     assert_eq!(code, 0, "{out}");
     let report: serde_json::Value = serde_json::from_str(&out).expect("json report");
-    assert_eq!(report["count"], 25);
+    assert_eq!(report["count"], 26);
 
     let (code, out, _) = audit(
         &["export", "--from", "9", "--to", "16", "--format", "jsonl"],
@@ -161,7 +161,7 @@ async fn verify_anchor_and_export(backend: Backend) {
         TEST_KEY_HEX,
     );
     assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), 26, "header + 25 records");
+    assert_eq!(out.lines().count(), 27, "header + 26 records");
     assert!(
         out.lines()
             .next()
@@ -244,8 +244,8 @@ async fn a_crash_mid_stream_leaves_no_partial_command(backend: Backend) {
     let hands = report["hands_settled"].as_u64().unwrap();
     assert_eq!(
         records,
-        1 + hands * 8,
-        "the key registration, then only whole commands: 8 records per hand"
+        2 + hands * 8,
+        "the key registration and the first admin account, then only whole commands: 8 records per hand"
     );
     assert!(
         hands >= acknowledged,

@@ -7,6 +7,7 @@ mod hand;
 mod serve;
 mod settle;
 mod store_args;
+mod user;
 
 use std::process::ExitCode;
 
@@ -54,6 +55,9 @@ pub enum Command {
     /// 10,000 (Crapola): score a throw, check and score a recorded game.
     #[command(subcommand)]
     TenThousand(dice_games::TenThousandCommand),
+    /// Staff accounts: add one.
+    #[command(subcommand)]
+    User(user::UserCommand),
 }
 
 /// Why a command failed, and so its exit code.
@@ -85,7 +89,7 @@ pub fn main() -> ExitCode {
         Err(e) => return usage_error(e),
     };
     crate::telemetry::init(cli.log_format);
-    match run(cli.command) {
+    match run(cli.command, cli.log_format) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", one_line(&e.to_string()));
@@ -94,15 +98,16 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command) -> Result<(), CliError> {
+fn run(command: Command, log_format: LogFormat) -> Result<(), CliError> {
     match command {
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => serve::run(args, log_format),
         Command::Audit(command) => audit::run(command),
         Command::Hand(command) => hand::run(command),
         Command::Dice(args) => hand::run_dice(args),
         Command::Settle(args) => settle::run(args),
         Command::PokerDice(command) => dice_games::run_poker_dice(command),
         Command::TenThousand(command) => dice_games::run_ten_thousand(command),
+        Command::User(command) => user::run(command),
     }
 }
 

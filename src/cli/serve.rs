@@ -8,6 +8,7 @@ use clap::Args;
 use super::CliError;
 use super::store_args::StoreArgs;
 use crate::store::{self, audit_key::MissingKey};
+use crate::telemetry::LogFormat;
 use crate::web::{self, AppState};
 
 #[derive(Debug, Args)]
@@ -19,9 +20,10 @@ pub struct ServeArgs {
     pub bind: SocketAddr,
 }
 
-pub fn run(args: ServeArgs) -> Result<(), CliError> {
+pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
     super::runtime()?.block_on(async move {
         let (db, audit_key) = args.store.open(MissingKey::Create).await?;
+        first_admin(&db, &audit_key, log_format).await?;
         let listener = tokio::net::TcpListener::bind(args.bind)
             .await
             .map_err(|e| CliError::Failure(format!("cannot listen on {}: {e}", args.bind)))?;
@@ -39,4 +41,27 @@ pub fn run(args: ServeArgs) -> Result<(), CliError> {
         db.close().await;
         result.map_err(|e| CliError::Failure(format!("server error: {e}")))
     })
+}
+
+/// On a database with no accounts: creates `admin` and shows its one-time
+/// password once, on stderr (as a log record when the logs are JSON).
+async fn first_admin(
+    db: &store::Db,
+    key: &crate::domain::audit::AuditKey,
+    log_format: LogFormat,
+) -> Result<(), CliError> {
+    let created = store::staff::ensure_first_admin(db, key)
+        .await
+        .map_err(|e| CliError::Failure(format!("cannot create the first account: {e}")))?;
+    if let Some(password) = created {
+        let line = format!(
+            "pitbook: first start: created user \"admin\" with one-time password {password} \
+             — change it at first login"
+        );
+        match log_format {
+            LogFormat::Human => eprintln!("{line}"),
+            LogFormat::Json => tracing::warn!(user = "admin", "{line}"),
+        }
+    }
+    Ok(())
 }

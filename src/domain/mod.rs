@@ -15,4 +15,5 @@ pub mod options;
 pub mod outcome;
 pub mod poker_dice;
 pub mod settle;
+pub mod staff;
 pub mod ten_thousand;

@@ -7,6 +7,7 @@ mod macros;
 pub mod audit;
 pub mod audit_key;
 pub mod hands;
+pub mod staff;
 pub mod verify;
 pub mod writer;
 

@@ -7,7 +7,9 @@ mod hands;
 mod health;
 pub mod json;
 mod rules;
+mod session;
 mod settle;
+mod staff;
 
 use std::future::Future;
 
@@ -19,6 +21,7 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 pub use error::ApiError;
+pub use session::Staff;
 
 use crate::domain::audit::AuditKey;
 use crate::store::Db;
@@ -55,6 +58,7 @@ pub fn router(state: AppState) -> Router {
         .merge(hands::router())
         .merge(rules::router())
         .merge(settle::router())
+        .merge(staff::router())
         .with_state(state)
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {

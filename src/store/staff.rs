@@ -1,0 +1,541 @@
+//! Staff accounts and sessions. Passwords are argon2id PHC strings, hashed
+//! and checked on the blocking pool; a session id is 32 random bytes of
+//! which only the SHA-256 is stored. Every login, logout, failed login,
+//! denial and account change is an audit record written in the same
+//! transaction as the change itself.
+
+use std::sync::OnceLock;
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use chrono::{DateTime, Duration, Utc};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+
+use super::audit::{NewRecord, append, canonical_json};
+use super::{Db, StoreError, WriteTx, begin_write};
+use crate::domain::audit::AuditKey;
+use crate::domain::staff::{Role, check_password, check_username};
+
+/// A session ends after this long without a request…
+pub const IDLE_TIMEOUT: Duration = Duration::minutes(30);
+/// …and this long after its login in any case.
+pub const ABSOLUTE_TIMEOUT: Duration = Duration::hours(12);
+/// Failed logins per user name within [`FAILED_LOGIN_WINDOW`] before refusal.
+pub const FAILED_LOGINS_MAX: i64 = 5;
+pub const FAILED_LOGIN_WINDOW: Duration = Duration::minutes(15);
+/// `last_seen_at` is written at most this often per session.
+const TOUCH_EVERY: Duration = Duration::seconds(30);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub id: String,
+    pub username: String,
+    pub role: Role,
+    pub must_change_password: bool,
+}
+
+/// A live session: its user and the token every POST form must carry.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub id_hash: String,
+    pub user: User,
+    pub csrf_token: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoginError {
+    #[error("too many failed logins for this user name: wait 15 minutes and try again")]
+    RateLimited,
+    #[error("wrong user name or password")]
+    BadCredentials,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    #[error("{field}: {message}")]
+    Invalid {
+        field: &'static str,
+        message: String,
+    },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<sqlx::Error> for LoginError {
+    fn from(e: sqlx::Error) -> Self {
+        LoginError::Store(e.into())
+    }
+}
+
+impl From<sqlx::Error> for AccountError {
+    fn from(e: sqlx::Error) -> Self {
+        AccountError::Store(e.into())
+    }
+}
+
+fn invalid(field: &'static str, message: impl Into<String>) -> AccountError {
+    AccountError::Invalid {
+        field,
+        message: message.into(),
+    }
+}
+
+/// UTC time in the stored form (the audit log's), so times compare as text.
+fn time_text(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+}
+
+/// `n` random bytes as hex.
+pub fn random_hex(n: usize) -> Result<String, StoreError> {
+    let mut bytes = vec![0u8; n];
+    getrandom::fill(&mut bytes).map_err(|e| StoreError::Internal(format!("no randomness: {e}")))?;
+    Ok(hex::encode(bytes))
+}
+
+/// The stored form of a session id.
+pub fn session_id_hash(id: &str) -> String {
+    hex::encode(Sha256::digest(id.as_bytes()))
+}
+
+fn argon2() -> Argon2<'static> {
+    // OWASP: argon2id, 19 MiB, 2 iterations, 1 lane.
+    let params = Params::new(19_456, 2, 1, None).expect("valid argon2 parameters");
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+/// Hashes a password to a PHC string, off the async runtime.
+pub async fn hash_password(password: String) -> Result<String, StoreError> {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).map_err(|e| StoreError::Internal(format!("no randomness: {e}")))?;
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
+        argon2()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| StoreError::Internal(e.to_string()))?
+    .map_err(|e| StoreError::Internal(format!("password hashing: {e}")))
+}
+
+/// Checks a password against a PHC string, off the async runtime.
+pub async fn verify_password(password: String, phc: String) -> Result<bool, StoreError> {
+    tokio::task::spawn_blocking(move || {
+        let parsed = PasswordHash::new(&phc).map_err(|e| e.to_string())?;
+        Ok::<_, String>(
+            argon2()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok(),
+        )
+    })
+    .await
+    .map_err(|e| StoreError::Internal(e.to_string()))?
+    .map_err(|e| StoreError::Internal(format!("stored password hash: {e}")))
+}
+
+/// A hash to check against when the user does not exist, so an unknown
+/// name takes as long to refuse as a wrong password.
+async fn dummy_hash() -> Result<String, StoreError> {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    if let Some(h) = DUMMY.get() {
+        return Ok(h.clone());
+    }
+    let h = hash_password(random_hex(16)?).await?;
+    Ok(DUMMY.get_or_init(|| h).clone())
+}
+
+fn staff_record(
+    actor: &str,
+    event_type: &str,
+    payload: serde_json::Value,
+) -> Result<NewRecord, StoreError> {
+    Ok(NewRecord {
+        actor: actor.to_string(),
+        table: None,
+        hand: None,
+        event_type: event_type.to_string(),
+        payload: canonical_json(&payload)?,
+    })
+}
+
+fn user_from_row<R: Row>(row: &R) -> Result<User, StoreError>
+where
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> bool: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    let role: String = row.try_get("role")?;
+    Ok(User {
+        id: row.try_get("id")?,
+        username: row.try_get("username")?,
+        role: role.parse().map_err(StoreError::Internal)?,
+        must_change_password: row.try_get("must_change_password")?,
+    })
+}
+
+const SELECT_USER: &str =
+    "SELECT id, username, role, must_change_password, password_hash, disabled FROM staff_users";
+
+/// A user with its password hash and whether the account is disabled.
+async fn find_user(db: &Db, username: &str) -> Result<Option<(User, String, bool)>, StoreError> {
+    let sql = format!("{SELECT_USER} WHERE username = $1");
+    on_pool!(db, |pool| {
+        match sqlx::query(&sql)
+            .bind(username)
+            .fetch_optional(pool)
+            .await?
+        {
+            Some(row) => Ok(Some((
+                user_from_row(&row)?,
+                row.try_get("password_hash")?,
+                row.try_get("disabled")?,
+            ))),
+            None => Ok(None),
+        }
+    })
+}
+
+pub async fn user_count(db: &Db) -> Result<i64, StoreError> {
+    let sql = "SELECT COUNT(*) FROM staff_users";
+    Ok(on_pool!(db, |pool| sqlx::query_scalar::<_, i64>(sql)
+        .fetch_one(pool)
+        .await?))
+}
+
+/// Every account, by user name: (user, disabled).
+pub async fn list_users(db: &Db) -> Result<Vec<(User, bool)>, StoreError> {
+    let sql = format!("{SELECT_USER} ORDER BY username");
+    on_pool!(db, |pool| {
+        let rows = sqlx::query(&sql).fetch_all(pool).await?;
+        rows.iter()
+            .map(|r| Ok((user_from_row(r)?, r.try_get("disabled")?)))
+            .collect()
+    })
+}
+
+async fn insert_user(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    actor: &str,
+    username: &str,
+    role: Role,
+    phc: &str,
+    must_change_password: bool,
+) -> Result<User, StoreError> {
+    let user = User {
+        id: uuid::Uuid::now_v7().to_string(),
+        username: username.to_string(),
+        role,
+        must_change_password,
+    };
+    let sql = "INSERT INTO staff_users \
+        (id, username, role, password_hash, must_change_password, disabled, created_at) \
+        VALUES ($1, $2, $3, $4, $5, $6, $7)";
+    let now = time_text(Utc::now());
+    on_tx!(tx, |c| sqlx::query(sql)
+        .bind(&user.id)
+        .bind(username)
+        .bind(role.as_str())
+        .bind(phc)
+        .bind(must_change_password)
+        .bind(false)
+        .bind(&now)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    let payload = json!({"username": username, "role": role.as_str(),
+        "must_change_password": must_change_password});
+    append(tx, key, &[staff_record(actor, "user_added", payload)?]).await?;
+    Ok(user)
+}
+
+async fn username_taken(tx: &mut WriteTx, username: &str) -> Result<bool, StoreError> {
+    let sql = "SELECT COUNT(*) FROM staff_users WHERE username = $1";
+    let n: i64 = on_tx!(tx, |c| sqlx::query_scalar(sql)
+        .bind(username)
+        .fetch_one(&mut **c)
+        .await?);
+    Ok(n > 0)
+}
+
+/// Adds an account (`actor` is who adds it). The name and password are
+/// checked first; nothing is written for bad input or a taken name.
+pub async fn add_user(
+    db: &Db,
+    key: &AuditKey,
+    actor: &str,
+    username: &str,
+    role: Role,
+    password: &str,
+    must_change_password: bool,
+) -> Result<User, AccountError> {
+    check_username(username).map_err(|m| invalid("username", m))?;
+    check_password(password).map_err(|m| invalid("password", m))?;
+    let phc = hash_password(password.to_string()).await?;
+    let mut tx = begin_write(db).await?;
+    if username_taken(&mut tx, username).await? {
+        return Err(invalid(
+            "username",
+            format!("\"{username}\" already exists"),
+        ));
+    }
+    let user = insert_user(
+        &mut tx,
+        key,
+        actor,
+        username,
+        role,
+        &phc,
+        must_change_password,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(user)
+}
+
+/// On a database with no accounts, creates `admin` with a random one-time
+/// password (returned, to be shown once) that must be changed at first login.
+pub async fn ensure_first_admin(db: &Db, key: &AuditKey) -> Result<Option<String>, StoreError> {
+    if user_count(db).await? > 0 {
+        return Ok(None);
+    }
+    let password = random_hex(12)?;
+    let phc = hash_password(password.clone()).await?;
+    let mut tx = begin_write(db).await?;
+    // Another instance may have raced us to it: check again under the lock.
+    let sql = "SELECT COUNT(*) FROM staff_users";
+    let n: i64 = on_tx!(&mut tx, |c| sqlx::query_scalar(sql)
+        .fetch_one(&mut **c)
+        .await?);
+    if n > 0 {
+        return Ok(None);
+    }
+    insert_user(&mut tx, key, "system", "admin", Role::Admin, &phc, true).await?;
+    tx.commit().await?;
+    Ok(Some(password))
+}
+
+async fn recent_failures(tx: &mut WriteTx, username: &str) -> Result<i64, StoreError> {
+    let since = time_text(Utc::now() - FAILED_LOGIN_WINDOW);
+    let sql = "SELECT COUNT(*) FROM audit_log \
+        WHERE event_type = 'login_failed' AND actor = $1 AND recorded_at >= $2";
+    Ok(on_tx!(tx, |c| sqlx::query_scalar::<_, i64>(sql)
+        .bind(username)
+        .bind(&since)
+        .fetch_one(&mut **c)
+        .await?))
+}
+
+/// The name a failed login is recorded under: what was typed, kept short.
+fn attempted_name(username: &str) -> String {
+    username.chars().take(64).collect()
+}
+
+/// Checks the password and opens a new session; returns the new session id
+/// (for the cookie) and the user. Failures are recorded and counted: after
+/// [`FAILED_LOGINS_MAX`] within the window every attempt is refused.
+pub async fn login(
+    db: &Db,
+    key: &AuditKey,
+    username: &str,
+    password: &str,
+) -> Result<(String, User), LoginError> {
+    let actor = attempted_name(username);
+    let found = find_user(db, username).await?;
+    let (user, ok, reason) = match found {
+        Some((user, phc, disabled)) => {
+            let ok = verify_password(password.to_string(), phc).await?;
+            let reason = if !ok {
+                "wrong_password"
+            } else if disabled {
+                "disabled"
+            } else {
+                ""
+            };
+            (Some(user), ok && !disabled, reason)
+        }
+        None => {
+            verify_password(password.to_string(), dummy_hash().await?).await?;
+            (None, false, "unknown_user")
+        }
+    };
+    let mut tx = begin_write(db).await?;
+    // Counted under the chain lock, so parallel guesses cannot slip past.
+    if recent_failures(&mut tx, &actor).await? >= FAILED_LOGINS_MAX {
+        let r = staff_record(
+            &actor,
+            "login_failed",
+            json!({"reason": "too_many_failures"}),
+        )?;
+        append(&mut tx, key, &[r]).await?;
+        tx.commit().await?;
+        return Err(LoginError::RateLimited);
+    }
+    let user = match (user, ok) {
+        (Some(user), true) => user,
+        _ => {
+            let r = staff_record(&actor, "login_failed", json!({"reason": reason}))?;
+            append(&mut tx, key, &[r]).await?;
+            tx.commit().await?;
+            return Err(LoginError::BadCredentials);
+        }
+    };
+    let id = random_hex(32)?;
+    let csrf = random_hex(32)?;
+    let now = Utc::now();
+    let stale_seen = time_text(now - IDLE_TIMEOUT);
+    let stale_created = time_text(now - ABSOLUTE_TIMEOUT);
+    let now = time_text(now);
+    on_tx!(&mut tx, |c| {
+        sqlx::query("DELETE FROM staff_sessions WHERE last_seen_at < $1 OR created_at < $2")
+            .bind(&stale_seen)
+            .bind(&stale_created)
+            .execute(&mut **c)
+            .await?;
+        sqlx::query(
+            "INSERT INTO staff_sessions (id_hash, user_id, csrf_token, created_at, last_seen_at) \
+             VALUES ($1, $2, $3, $4, $4)",
+        )
+        .bind(session_id_hash(&id))
+        .bind(&user.id)
+        .bind(&csrf)
+        .bind(&now)
+        .execute(&mut **c)
+        .await?;
+    });
+    let r = staff_record(&user.username, "login", json!({"role": user.role.as_str()}))?;
+    append(&mut tx, key, &[r]).await?;
+    tx.commit().await?;
+    Ok((id, user))
+}
+
+/// The live session for a session id, or None (unknown, expired, or its
+/// account disabled). An expired session is deleted; a live one is touched.
+pub async fn session(db: &Db, id: &str) -> Result<Option<Session>, StoreError> {
+    let id_hash = session_id_hash(id);
+    let sql = "SELECT u.id, u.username, u.role, u.must_change_password, u.disabled, \
+        s.csrf_token, s.created_at, s.last_seen_at \
+        FROM staff_sessions s JOIN staff_users u ON u.id = s.user_id WHERE s.id_hash = $1";
+    let now = Utc::now();
+    let found = on_pool!(db, |pool| {
+        match sqlx::query(sql).bind(&id_hash).fetch_optional(pool).await? {
+            None => None,
+            Some(row) => Some((
+                user_from_row(&row)?,
+                row.try_get::<bool, _>("disabled")?,
+                row.try_get::<String, _>("csrf_token")?,
+                row.try_get::<String, _>("created_at")?,
+                row.try_get::<String, _>("last_seen_at")?,
+            )),
+        }
+    });
+    let Some((user, disabled, csrf_token, created_at, last_seen_at)) = found else {
+        return Ok(None);
+    };
+    let expired = disabled
+        || created_at < time_text(now - ABSOLUTE_TIMEOUT)
+        || last_seen_at < time_text(now - IDLE_TIMEOUT);
+    if expired {
+        let sql = "DELETE FROM staff_sessions WHERE id_hash = $1";
+        on_pool!(db, |pool| sqlx::query(sql)
+            .bind(&id_hash)
+            .execute(pool)
+            .await
+            .map(drop)?);
+        return Ok(None);
+    }
+    if last_seen_at < time_text(now - TOUCH_EVERY) {
+        let sql = "UPDATE staff_sessions SET last_seen_at = $1 WHERE id_hash = $2";
+        on_pool!(db, |pool| sqlx::query(sql)
+            .bind(time_text(now))
+            .bind(&id_hash)
+            .execute(pool)
+            .await
+            .map(drop)?);
+    }
+    Ok(Some(Session {
+        id_hash,
+        user,
+        csrf_token,
+    }))
+}
+
+/// Ends a session.
+pub async fn logout(db: &Db, key: &AuditKey, session: &Session) -> Result<(), StoreError> {
+    let mut tx = begin_write(db).await?;
+    let sql = "DELETE FROM staff_sessions WHERE id_hash = $1";
+    on_tx!(&mut tx, |c| sqlx::query(sql)
+        .bind(&session.id_hash)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    let r = staff_record(&session.user.username, "logout", json!({}))?;
+    append(&mut tx, key, &[r]).await?;
+    tx.commit().await
+}
+
+/// Changes a user's own password: the current one must be right and the
+/// new one must follow the rules and differ from it. Clears the forced change.
+pub async fn change_password(
+    db: &Db,
+    key: &AuditKey,
+    user: &User,
+    current: &str,
+    new: &str,
+) -> Result<(), AccountError> {
+    let Some((_, phc, _)) = find_user(db, &user.username).await? else {
+        return Err(invalid("current", "the account no longer exists"));
+    };
+    if !verify_password(current.to_string(), phc).await? {
+        return Err(invalid("current", "wrong password"));
+    }
+    check_password(new).map_err(|m| invalid("new", m))?;
+    if new == current {
+        return Err(invalid(
+            "new",
+            "choose a password other than the current one",
+        ));
+    }
+    let phc = hash_password(new.to_string()).await?;
+    let mut tx = begin_write(db).await?;
+    let sql = "UPDATE staff_users SET password_hash = $1, must_change_password = $2 WHERE id = $3";
+    on_tx!(&mut tx, |c| sqlx::query(sql)
+        .bind(&phc)
+        .bind(false)
+        .bind(&user.id)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    let payload = json!({"forced": user.must_change_password});
+    append(
+        &mut tx,
+        key,
+        &[staff_record(&user.username, "password_changed", payload)?],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Records that `user` tried something their role does not allow.
+pub async fn permission_denied(
+    db: &Db,
+    key: &AuditKey,
+    user: &User,
+    action: &str,
+    path: &str,
+) -> Result<(), StoreError> {
+    let payload = json!({"role": user.role.as_str(), "action": action, "path": path});
+    super::audit::record(
+        db,
+        key,
+        staff_record(&user.username, "permission_denied", payload)?,
+    )
+    .await
+    .map(drop)
+}
