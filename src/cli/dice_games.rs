@@ -8,10 +8,9 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::CliError;
+use super::{CliError, output};
 use crate::domain::poker_dice::{
     self, CompareRequest, CompareResponse, FacesText, Outcome, Profile, RankRequest, RankResponse,
     RoundRequest, RoundResponse, Straights,
@@ -124,22 +123,6 @@ pub struct FileArgs {
     /// Print the JSON the HTTP API returns.
     #[arg(long)]
     json: bool,
-}
-
-fn print_json(value: &impl Serialize) -> Result<(), CliError> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| CliError::Failure(format!("cannot write JSON: {e}")))?;
-    println!("{text}");
-    Ok(())
-}
-
-fn output<T: Serialize>(json: bool, r: &T, text: fn(&T) -> String) -> Result<(), CliError> {
-    if json {
-        print_json(r)
-    } else {
-        print!("{}", text(r));
-        Ok(())
-    }
 }
 
 fn bad(e: impl std::fmt::Display) -> CliError {

@@ -3,9 +3,8 @@
 //! and `/api/v1/dice` (`domain::hand_tools`); `--json` prints the API's body.
 
 use clap::{Args, Subcommand, ValueEnum};
-use serde::Serialize;
 
-use super::CliError;
+use super::{CliError, output};
 use crate::domain::hand_tools::{
     self, CardsRequest, DiceRequest, DiceResponse, EvalResponse, Evaluated, HouseWayResponse,
     SettingsResponse, ToolError,
@@ -113,13 +112,6 @@ fn bad_input(e: ToolError) -> CliError {
     CliError::BadInput(e.cli_message())
 }
 
-fn print_json(value: &impl Serialize) -> Result<(), CliError> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| CliError::Failure(format!("cannot write JSON: {e}")))?;
-    println!("{text}");
-    Ok(())
-}
-
 pub fn run(command: HandCommand) -> Result<(), CliError> {
     match command {
         HandCommand::Eval(args) => {
@@ -146,15 +138,6 @@ pub fn run_dice(args: DiceArgs) -> Result<(), CliError> {
     })
     .map_err(bad_input)?;
     output(args.json, &r, dice_text)
-}
-
-fn output<T: Serialize>(json: bool, r: &T, text: fn(&T) -> String) -> Result<(), CliError> {
-    if json {
-        print_json(r)
-    } else {
-        print!("{}", text(r));
-        Ok(())
-    }
 }
 
 fn cards(h: &Evaluated) -> String {

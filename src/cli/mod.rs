@@ -151,3 +151,25 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .build()
         .map_err(|e| CliError::Failure(format!("cannot start the async runtime: {e}")))
 }
+
+/// Prints a value as one line of compact JSON (what the API returns).
+pub(crate) fn print_json(value: &impl serde::Serialize) -> Result<(), CliError> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| CliError::Failure(format!("cannot write JSON: {e}")))?;
+    println!("{text}");
+    Ok(())
+}
+
+/// `--json`: the API's JSON; otherwise the dealer-friendly text.
+pub(crate) fn output<T: serde::Serialize>(
+    json: bool,
+    value: &T,
+    text: fn(&T) -> String,
+) -> Result<(), CliError> {
+    if json {
+        print_json(value)
+    } else {
+        print!("{}", text(value));
+        Ok(())
+    }
+}
