@@ -55,7 +55,7 @@ fn bench(c: &mut Criterion) {
     let settlement = settle(&scenario).expect("settles");
     assert_eq!(settlement.steps.len(), 24);
     assert!(
-        settlement.steps.iter().any(|s| !s.no_action.is_zero()),
+        settlement.steps.iter().any(|s| !s.no_action().is_zero()),
         "the bank should run out"
     );
 

@@ -232,28 +232,28 @@ fn check_invariants(sc: &Scenario, s: &Settlement<'_>) -> Result<(), TestCaseErr
     let (mut to_bettors, mut to_pd, mut staked) = (Money::ZERO, Money::ZERO, Money::ZERO);
     for st in &s.steps {
         // A never increases; after = before − consumed; steps chain.
-        prop_assert_eq!(st.in_action_before, a);
-        prop_assert!(st.in_action_after <= st.in_action_before);
-        prop_assert!(!st.in_action_after.is_negative());
-        prop_assert_eq!(st.in_action_after, st.in_action_before - st.consumed);
-        a = st.in_action_after;
+        prop_assert_eq!(st.in_action_before(), a);
+        prop_assert!(st.in_action_after() <= st.in_action_before());
+        prop_assert!(!st.in_action_after().is_negative());
+        prop_assert_eq!(st.in_action_after(), st.in_action_before() - st.consumed());
+        a = st.in_action_after();
         // Bettor gets between 0 and amount × (1 + p/q).
         let max = st.amount.as_decimal() * Decimal::from(st.payout.p() + st.payout.q())
             / Decimal::from(st.payout.q());
-        prop_assert!(!st.to_bettor.is_negative() && !st.to_pd.is_negative());
+        prop_assert!(!st.to_bettor().is_negative() && !st.to_pd().is_negative());
         prop_assert!(
-            st.to_bettor.as_decimal() <= max,
+            st.to_bettor().as_decimal() <= max,
             "{} > {}",
-            st.to_bettor,
+            st.to_bettor(),
             max
         );
-        prop_assert_eq!(st.covered + st.no_action, st.amount);
+        prop_assert_eq!(st.covered() + st.no_action(), st.amount);
         // 0 ≤ breakage < unit.
-        prop_assert!(!st.breakage.is_negative() && st.breakage < unit);
+        prop_assert!(!st.breakage().is_negative() && st.breakage() < unit);
         // Each step balances.
-        prop_assert_eq!(st.amount + st.consumed, st.to_bettor + st.to_pd);
-        to_bettors += st.to_bettor;
-        to_pd += st.to_pd;
+        prop_assert_eq!(st.amount + st.consumed(), st.to_bettor() + st.to_pd());
+        to_bettors += st.to_bettor();
+        to_pd += st.to_pd();
         staked += st.amount;
     }
     prop_assert_eq!(s.pd_returned, a);
@@ -350,7 +350,7 @@ proptest! {
             .iter()
             .map(|st| {
                 let i = sc.wagers().iter().position(|w| w.id == st.wager).unwrap();
-                (i, units(st.covered), units(st.to_bettor), units(st.to_pd))
+                (i, units(st.covered()), units(st.to_bettor()), units(st.to_pd()))
             })
             .collect();
         prop_assert_eq!(got, model(&sc));

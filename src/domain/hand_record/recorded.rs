@@ -135,13 +135,13 @@ impl Facts<'_> {
                 r.wager == s.wager
                     && r.outcome == s.outcome
                     && same(&r.amount, s.amount)
-                    && same(&r.covered, s.covered)
-                    && same(&r.no_action, s.no_action)
-                    && same(&r.in_action_before, s.in_action_before)
-                    && same(&r.in_action_after, s.in_action_after)
-                    && same(&r.to_bettor, s.to_bettor)
-                    && same(&r.to_pd, s.to_pd)
-                    && same(&r.breakage, s.breakage)
+                    && same(&r.covered, s.covered())
+                    && same(&r.no_action, s.no_action())
+                    && same(&r.in_action_before, s.in_action_before())
+                    && same(&r.in_action_after, s.in_action_after())
+                    && same(&r.to_bettor, s.to_bettor())
+                    && same(&r.to_pd, s.to_pd())
+                    && same(&r.breakage, s.breakage())
             });
         let totals_match = self.totals.len() == c.totals.bettors.len() + 1
             && c.totals

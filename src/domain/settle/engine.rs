@@ -21,12 +21,15 @@
 
 use super::error::SettleError;
 use super::limits::WAGERS_MAX;
-use super::output::{Conservation, Settlement, Step, Total, Totals};
+use super::output::{Conservation, Settlement, Step, StepUnits, Total, Totals};
 use super::scenario::{Grid, Scenario, Wager};
 use crate::domain::dice::SEATS_MAX;
 use crate::domain::money::Money;
 use crate::domain::options::BacklineOrder;
 use crate::domain::outcome::Outcome;
+
+/// Bettors whose running totals `settle` keeps on the stack.
+const SUMS_ON_STACK: usize = 32;
 
 /// Settles one hand. Pure and deterministic: the same scenario always gives
 /// the same settlement.
@@ -53,8 +56,17 @@ pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
     let bank = sc.bank_units();
     let mut in_action = bank;
     let mut steps = Vec::with_capacity(n);
-    // Per bettor: (staked, received, fee) in units.
-    let mut sums: Vec<(i64, i64, i64)> = vec![(0, 0, 0); sc.bettors().len()];
+    // Per bettor: (staked, received, fee) in units; on the stack for a
+    // table's usual handful of bettors, on the heap beyond that.
+    let mut sums_stack = [(0i64, 0i64, 0i64); SUMS_ON_STACK];
+    let mut sums_heap = Vec::new();
+    let sums: &mut [(i64, i64, i64)] = match sums_stack.get_mut(..sc.bettors().len()) {
+        Some(s) => s,
+        None => {
+            sums_heap.resize(sc.bettors().len(), (0, 0, 0));
+            &mut sums_heap
+        }
+    };
     let (mut to_pd_sum, mut to_bettors_sum, mut staked_sum, mut fees) = (0i64, 0i64, 0i64, 0i64);
 
     for &i in &order[..n] {
@@ -91,19 +103,17 @@ pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
             amount: w.amount,
             payout: w.payout,
             outcome,
-            covered: grid.money(u.covered),
-            no_action: grid.money(w.units - u.covered),
-            in_action_before: grid.money(u.before),
-            in_action_after: grid.money(u.after),
-            consumed: grid.money(u.consumed),
-            to_bettor: grid.money(u.to_bettor),
-            to_pd: grid.money(u.to_pd),
-            breakage: if u.breakage_num == 0 {
-                Money::ZERO
-            } else {
-                grid.fraction(u.breakage_num, w.payout.q())
-            },
             fee: w.fee,
+            units: StepUnits {
+                grid,
+                amount: w.units,
+                covered: u.covered,
+                before: u.before,
+                after: u.after,
+                to_bettor: u.to_bettor,
+                to_pd: u.to_pd,
+                breakage_num: u.breakage_num,
+            },
         });
     }
 
@@ -138,7 +148,7 @@ pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
     let bettors = sc
         .bettors()
         .iter()
-        .zip(&sums)
+        .zip(sums.iter())
         .map(|(name, &(staked, received, fee))| {
             let total = Total {
                 staked: grid.money(staked),
@@ -180,49 +190,55 @@ pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
 
 /// Fills `order` with wager indices in action order; returns how many.
 /// A counting sort by seat: seats in action order get consecutive slices of
-/// `order`, each holding its primary wager then its backlines.
+/// `order`, each holding its primary wager then its backlines. The per-seat
+/// tables are indexed by the `u8` seat itself (no bounds checks) and hold
+/// counts and positions as `u8` (at most [`WAGERS_MAX`] < 256).
 fn action_order(sc: &Scenario, order: &mut [u8; WAGERS_MAX]) -> usize {
-    const SLOTS: usize = SEATS_MAX as usize + 1;
+    const _: () = assert!(WAGERS_MAX < 256);
     let wagers = sc.wagers();
     let seats = sc.seats();
     let pd_seat = sc.pd().seat;
     let start = sc.action().seat;
-    let mut count = [0usize; SLOTS];
-    for w in wagers {
-        count[w.seat as usize % SLOTS] += 1;
+    let mut count = [0u8; 256];
+    for w in wagers.iter().take(WAGERS_MAX) {
+        count[w.seat as usize] += 1;
     }
     // Where each seat's slice begins, seats taken in action order.
-    let mut begin = [0usize; SLOTS];
-    let mut n = 0;
+    let mut begin = [0u8; 256];
+    let mut n = 0usize;
     for k in 0..seats {
         let seat = ((start - 1 + k) % seats + 1) as usize;
         if seat as u8 == pd_seat {
             continue;
         }
-        begin[seat] = n;
-        n += count[seat];
+        begin[seat] = n as u8;
+        n += count[seat] as usize;
+    }
+    if n > WAGERS_MAX {
+        return n;
     }
     // Primary first (validation guarantees exactly one per seat with
     // wagers), then backlines in placement order.
     let mut next = begin;
     for (i, w) in wagers.iter().enumerate() {
-        let seat = w.seat as usize % SLOTS;
-        if !w.backline && next[seat] < WAGERS_MAX {
-            order[next[seat]] = i as u8;
-            next[seat] += 1;
+        let at = next[w.seat as usize] as usize;
+        if !w.backline && at < WAGERS_MAX {
+            order[at] = i as u8;
+            next[w.seat as usize] += 1;
         }
     }
     for (i, w) in wagers.iter().enumerate() {
-        let seat = w.seat as usize % SLOTS;
-        if w.backline && next[seat] < WAGERS_MAX {
-            order[next[seat]] = i as u8;
-            next[seat] += 1;
+        let at = next[w.seat as usize] as usize;
+        if w.backline && at < WAGERS_MAX {
+            order[at] = i as u8;
+            next[w.seat as usize] += 1;
         }
     }
     if sc.options().backline_order == BacklineOrder::LargestFirst {
-        for seat in 1..SLOTS {
+        for seat in 1..=SEATS_MAX as usize {
             if count[seat] > 1
-                && let Some(backlines) = order.get_mut(begin[seat] + 1..next[seat])
+                && let Some(backlines) =
+                    order.get_mut(begin[seat] as usize + 1..next[seat] as usize)
             {
                 largest_first(backlines, wagers);
             }

@@ -11,7 +11,7 @@ use serde::{Serialize, Serializer};
 
 use super::hands::SeatHands;
 use super::ratio::Ratio;
-use super::scenario::{PD_KEY, Pd};
+use super::scenario::{Grid, PD_KEY, Pd};
 use crate::domain::money::Money;
 use crate::domain::options::RuleOptions;
 use crate::domain::outcome::Outcome;
@@ -49,6 +49,10 @@ pub struct Settlement<'a> {
 ///
 /// Per step, `amount + consumed = to_bettor + to_pd`: the wager and the PD's
 /// money that left action are shared out between the bettor and the PD.
+///
+/// The engine's results are kept as exact whole units of the table's
+/// `min_unit` and turned into [`Money`] only when asked for (the accessors
+/// below) or serialized, so settling builds no decimals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Step<'a> {
     /// The wager id.
@@ -59,27 +63,76 @@ pub struct Step<'a> {
     pub amount: Money,
     pub payout: Ratio,
     pub outcome: Outcome,
-    /// The part of the wager the PD's money in action could cover.
-    pub covered: Money,
-    /// `amount − covered`: returned to the bettor untouched.
-    pub no_action: Money,
-    pub in_action_before: Money,
-    pub in_action_after: Money,
-    /// `in_action_before − in_action_after`: PD money that left action.
-    pub consumed: Money,
-    /// Everything the bettor gets back at this step (stake and winnings).
-    pub to_bettor: Money,
-    /// Everything the PD gets at this step: the bettor's covered stake on a
-    /// PD win, plus the PD's own money that left action and was not paid out.
-    pub to_pd: Money,
-    /// On a win at p:q, `covered × p / q` minus the payout rounded down to
-    /// the unit; it stays with the PD. 0 otherwise.
-    pub breakage: Money,
     /// The collection fee taken on this wager before play.
     pub fee: Money,
+    pub(super) units: StepUnits,
+}
+
+/// A step's amounts in whole units of the scenario's [`Grid`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct StepUnits {
+    pub(super) grid: Grid,
+    pub(super) amount: i64,
+    pub(super) covered: i64,
+    pub(super) before: i64,
+    pub(super) after: i64,
+    pub(super) to_bettor: i64,
+    pub(super) to_pd: i64,
+    /// Breakage is `breakage_num / q` of a unit (0 ≤ it < q).
+    pub(super) breakage_num: i64,
 }
 
 impl Step<'_> {
+    /// The part of the wager the PD's money in action could cover.
+    pub fn covered(&self) -> Money {
+        self.units.grid.money(self.units.covered)
+    }
+
+    /// `amount − covered`: returned to the bettor untouched.
+    pub fn no_action(&self) -> Money {
+        self.units
+            .grid
+            .money(self.units.amount - self.units.covered)
+    }
+
+    /// PD money in action before this wager.
+    pub fn in_action_before(&self) -> Money {
+        self.units.grid.money(self.units.before)
+    }
+
+    /// PD money in action after this wager.
+    pub fn in_action_after(&self) -> Money {
+        self.units.grid.money(self.units.after)
+    }
+
+    /// `in_action_before − in_action_after`: PD money that left action.
+    pub fn consumed(&self) -> Money {
+        self.units.grid.money(self.units.before - self.units.after)
+    }
+
+    /// Everything the bettor gets back at this step (stake and winnings).
+    pub fn to_bettor(&self) -> Money {
+        self.units.grid.money(self.units.to_bettor)
+    }
+
+    /// Everything the PD gets at this step: the bettor's covered stake on a
+    /// PD win, plus the PD's own money that left action and was not paid out.
+    pub fn to_pd(&self) -> Money {
+        self.units.grid.money(self.units.to_pd)
+    }
+
+    /// On a win at p:q, `covered × p / q` minus the payout rounded down to
+    /// the unit; it stays with the PD. 0 otherwise.
+    pub fn breakage(&self) -> Money {
+        if self.units.breakage_num == 0 {
+            Money::ZERO
+        } else {
+            self.units
+                .grid
+                .fraction(self.units.breakage_num, self.payout.q())
+        }
+    }
+
     /// The sentence a dealer reads aloud for this step.
     pub fn explanation(&self) -> String {
         let mut s = String::with_capacity(96);
@@ -99,14 +152,14 @@ impl Serialize for Step<'_> {
         st.serialize_field("amount", &Canonical(self.amount))?;
         st.serialize_field("payout", &self.payout)?;
         st.serialize_field("outcome", &self.outcome)?;
-        st.serialize_field("covered", &Canonical(self.covered))?;
-        st.serialize_field("no_action", &Canonical(self.no_action))?;
-        st.serialize_field("in_action_before", &Canonical(self.in_action_before))?;
-        st.serialize_field("in_action_after", &Canonical(self.in_action_after))?;
-        st.serialize_field("consumed", &Canonical(self.consumed))?;
-        st.serialize_field("to_bettor", &Canonical(self.to_bettor))?;
-        st.serialize_field("to_pd", &Canonical(self.to_pd))?;
-        st.serialize_field("breakage", &Canonical(self.breakage))?;
+        st.serialize_field("covered", &Canonical(self.covered()))?;
+        st.serialize_field("no_action", &Canonical(self.no_action()))?;
+        st.serialize_field("in_action_before", &Canonical(self.in_action_before()))?;
+        st.serialize_field("in_action_after", &Canonical(self.in_action_after()))?;
+        st.serialize_field("consumed", &Canonical(self.consumed()))?;
+        st.serialize_field("to_bettor", &Canonical(self.to_bettor()))?;
+        st.serialize_field("to_pd", &Canonical(self.to_pd()))?;
+        st.serialize_field("breakage", &Canonical(self.breakage()))?;
         st.serialize_field("fee", &Canonical(self.fee))?;
         st.serialize_field("explanation", &Explanation(self))?;
         st.end()
@@ -125,6 +178,7 @@ impl Serialize for Explanation<'_, '_> {
 impl Display for Explanation<'_, '_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let st = self.0;
+        let u = &st.units;
         write!(f, "Seat {}, {}", st.seat, st.bettor)?;
         if st.backline {
             f.write_str(" (backline)")?;
@@ -134,57 +188,57 @@ impl Display for Explanation<'_, '_> {
             write!(f, " at {}", st.payout)?;
         }
         let no_action = |f: &mut Formatter<'_>| -> fmt::Result {
-            if st.no_action.is_zero() {
+            if u.amount == u.covered {
                 Ok(())
             } else {
-                write!(f, " and return {} with no action", Dollars(st.no_action))
+                write!(f, " and return {} with no action", Dollars(st.no_action()))
             }
         };
-        if st.covered.is_zero() {
+        if u.covered == 0 {
             write!(f, " gets no action: return {}; ", Dollars(st.amount))?;
-            return if st.in_action_after.is_zero() {
+            return if u.after == 0 {
                 f.write_str("the bank is used up")
             } else {
                 write!(
                     f,
                     "the {} left in action cannot cover it",
-                    Dollars(st.in_action_after)
+                    Dollars(st.in_action_after())
                 )
             };
         }
         match st.outcome {
             Outcome::Player => {
-                write!(f, " wins: pay {} from the bank", Dollars(st.consumed))?;
-                if !st.no_action.is_zero() {
-                    write!(f, " on {} covered", Dollars(st.covered))?;
+                write!(f, " wins: pay {} from the bank", Dollars(st.consumed()))?;
+                if u.amount != u.covered {
+                    write!(f, " on {} covered", Dollars(st.covered()))?;
                 }
                 no_action(f)?;
-                if !st.breakage.is_zero() {
+                if u.breakage_num != 0 {
                     write!(
                         f,
                         " (breakage {} stays with the bank)",
-                        Dollars(st.breakage)
+                        Dollars(st.breakage())
                     )?;
                 }
             }
             Outcome::Pd => {
-                write!(f, " loses: collect {} for the bank", Dollars(st.covered))?;
+                write!(f, " loses: collect {} for the bank", Dollars(st.covered()))?;
                 no_action(f)?;
-                if st.consumed != st.covered {
-                    write!(f, " ({} of the bank leaves action)", Dollars(st.consumed))?;
+                if u.before - u.after != u.covered {
+                    write!(f, " ({} of the bank leaves action)", Dollars(st.consumed()))?;
                 }
             }
             Outcome::Push => {
                 write!(f, " pushes: return {}", Dollars(st.amount))?;
-                if !st.consumed.is_zero() {
-                    write!(f, "; {} of the bank leaves action", Dollars(st.consumed))?;
+                if u.before != u.after {
+                    write!(f, "; {} of the bank leaves action", Dollars(st.consumed()))?;
                 }
             }
         }
-        if st.in_action_after.is_zero() {
+        if u.after == 0 {
             f.write_str("; the bank is used up")
         } else {
-            write!(f, "; {} left in action", Dollars(st.in_action_after))
+            write!(f, "; {} left in action", Dollars(st.in_action_after()))
         }
     }
 }
