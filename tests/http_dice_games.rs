@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Backend, TestApp, spawn_app};
+use common::{Backend, post_bad, post_ok, spawn_app};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
@@ -23,23 +23,6 @@ fn cli_json(args: &[&str]) -> Value {
 
 fn file_json(path: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json")
-}
-
-async fn post_ok(app: &TestApp, path: &str, body: Value) -> Value {
-    let (status, response, _) = app.post_json(path, &body).await;
-    assert_eq!(status, 200, "{path} {body}: {response}");
-    response
-}
-
-async fn post_bad(app: &TestApp, path: &str, body: Value, needle: &str) {
-    let (status, response, _) = app.post_json(path, &body).await;
-    assert_eq!(status, 422, "{path} {body}: {response}");
-    assert_eq!(response["error"], "bad_input", "{response}");
-    let message = response["message"].as_str().expect("message");
-    assert!(
-        message.contains(needle),
-        "{path} {body}: {message:?} lacks {needle:?}"
-    );
 }
 
 async fn poker_dice_matches_the_cli(backend: Backend) {

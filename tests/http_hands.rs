@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Backend, TestApp, spawn_app};
+use common::{Backend, post_bad, post_ok, spawn_app};
 use pitbook::domain::hand_tools::{self, CardsRequest};
 use serde_json::{Value, json};
 
@@ -20,25 +20,6 @@ fn cli_json(args: &[&str]) -> Value {
         .expect("run pitbook");
     assert_eq!(out.status.code(), Some(0), "{args:?}");
     serde_json::from_slice(&out.stdout).expect("json")
-}
-
-async fn post_ok(app: &TestApp, path: &str, body: Value) -> Value {
-    let (status, response, _) = app.post_json(path, &body).await;
-    assert_eq!(status, 200, "{path} {body}: {response}");
-    response
-}
-
-/// 422 with `{"error": "bad_input", "message": …}` containing `needle`.
-async fn post_bad(app: &TestApp, path: &str, body: Value, needle: &str) {
-    let (status, response, _) = app.post_json(path, &body).await;
-    assert_eq!(status, 422, "{path} {body}: {response}");
-    assert_eq!(response["error"], "bad_input", "{response}");
-    let message = response["message"].as_str().expect("message");
-    assert!(
-        message.contains(needle),
-        "{path} {body}: {message:?} lacks {needle:?}"
-    );
-    assert_eq!(response.as_object().unwrap().len(), 2, "{response}");
 }
 
 async fn eval_returns_the_name_rank_and_rules(backend: Backend) {

@@ -247,3 +247,23 @@ pub async fn tamper(db: &pitbook::store::Db, statements: &[&str]) {
         }
     }
 }
+
+/// POSTs JSON and expects 200; returns the body.
+pub async fn post_ok(app: &TestApp, path: &str, body: serde_json::Value) -> serde_json::Value {
+    let (status, response, _) = app.post_json(path, &body).await;
+    assert_eq!(status, 200, "{path} {body}: {response}");
+    response
+}
+
+/// POSTs JSON and expects 422 `{"error": "bad_input", "message": …}`
+/// with `needle` in the message.
+pub async fn post_bad(app: &TestApp, path: &str, body: serde_json::Value, needle: &str) {
+    let (status, response, _) = app.post_json(path, &body).await;
+    assert_eq!(status, 422, "{path} {body}: {response}");
+    assert_eq!(response["error"], "bad_input", "{response}");
+    let message = response["message"].as_str().expect("message");
+    assert!(
+        message.contains(needle),
+        "{path} {body}: {message:?} lacks {needle:?}"
+    );
+}
