@@ -4,22 +4,12 @@
 
 mod common;
 
+use common::cli::cli_json;
 use common::{Backend, post_bad, post_ok, spawn_app};
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
 const GAME: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/dice_games/game.json");
 const ROUND: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/dice_games/round.json");
-
-fn cli_json(args: &[&str]) -> Value {
-    let out = std::process::Command::new(BIN)
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("run pitbook");
-    assert_eq!(out.status.code(), Some(0), "{args:?}");
-    serde_json::from_slice(&out.stdout).expect("json")
-}
 
 fn file_json(path: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json")

@@ -5,22 +5,10 @@
 
 mod common;
 
+use common::cli::cli_json;
 use common::{Backend, post_bad, post_ok, spawn_app};
 use pitbook::domain::hand_tools::{self, CardsRequest};
 use serde_json::{Value, json};
-
-const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
-
-/// The CLI's `--json` output for these arguments.
-fn cli_json(args: &[&str]) -> Value {
-    let out = std::process::Command::new(BIN)
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("run pitbook");
-    assert_eq!(out.status.code(), Some(0), "{args:?}");
-    serde_json::from_slice(&out.stdout).expect("json")
-}
 
 async fn eval_returns_the_name_rank_and_rules(backend: Backend) {
     let app = spawn_app(backend).await;

@@ -37,3 +37,10 @@ pub fn bad(args: &[&str], needle: &str) {
         "{args:?}: {stderr:?} lacks {needle:?}"
     );
 }
+
+/// The `--json` output of a command that must succeed.
+pub fn cli_json(args: &[&str]) -> serde_json::Value {
+    let (code, stdout, stderr) = pitbook(&[args, &["--json"]].concat());
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    serde_json::from_str(&stdout).expect("JSON on stdout")
+}
