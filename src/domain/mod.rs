@@ -17,3 +17,4 @@ pub mod poker_dice;
 pub mod settle;
 pub mod staff;
 pub mod ten_thousand;
+pub mod tripoley;

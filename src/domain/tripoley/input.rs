@@ -1,0 +1,206 @@
+//! The JSON contracts as sent (docs/tripoley.md). Unknown fields are errors
+//! at every level; numbers are read as integers and range-checked later, so
+//! the messages name the field and the value; a name given twice as a key
+//! is an error, not a silent overwrite.
+
+use std::fmt;
+
+use serde::de::{MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+
+use crate::domain::money::Money;
+
+/// The rule profile: seed 000 (`cadaco`) or seed 001 (`classic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// No spare hand play; Michigan never blocks.
+    Cadaco,
+    /// The spare swap and auction; a blocked Michigan pays the Kitty.
+    Classic,
+}
+
+/// `POST /api/v1/tripoley/round`, `pitbook tripoley round`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoundInput {
+    pub profile: Profile,
+    /// Seating order, clockwise: each name's left is the next name.
+    pub players: Vec<String>,
+    pub dealer: String,
+    /// Every player's chips before the round.
+    pub chips: NameMap<i64>,
+    /// Chips carried over on each section; an absent section has none.
+    #[serde(default)]
+    pub board: BoardInput,
+    /// Chips per section each player antes; default 1.
+    #[serde(default)]
+    pub ante: Option<i64>,
+    /// Each player's cards as dealt, and `"spare"`: the 52 cards.
+    pub hands: NameMap<CardsText>,
+    #[serde(default)]
+    pub spare: Option<SpareInput>,
+    pub poker: PokerInput,
+    pub michigan: MichiganInput,
+    /// Money per chip, for balances in money.
+    #[serde(default)]
+    pub chip_value: Option<Money>,
+}
+
+/// `POST /api/v1/tripoley/final`, `pitbook tripoley final`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinalInput {
+    pub players: Vec<String>,
+    pub dealer: String,
+    pub chips: NameMap<i64>,
+    #[serde(default)]
+    pub board: BoardInput,
+    /// Each player's last five cards.
+    pub hands: NameMap<CardsText>,
+    #[serde(default)]
+    pub chip_value: Option<Money>,
+}
+
+/// Chips on each section; absent sections hold none.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BoardInput {
+    pub ace: i64,
+    pub king: i64,
+    pub queen: i64,
+    pub jack: i64,
+    pub ten: i64,
+    pub king_queen: i64,
+    pub eight_nine_ten: i64,
+    pub kitty: i64,
+    pub pot: i64,
+}
+
+/// The spare hand (`classic` only): the dealer's swap, then the auction.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpareInput {
+    #[serde(default)]
+    pub dealer_swaps: bool,
+    #[serde(default)]
+    pub auction: Option<AuctionInput>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuctionInput {
+    pub buyer: String,
+    pub price: i64,
+}
+
+/// The poker betting round as its result: what each player put in in all,
+/// who folded, and the five cards each player still in showed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PokerInput {
+    #[serde(default)]
+    pub contributions: NameMap<i64>,
+    #[serde(default)]
+    pub folded: Vec<String>,
+    #[serde(default)]
+    pub shown: NameMap<CardsText>,
+}
+
+/// The Michigan result: who went out first, or that play blocked; and the
+/// cards left in each other player's hand.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MichiganInput {
+    #[serde(default)]
+    pub out: Option<String>,
+    #[serde(default)]
+    pub blocked: bool,
+    pub cards_left: NameMap<i64>,
+}
+
+/// Cards as one string (`"Ah Kh 10h"`, spaces or commas) or an array of
+/// card strings; parsed later so errors name the field.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CardsText(pub Vec<String>);
+
+impl CardsText {
+    pub fn new(text: &str) -> CardsText {
+        CardsText(
+            text.split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
+                .collect(),
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for CardsText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardsText, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = CardsText;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("cards (\"Ah Kh 10h\") or an array of cards")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CardsText, E> {
+                Ok(CardsText::new(v))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CardsText, A::Error> {
+                let mut cards = Vec::new();
+                while let Some(card) = seq.next_element::<String>()? {
+                    cards.push(card);
+                }
+                Ok(CardsText(cards))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A JSON object keyed by player name, in the order given; a key given
+/// twice is an error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameMap<T>(pub Vec<(String, T)>);
+
+impl<T> Default for NameMap<T> {
+    fn default() -> Self {
+        NameMap(Vec::new())
+    }
+}
+
+impl<T> NameMap<T> {
+    pub fn get(&self, name: &str) -> Option<&T> {
+        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &T)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for NameMap<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<NameMap<T>, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = NameMap<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object keyed by player name")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<NameMap<T>, A::Error> {
+                let mut entries: Vec<(String, T)> = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if entries.iter().any(|(k, _)| *k == key) {
+                        return Err(serde::de::Error::custom(format!(
+                            "\"{key}\" is given twice"
+                        )));
+                    }
+                    let value = map.next_value::<T>()?;
+                    entries.push((key, value));
+                }
+                Ok(NameMap(entries))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}

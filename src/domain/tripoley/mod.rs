@@ -1,0 +1,102 @@
+//! Tripoley (../shared/rules/tripoley.md, profiles `cadaco` and `classic`):
+//! the payouts of a round — antes, the spare hand, money cards, King-Queen,
+//! the 8-9-10 split, the poker pot with side pots, the Michigan kitty and the
+//! per-card payments, carry-overs — and the end-of-game last hand. Chips are
+//! whole numbers moved through one ledger that asserts players + board stay
+//! constant. The contract the CLI (`pitbook tripoley`) and the HTTP API
+//! (`/api/v1/tripoley/…`) share is documented in docs/tripoley.md. Pure.
+
+mod board;
+mod deal;
+mod error;
+mod final_hand;
+mod input;
+mod michigan;
+mod money_cards;
+mod output;
+mod poker;
+mod round;
+mod showdown;
+mod spare;
+mod step;
+mod table;
+
+#[cfg(test)]
+mod errors_tests;
+#[cfg(test)]
+mod final_tests;
+#[cfg(test)]
+mod poker_tests;
+#[cfg(test)]
+mod props_tests;
+#[cfg(test)]
+mod rules_tests;
+#[cfg(test)]
+mod test_deals;
+
+pub use board::{Board, Section};
+pub use error::TripoleyError;
+pub use final_hand::play_final;
+pub use input::{
+    AuctionInput, BoardInput, CardsText, FinalInput, MichiganInput, NameMap, PokerInput, Profile,
+    RoundInput, SpareInput,
+};
+pub use money_cards::eight_nine_ten_suits;
+pub use output::{Named, Outcome, RoundOutput};
+pub use poker::{PotLayer, pot_layers};
+pub use round::play_round;
+pub use showdown::{PokerHand, best_five};
+pub use step::{Step, StepKind};
+pub use table::{ANTE_MAX, CHIP_VALUE_MAX, CHIPS_MAX, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// Largest JSON input accepted, in bytes (a round is about 2 KiB).
+pub const INPUT_BYTES_MAX: usize = 64 * 1024;
+
+/// Parses JSON input, naming the field path on an error (`body` for the whole).
+pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, TripoleyError> {
+    if bytes.len() > INPUT_BYTES_MAX {
+        return Err(TripoleyError::input(
+            "body",
+            format!(
+                "{} bytes is more than the limit of {INPUT_BYTES_MAX}",
+                bytes.len()
+            ),
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." {
+            "body".to_string()
+        } else {
+            path
+        };
+        TripoleyError::input(path, e.into_inner().to_string())
+    })?;
+    de.end()
+        .map_err(|e| TripoleyError::input("body", e.to_string()))?;
+    Ok(value)
+}
+
+/// The result as JSON: one line (the API's body), or indented.
+pub fn to_json(value: &impl Serialize, pretty: bool) -> Result<String, TripoleyError> {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    };
+    text.map_err(|e| TripoleyError::Internal(format!("cannot write JSON: {e}")))
+}
+
+/// `pitbook tripoley round`, `POST /api/v1/tripoley/round`: JSON in, JSON out.
+pub fn round_json(input: &[u8], pretty: bool) -> Result<String, TripoleyError> {
+    to_json(&play_round(&parse::<RoundInput>(input)?)?, pretty)
+}
+
+/// `pitbook tripoley final`, `POST /api/v1/tripoley/final`: JSON in, JSON out.
+pub fn final_json(input: &[u8], pretty: bool) -> Result<String, TripoleyError> {
+    to_json(&play_final(&parse::<FinalInput>(input)?)?, pretty)
+}

@@ -1,0 +1,98 @@
+//! The result JSON of a round and of the end of the game.
+
+use rust_decimal::Decimal;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+use super::board::{Board, Ledger};
+use super::step::Step;
+use crate::domain::money::Money;
+
+/// Values by player name, serialized as a JSON object in seating order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Named<T>(pub Vec<(String, T)>);
+
+impl<T> Named<T> {
+    pub fn get(&self, name: &str) -> Option<&T> {
+        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+}
+
+impl<T: Serialize> Serialize for Named<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// Every payout as a step, then the chips after: each player's and each
+/// section's, what each player won or lost, and the table's constant total;
+/// with `chip_value`, the players' chips in money.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    pub steps: Vec<Step>,
+    pub chips: Named<u64>,
+    pub board: Board,
+    pub net: Named<i64>,
+    /// Players' chips plus the board's: the same before and after.
+    pub total: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chip_value: Option<Money>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub money: Option<Named<Money>>,
+}
+
+/// A round's result: the outcome and who deals next (one to the left).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoundOutput {
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    pub next_dealer: String,
+}
+
+impl Outcome {
+    pub fn from_ledger(ledger: Ledger, before: &[u64], chip_value: Option<Money>) -> Outcome {
+        let total = ledger.total();
+        let names = ledger.names;
+        let chips = Named(
+            names
+                .iter()
+                .cloned()
+                .zip(ledger.chips.iter().copied())
+                .collect(),
+        );
+        let net = Named(
+            names
+                .iter()
+                .zip(ledger.chips.iter().zip(before))
+                .map(|(n, (&after, &before))| (n.clone(), after as i64 - before as i64))
+                .collect(),
+        );
+        let money = chip_value.map(|v| {
+            Named(
+                names
+                    .iter()
+                    .zip(&ledger.chips)
+                    .map(|(n, &c)| {
+                        (
+                            n.clone(),
+                            Money::from_decimal(v.as_decimal() * Decimal::from(c)),
+                        )
+                    })
+                    .collect(),
+            )
+        });
+        Outcome {
+            steps: ledger.steps,
+            chips,
+            board: ledger.board,
+            net,
+            total,
+            chip_value,
+            money,
+        }
+    }
+}

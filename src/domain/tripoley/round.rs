@@ -1,0 +1,104 @@
+//! A round, in the rules' order: antes (a player who cannot ante sits out),
+//! the deal, the spare hand, the money cards, the poker, the Michigan play.
+//! Every chip moves through the ledger; conservation is asserted at the end.
+
+use super::board::{Ledger, Note, Place, Section};
+use super::deal::check_deal;
+use super::error::{TripoleyError, chips};
+use super::input::RoundInput;
+use super::michigan::{Michigan, play_michigan};
+use super::money_cards::pay_money_cards;
+use super::output::{Outcome, RoundOutput};
+use super::poker::{Poker, play_poker};
+use super::spare::play_spare;
+use super::step::StepKind;
+use super::table::{ANTE_MAX, Table, check_chip_value};
+
+/// Plays one round and returns every payout.
+pub fn play_round(input: &RoundInput) -> Result<RoundOutput, TripoleyError> {
+    let table = Table::check(&input.players, &input.dealer, &input.chips, &input.board)?;
+    let chip_value = check_chip_value(input.chip_value)?;
+    let ante = match input.ante {
+        None => 1,
+        Some(a) => u64::try_from(a)
+            .ok()
+            .filter(|a| (1..=ANTE_MAX).contains(a))
+            .ok_or_else(|| {
+                TripoleyError::input(
+                    "ante",
+                    format!("{a} is not an ante from 1 to {ANTE_MAX} chips"),
+                )
+            })?,
+    };
+    let mut ledger = Ledger::new(table.names.clone(), table.chips.clone(), table.board);
+    let in_round = ante_up(&table, ante, &mut ledger)?;
+    let mut deal = check_deal(&table, &in_round, &input.hands)?;
+    play_spare(
+        input.profile,
+        input.spare.as_ref(),
+        &table,
+        &in_round,
+        &mut deal,
+        &mut ledger,
+    )?;
+    pay_money_cards(&deal, &mut ledger)?;
+    let poker = Poker::check(&input.poker, &table, &in_round, &deal, &ledger.chips)?;
+    play_poker(&poker, input.profile, &table, &deal, &mut ledger)?;
+    let michigan = Michigan::check(&input.michigan, input.profile, &table, &in_round, &deal)?;
+    play_michigan(&michigan, &table, &in_round, &mut ledger)?;
+    ledger.check_conservation("in the round")?;
+    let next_dealer = table.names[table.left_of(table.dealer, 1)].clone();
+    Ok(RoundOutput {
+        outcome: Outcome::from_ledger(ledger, &table.chips, chip_value),
+        next_dealer,
+    })
+}
+
+/// Each player who can puts `ante` on every section, in seating order from
+/// the dealer's left; the others sit the round out. Returns who is in.
+fn ante_up(table: &Table, ante: u64, ledger: &mut Ledger) -> Result<Vec<bool>, TripoleyError> {
+    let n = table.names.len();
+    let full = ante * Section::ALL.len() as u64;
+    let mut in_round = vec![false; n];
+    for seat in (1..=n).map(|i| table.left_of(table.dealer, i)) {
+        let name = &table.names[seat];
+        let has = ledger.held(Place::Player(seat));
+        if has < full {
+            ledger.note(
+                None,
+                Some(name.clone()),
+                None,
+                Note::new(
+                    StepKind::SitsOut,
+                    format!(
+                        "{name} has {}, less than the ante of {}: {name} sits this round out.",
+                        chips(has),
+                        chips(full)
+                    ),
+                ),
+            );
+            continue;
+        }
+        in_round[seat] = true;
+        ledger.ante(
+            seat,
+            ante,
+            format!(
+                "{name} antes {} on each of the 9 sections: {}.",
+                chips(ante),
+                chips(full)
+            ),
+        )?;
+    }
+    let playing = in_round.iter().filter(|&&p| p).count();
+    if playing < 2 {
+        return Err(TripoleyError::input(
+            "chips",
+            format!(
+                "only {playing} player(s) can ante {} (the ante on each of the 9 sections); a round needs two",
+                chips(full)
+            ),
+        ));
+    }
+    Ok(in_round)
+}

@@ -1,0 +1,188 @@
+//! The table every calculation starts from, checked: the players in seating
+//! order, the dealer, each player's chips and the board. The limits on every
+//! number live here.
+
+use super::board::{Board, Section};
+use super::error::TripoleyError;
+use super::input::{BoardInput, NameMap};
+use crate::domain::money::Money;
+
+/// Fewest players at the table.
+pub const PLAYERS_MIN: usize = 2;
+/// Most players: seed 001 says 2–9, and with the spare hand every player
+/// then holds at least five cards (52 / 10).
+pub const PLAYERS_MAX: usize = 9;
+/// Longest player name, in characters.
+pub const NAME_MAX: usize = 40;
+/// Most chips a player, a section, a bet or a price may be.
+pub const CHIPS_MAX: u64 = 1_000_000;
+/// Most chips per section a player antes.
+pub const ANTE_MAX: u64 = 1_000;
+/// Highest money value of one chip.
+pub const CHIP_VALUE_MAX: i64 = 1_000_000;
+/// Names that mean something else in the output.
+const RESERVED: [&str; 2] = ["spare", "board"];
+
+/// Players, dealer, chips and board, as checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    pub names: Vec<String>,
+    pub dealer: usize,
+    pub chips: Vec<u64>,
+    pub board: Board,
+}
+
+impl Table {
+    pub fn check(
+        players: &[String],
+        dealer: &str,
+        chips: &NameMap<i64>,
+        board: &BoardInput,
+    ) -> Result<Table, TripoleyError> {
+        let names = check_players(players)?;
+        let dealer = seat_of(&names, dealer).ok_or_else(|| {
+            TripoleyError::input("dealer", format!("\"{dealer}\" is not among the players"))
+        })?;
+        let mut stacks = vec![None; names.len()];
+        for (name, &value) in chips.iter() {
+            let field = format!("chips.{name}");
+            let seat = seat_of(&names, name).ok_or_else(|| not_at_table(&field, name))?;
+            stacks[seat] = Some(chip_count(&field, value, CHIPS_MAX)?);
+        }
+        let chips = names
+            .iter()
+            .zip(stacks)
+            .map(|(name, c)| {
+                c.ok_or_else(|| {
+                    TripoleyError::input("chips", format!("no chips given for \"{name}\""))
+                })
+            })
+            .collect::<Result<Vec<u64>, _>>()?;
+        Ok(Table {
+            names,
+            dealer,
+            chips,
+            board: check_board(board)?,
+        })
+    }
+
+    /// The seat `n` places to the left of `seat`.
+    pub fn left_of(&self, seat: usize, n: usize) -> usize {
+        (seat + n) % self.names.len()
+    }
+}
+
+fn check_players(players: &[String]) -> Result<Vec<String>, TripoleyError> {
+    if !(PLAYERS_MIN..=PLAYERS_MAX).contains(&players.len()) {
+        return Err(TripoleyError::input(
+            "players",
+            format!(
+                "{} players; Tripoley is played by {PLAYERS_MIN} to {PLAYERS_MAX}",
+                players.len()
+            ),
+        ));
+    }
+    for (i, name) in players.iter().enumerate() {
+        let field = format!("players[{i}]");
+        let len = name.chars().count();
+        if name.trim().is_empty()
+            || len > NAME_MAX
+            || name.trim() != name
+            || name.chars().any(char::is_control)
+        {
+            let shown: String = name.chars().take(NAME_MAX + 1).collect();
+            return Err(TripoleyError::input(
+                field,
+                format!(
+                    "{shown:?} is not a name (1 to {NAME_MAX} characters, no leading or trailing spaces)"
+                ),
+            ));
+        }
+        if RESERVED.iter().any(|r| name.eq_ignore_ascii_case(r)) {
+            return Err(TripoleyError::input(
+                field,
+                format!("\"{name}\" is reserved; choose another name"),
+            ));
+        }
+        if players[..i].contains(name) {
+            return Err(TripoleyError::input(
+                field,
+                format!("\"{name}\" is at the table twice"),
+            ));
+        }
+    }
+    Ok(players.to_vec())
+}
+
+pub fn seat_of(names: &[String], name: &str) -> Option<usize> {
+    names.iter().position(|n| n == name)
+}
+
+pub fn not_at_table(field: &str, name: &str) -> TripoleyError {
+    TripoleyError::input(field, format!("\"{name}\" is not at the table"))
+}
+
+/// A whole number of chips from 0 to `max`.
+pub fn chip_count(field: &str, value: i64, max: u64) -> Result<u64, TripoleyError> {
+    u64::try_from(value)
+        .ok()
+        .filter(|&v| v <= max)
+        .ok_or_else(|| {
+            TripoleyError::input(
+                field,
+                format!("{value} is not a number of chips from 0 to {max}"),
+            )
+        })
+}
+
+fn check_board(b: &BoardInput) -> Result<Board, TripoleyError> {
+    let values = [
+        b.ace,
+        b.king,
+        b.queen,
+        b.jack,
+        b.ten,
+        b.king_queen,
+        b.eight_nine_ten,
+        b.kitty,
+        b.pot,
+    ];
+    let mut board = Board::default();
+    for (section, value) in Section::ALL.into_iter().zip(values) {
+        board.set(
+            section,
+            chip_count(&format!("board.{}", section.key()), value, CHIPS_MAX)?,
+        );
+    }
+    Ok(board)
+}
+
+/// A chip's money value: more than 0, at most [`CHIP_VALUE_MAX`].
+pub fn check_chip_value(value: Option<Money>) -> Result<Option<Money>, TripoleyError> {
+    match value {
+        Some(v) if v.is_negative() || v.is_zero() || v > Money::from_units(CHIP_VALUE_MAX) => {
+            Err(TripoleyError::input(
+                "chip_value",
+                format!("\"{v}\" is not a chip value (more than 0, at most {CHIP_VALUE_MAX})"),
+            ))
+        }
+        other => Ok(other),
+    }
+}
+
+/// The seat of `name`, who must be at the table and in the round.
+pub fn round_seat(
+    table: &Table,
+    in_round: &[bool],
+    field: &str,
+    name: &str,
+) -> Result<usize, TripoleyError> {
+    let seat = seat_of(&table.names, name).ok_or_else(|| not_at_table(field, name))?;
+    if !in_round[seat] {
+        return Err(TripoleyError::input(
+            field,
+            format!("\"{name}\" sits this round out"),
+        ));
+    }
+    Ok(seat)
+}
