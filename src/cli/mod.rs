@@ -7,6 +7,7 @@ mod hand;
 mod serve;
 mod settle;
 mod store_args;
+mod tripoley;
 mod user;
 
 use std::process::ExitCode;
@@ -55,6 +56,9 @@ pub enum Command {
     /// 10,000 (Crapola): score a throw, check and score a recorded game.
     #[command(subcommand)]
     TenThousand(dice_games::TenThousandCommand),
+    /// Tripoley: a round's payouts, the end-of-game last hand (JSON in, JSON out).
+    #[command(subcommand)]
+    Tripoley(tripoley::TripoleyCommand),
     /// Staff accounts: add one.
     #[command(subcommand)]
     User(user::UserCommand),
@@ -107,6 +111,7 @@ fn run(command: Command, log_format: LogFormat) -> Result<(), CliError> {
         Command::Settle(args) => settle::run(args),
         Command::PokerDice(command) => dice_games::run_poker_dice(command),
         Command::TenThousand(command) => dice_games::run_ten_thousand(command),
+        Command::Tripoley(command) => tripoley::run(command),
         Command::User(command) => user::run(command),
     }
 }

@@ -10,6 +10,7 @@ mod rules;
 mod session;
 mod settle;
 mod staff;
+mod tripoley;
 
 use std::future::Future;
 
@@ -59,6 +60,7 @@ pub fn router(state: AppState) -> Router {
         .merge(rules::router())
         .merge(settle::router())
         .merge(staff::router())
+        .merge(tripoley::router())
         .with_state(state)
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {

@@ -31,9 +31,10 @@ pub fn play_final(input: &FinalInput) -> Result<Outcome, TripoleyError> {
             Note::new(
                 StepKind::ToPot,
                 format!(
-                    "End of the game: the {} on {} move to the Pot.",
+                    "End of the game: the {} on {} {} to the Pot.",
                     chips(on),
-                    section.label()
+                    section.label(),
+                    if on == 1 { "moves" } else { "move" }
                 ),
             ),
         )?;

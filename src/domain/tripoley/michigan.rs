@@ -166,7 +166,9 @@ pub fn play_michigan(
 }
 
 fn short_text(owed: u64, paid: u64) -> String {
-    if paid < owed {
+    if paid == 0 && owed > 0 {
+        format!(", but has no chips: {owed} short")
+    } else if paid < owed {
         format!(", but has only {}: {} short", chips(paid), owed - paid)
     } else {
         String::new()

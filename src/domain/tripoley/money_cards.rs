@@ -32,9 +32,14 @@ fn carry_over(ledger: &mut Ledger, section: Section, why: String) {
         Note::new(
             StepKind::CarryOver,
             format!(
-                "{why}: the {} on {} carry over.",
+                "{why}: the {} on {} {}.",
                 chips(on),
-                section.label()
+                section.label(),
+                if on == 1 {
+                    "carries over"
+                } else {
+                    "carry over"
+                }
             ),
         )
         .remainder(on),
