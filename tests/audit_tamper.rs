@@ -8,7 +8,9 @@ use pitbook::domain::audit::{Anchor, AuditKey};
 use pitbook::store::verify::{self, VerifyReport};
 use serde_json::json;
 
-/// Records `hands` whole hands (each one command) and returns the app.
+/// Records `hands` whole hands (each one command) and returns the app. The
+/// harness's account and token come first (seq 1 and 2): a hand's nine
+/// records start at seq 3, 12, …
 async fn app_with_hands(backend: Backend, hands: usize) -> TestApp {
     let app = spawn_app(backend).await;
     for _ in 0..hands {
@@ -19,7 +21,7 @@ async fn app_with_hands(backend: Backend, hands: usize) -> TestApp {
 }
 
 fn whole_hand() -> serde_json::Value {
-    json!({"idempotency_key": uuid::Uuid::new_v4().to_string(), "actor": "dana", "events": [
+    json!({"idempotency_key": uuid::Uuid::new_v4().to_string(), "events": [
         {"type": "hand_opened", "table": "T1", "dealer": "dana"},
         {"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"},
         {"type": "wager_placed", "id": "w1", "seat": 4, "bettor": "Ann", "amount": "60"},
@@ -50,28 +52,28 @@ async fn an_untouched_log_verifies(backend: Backend) {
     let app = app_with_hands(backend, 3).await;
     let report = verify_with(&app, &test_key(), None).await;
     assert!(report.ok(), "{report:?}");
-    assert_eq!((report.count, report.hands_settled), (27, 3));
+    assert_eq!((report.count, report.hands_settled), (2 + 27, 3));
 }
 
 async fn an_edited_payload_is_detected(backend: Backend) {
     let app = app_with_hands(backend, 2).await;
     tamper(
         &app.database.db,
-        &["UPDATE audit_log SET payload = replace(payload, 'Ann', 'Eve') WHERE seq = 3"],
+        &["UPDATE audit_log SET payload = replace(payload, 'Ann', 'Eve') WHERE seq = 5"],
     )
     .await;
     assert_eq!(
         problem(&verify_with(&app, &test_key(), None).await),
-        (3, "hash_mismatch")
+        (5, "hash_mismatch")
     );
 }
 
 async fn an_edited_amount_is_detected(backend: Backend) {
     let app = app_with_hands(backend, 2).await;
-    tamper(&app.database.db, &["UPDATE audit_log SET payload = replace(payload, '\"60.00\"', '\"6.00\"') WHERE seq = 13"]).await;
+    tamper(&app.database.db, &["UPDATE audit_log SET payload = replace(payload, '\"60.00\"', '\"6.00\"') WHERE seq = 15"]).await;
     assert_eq!(
         problem(&verify_with(&app, &test_key(), None).await),
-        (13, "hash_mismatch")
+        (15, "hash_mismatch")
     );
 }
 
@@ -102,30 +104,30 @@ async fn an_inserted_row_is_detected(backend: Backend) {
     // A forged record appended at the head, with a hash made up without the key.
     tamper(&app.database.db, &[&format!(
         "INSERT INTO audit_log (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) \
-         SELECT 10, recorded_at, 'mallory', table_id, NULL, 'login', '{{}}', hash, '{}' FROM audit_log WHERE seq = 9",
+         SELECT 12, recorded_at, 'mallory', table_id, NULL, 'login', '{{}}', hash, '{}' FROM audit_log WHERE seq = 11",
         "ab".repeat(32)
     )]).await;
     assert_eq!(
         problem(&verify_with(&app, &test_key(), None).await),
-        (10, "hash_mismatch")
+        (12, "hash_mismatch")
     );
 }
 
 async fn swapped_rows_are_detected(backend: Backend) {
     let app = app_with_hands(backend, 1).await;
-    // Exchange the contents of seq 3 and 4 (the two wagers) but keep the numbering.
+    // Exchange the contents of seq 5 and 6 (the two wagers) but keep the numbering.
     tamper(
         &app.database.db,
         &[
-            "UPDATE audit_log SET seq = 1000003 WHERE seq = 3",
-            "UPDATE audit_log SET seq = 3 WHERE seq = 4",
-            "UPDATE audit_log SET seq = 4 WHERE seq = 1000003",
+            "UPDATE audit_log SET seq = 1000005 WHERE seq = 5",
+            "UPDATE audit_log SET seq = 5 WHERE seq = 6",
+            "UPDATE audit_log SET seq = 6 WHERE seq = 1000005",
         ],
     )
     .await;
     assert_eq!(
         problem(&verify_with(&app, &test_key(), None).await),
-        (3, "hash_mismatch")
+        (5, "hash_mismatch")
     );
 }
 
@@ -135,17 +137,17 @@ async fn a_truncated_tail_is_caught_by_the_anchor(backend: Backend) {
         .await
         .unwrap()
         .expect("head");
-    assert_eq!(anchor.seq, 18);
+    assert_eq!(anchor.seq, 20);
     tamper(
         &app.database.db,
-        &["DELETE FROM hands", "DELETE FROM audit_log WHERE seq > 9"],
+        &["DELETE FROM hands", "DELETE FROM audit_log WHERE seq > 11"],
     )
     .await;
     // Without the anchor the shorter chain looks whole; with it, it does not.
     assert!(verify_with(&app, &test_key(), None).await.ok());
     assert_eq!(
         problem(&verify_with(&app, &test_key(), Some(anchor)).await),
-        (18, "truncated")
+        (20, "truncated")
     );
 }
 
@@ -174,7 +176,7 @@ async fn concurrent_appends_make_one_unbroken_chain(backend: Backend) {
     }
     let report = verify_with(&app, &test_key(), None).await;
     assert!(report.ok(), "{report:?}");
-    assert_eq!((report.count, report.hands_settled), (24 * 9, 24));
+    assert_eq!((report.count, report.hands_settled), (2 + 24 * 9, 24));
 }
 
 on_both_databases!(

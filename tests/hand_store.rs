@@ -16,7 +16,7 @@ async fn open(app: &TestApp) -> String {
     let (status, body, _) = app
         .post_json(
             "/api/v1/hands",
-            &json!({"idempotency_key": key(), "actor": "dana",
+            &json!({"idempotency_key": key(),
                     "events": [{"type": "hand_opened", "table": "T1", "dealer": "dana"}]}),
         )
         .await;
@@ -30,7 +30,7 @@ async fn send(app: &TestApp, hand: &str, version: u64, event: Value) -> (u16, Va
     let (status, body, _) = app
         .post_json(
             &format!("/api/v1/hands/{hand}/commands"),
-            &json!({"idempotency_key": key(), "actor": "dana", "expected_version": version, "events": [event]}),
+            &json!({"idempotency_key": key(), "expected_version": version, "events": [event]}),
         )
         .await;
     (status, body)
@@ -90,20 +90,28 @@ async fn a_hand_runs_event_by_event_and_closes_with_its_settlement(backend: Back
     assert_eq!(view["house_collection"], "5.00");
     assert_eq!(view["events"].as_array().expect("events").len(), 12);
     assert_eq!(view["events"][11]["event_type"], "hand_closed");
-    assert_eq!(view["events"][0]["actor"], "dana");
+    assert_eq!(
+        view["events"][0]["actor"],
+        common::TEST_ADMIN,
+        "the actor is who signed in"
+    );
 
     let report = pitbook::store::verify::verify(&app.database.db, &common::test_key(), 1, None)
         .await
         .expect("verify");
     assert!(report.ok(), "{report:?}");
-    assert_eq!(report.count, 12);
+    assert_eq!(
+        report.count,
+        2 + 12,
+        "the harness's two records and the hand's"
+    );
     assert_eq!(report.hands_settled, 1);
 }
 
 async fn a_repeated_command_returns_the_first_result_and_records_nothing(backend: Backend) {
     let app = spawn_app(backend).await;
     let hand = open(&app).await;
-    let command = json!({"idempotency_key": "tap-1", "actor": "dana", "expected_version": 1,
+    let command = json!({"idempotency_key": "tap-1", "expected_version": 1,
                          "events": [seed_events()[0].clone()]});
     let path = format!("/api/v1/hands/{hand}/commands");
     let (s1, first, replayed1) = app.post_json(&path, &command).await;
@@ -259,7 +267,7 @@ async fn a_refused_command_does_not_undo_the_others_committed_with_it(backend: B
             let app = app.clone();
             tokio::spawn(async move {
                 let bank = if i % 3 == 0 { "-5" } else { "200" };
-                let body = json!({"idempotency_key": key(), "actor": "dana", "events": [
+                let body = json!({"idempotency_key": key(), "events": [
                     {"type": "hand_opened", "table": "T1", "dealer": "dana"},
                     {"type": "pd_set", "seat": 1, "player": "Pat", "bank": bank}]});
                 let (status, _, _) = app.post_json("/api/v1/hands", &body).await;
@@ -275,7 +283,11 @@ async fn a_refused_command_does_not_undo_the_others_committed_with_it(backend: B
         .await
         .expect("verify");
     assert!(report.ok(), "{report:?}");
-    assert_eq!(report.count, 20 * 2, "only the accepted commands' records");
+    assert_eq!(
+        report.count,
+        2 + 20 * 2,
+        "the harness's two records and only the accepted commands'"
+    );
 }
 
 on_both_databases!(

@@ -415,7 +415,7 @@ async fn the_hand_store_routes_still_work_beside_the_tools(backend: Backend) {
     let (status, opened, _) = app
         .post_json(
             "/api/v1/hands",
-            &json!({"idempotency_key": uuid::Uuid::new_v4().to_string(), "actor": "dana",
+            &json!({"idempotency_key": uuid::Uuid::new_v4().to_string(),
                     "events": [{"type": "hand_opened", "table": "T1", "dealer": "dana"}]}),
         )
         .await;
@@ -425,7 +425,7 @@ async fn the_hand_store_routes_still_work_beside_the_tools(backend: Backend) {
     let (status, body, _) = app
         .post_json(
             &format!("/api/v1/hands/{id}/commands"),
-            &json!({"idempotency_key": uuid::Uuid::new_v4().to_string(), "actor": "dana",
+            &json!({"idempotency_key": uuid::Uuid::new_v4().to_string(),
                     "expected_version": 1,
                     "events": [{"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"}]}),
         )

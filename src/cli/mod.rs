@@ -59,7 +59,7 @@ pub enum Command {
     /// Tripoley: a round's payouts, the end-of-game last hand (JSON in, JSON out).
     #[command(subcommand)]
     Tripoley(tripoley::TripoleyCommand),
-    /// Staff accounts: add one.
+    /// Staff accounts: add one; issue and revoke API tokens.
     #[command(subcommand)]
     User(user::UserCommand),
 }

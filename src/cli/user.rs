@@ -1,5 +1,7 @@
 //! `pitbook user add NAME --role ROLE`: the password comes from stdin (its
-//! first line), or is asked for on a terminal.
+//! first line), or is asked for on a terminal. `pitbook user token NAME`
+//! issues an API token and prints it once; `pitbook user revoke-token NAME
+//! --id ID | --label TEXT` revokes one or every live token with that label.
 
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -9,12 +11,42 @@ use super::CliError;
 use super::store_args::StoreArgs;
 use crate::domain::staff::{Role, check_password, check_username};
 use crate::store::audit_key::MissingKey;
-use crate::store::staff::{self, AccountError};
+use crate::store::staff::{self, AccountError, RevokeWhich};
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
     /// Add a staff account; the password is read from stdin.
     Add(AddArgs),
+    /// Issue an API token for a user and print it once (stdout, one line).
+    Token(TokenArgs),
+    /// Revoke a user's API token by its id, or every live one with a label.
+    RevokeToken(RevokeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TokenArgs {
+    /// The user the token signs in as.
+    pub name: String,
+    /// What the token is for (0..64 characters), e.g. "load test".
+    #[arg(long, default_value = "")]
+    pub label: String,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("which").required(true).args(["id", "label"]))]
+pub struct RevokeArgs {
+    /// The user whose token it is.
+    pub name: String,
+    /// The token's id (printed when it was issued).
+    #[arg(long)]
+    pub id: Option<String>,
+    /// Revoke every live token of the user with this label.
+    #[arg(long)]
+    pub label: Option<String>,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 #[derive(Debug, Args)]
@@ -34,11 +66,78 @@ pub struct AddArgs {
 pub fn run(command: UserCommand) -> Result<(), CliError> {
     match command {
         UserCommand::Add(args) => add(args),
+        UserCommand::Token(args) => token(args),
+        UserCommand::RevokeToken(args) => revoke_token(args),
     }
 }
 
+fn bad(field: &str, m: String) -> CliError {
+    CliError::BadInput(format!("{field}: {m}"))
+}
+
+/// The store's error, with the field under its command-line name.
+fn account_error(e: AccountError) -> CliError {
+    match e {
+        AccountError::Invalid { field, message } => {
+            let field = match field {
+                "username" => "NAME",
+                "label" => "--label",
+                "id" => "--id",
+                other => other,
+            };
+            bad(field, message)
+        }
+        AccountError::Store(e) => CliError::Failure(e.to_string()),
+    }
+}
+
+fn token(args: TokenArgs) -> Result<(), CliError> {
+    check_username(&args.name).map_err(|m| bad("NAME", m))?;
+    staff::check_token_label(&args.label).map_err(|m| bad("--label", m))?;
+    super::runtime()?.block_on(async move {
+        let (db, key) = args.store.open(MissingKey::Refuse).await?;
+        let result = staff::issue_token(&db, &key, "cli", &args.name, &args.label).await;
+        db.close().await;
+        let (token, info) = result.map_err(account_error)?;
+        eprintln!(
+            "pitbook: API token {} (label \"{}\") for \"{}\": shown once, keep it secret",
+            info.id, info.label, info.username
+        );
+        println!("{token}");
+        Ok(())
+    })
+}
+
+fn revoke_token(args: RevokeArgs) -> Result<(), CliError> {
+    check_username(&args.name).map_err(|m| bad("NAME", m))?;
+    let which = match (args.id, args.label) {
+        (Some(id), None) => {
+            if id.is_empty() || id.chars().count() > 64 {
+                return Err(bad("--id", format!("\"{id}\" is not a token id")));
+            }
+            RevokeWhich::Id(id)
+        }
+        (None, Some(label)) => {
+            staff::check_token_label(&label).map_err(|m| bad("--label", m))?;
+            RevokeWhich::Label(label)
+        }
+        _ => return Err(bad("--id/--label", "give exactly one".into())),
+    };
+    super::runtime()?.block_on(async move {
+        let (db, key) = args.store.open(MissingKey::Refuse).await?;
+        let result = staff::revoke_tokens(&db, &key, "cli", &args.name, &which).await;
+        db.close().await;
+        for info in result.map_err(account_error)? {
+            println!(
+                "revoked API token {} (label \"{}\") of \"{}\"",
+                info.id, info.label, info.username
+            );
+        }
+        Ok(())
+    })
+}
+
 fn add(args: AddArgs) -> Result<(), CliError> {
-    let bad = |field: &str, m: String| CliError::BadInput(format!("{field}: {m}"));
     check_username(&args.name).map_err(|m| bad("NAME", m))?;
     let role: Role = args.role.parse().map_err(|m| bad("--role", m))?;
     let password = read_password()?;

@@ -1,15 +1,20 @@
 //! The hand store over HTTP: open a hand, send commands, read a hand's full
-//! record. Every write is one transaction with its audit records.
+//! record. Every write is one transaction with its audit records. Every
+//! route needs a signed-in staff member (session or API token); the actor
+//! recorded is always that user.
 
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderName, HeaderValue, StatusCode};
+use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use serde::Deserialize;
 
-use super::{ApiError, AppState, json};
+use super::{ApiError, AppState, Staff, json};
+use crate::domain::hand_record::HandEvent;
+use crate::domain::staff::Action;
 use crate::store::hands::{self, CommandError, HandCommand};
 
 const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
@@ -21,24 +26,76 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/hands/{id}/commands", post(command))
 }
 
-async fn open_hand(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
-    run(&state, None, &body).await
+/// A command as the API takes it: the store's [`HandCommand`] whose actor is
+/// the signed-in user. `actor` may be sent, but must then be that user.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApiCommand {
+    idempotency_key: String,
+    #[serde(default)]
+    expected_version: Option<u64>,
+    #[serde(default)]
+    actor: Option<String>,
+    events: Vec<HandEvent>,
+}
+
+async fn open_hand(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    body: Bytes,
+) -> Result<Response, Response> {
+    run(&state, &staff, uri.path(), None, &body).await
 }
 
 async fn command(
     State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
     Path(id): Path<String>,
     body: Bytes,
-) -> Result<Response, ApiError> {
-    run(&state, Some(&id), &body).await
+) -> Result<Response, Response> {
+    run(&state, &staff, uri.path(), Some(&id), &body).await
 }
 
-async fn run(state: &AppState, hand_id: Option<&str>, body: &Bytes) -> Result<Response, ApiError> {
-    let command: HandCommand = json::parse(body)?;
+/// Checks the role (a write needs `ActOnTable`), parses the command (a
+/// supervisor-only event also needs `CorrectHands`) and submits it as the
+/// signed-in user.
+async fn run(
+    state: &AppState,
+    staff: &Staff,
+    path: &str,
+    hand_id: Option<&str>,
+    body: &Bytes,
+) -> Result<Response, Response> {
+    // Per-table assignment comes with tables; for now the role decides.
+    staff
+        .require(state, Action::ActOnTable { assigned: true }, path)
+        .await?;
+    let api: ApiCommand = json::parse(body).map_err(IntoResponse::into_response)?;
+    let username = &staff.0.user.username;
+    if let Some(actor) = api.actor.as_deref()
+        && actor != username
+    {
+        return Err(ApiError::BadInput(format!(
+            "actor: \"{actor}\" is not the signed-in user \"{username}\" (leave it out: the actor is who is signed in)"
+        ))
+        .into_response());
+    }
+    if api.events.iter().any(HandEvent::is_supervisor_only) {
+        staff.require(state, Action::CorrectHands, path).await?;
+    }
+    let command = HandCommand {
+        idempotency_key: api.idempotency_key,
+        expected_version: api.expected_version,
+        actor: username.clone(),
+        events: api.events,
+    };
     let (result, replayed) = state
         .hand_writer
         .submit(hand_id.map(str::to_string), command)
-        .await?;
+        .await
+        .map_err(|e| ApiError::from(e).into_response())?;
     let status = if hand_id.is_none() && !replayed {
         StatusCode::CREATED
     } else {
@@ -55,11 +112,17 @@ async fn run(state: &AppState, hand_id: Option<&str>, body: &Bytes) -> Result<Re
 
 async fn show_hand(
     State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
     Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    match hands::get(&state.db, &id).await? {
+) -> Result<Response, Response> {
+    staff.require(&state, Action::Read, uri.path()).await?;
+    match hands::get(&state.db, &id)
+        .await
+        .map_err(|e| ApiError::from(e).into_response())?
+    {
         Some(view) => Ok(Json(view).into_response()),
-        None => Err(ApiError::NotFound(format!("hand_id: no hand \"{id}\""))),
+        None => Err(ApiError::NotFound(format!("hand_id: no hand \"{id}\"")).into_response()),
     }
 }
 

@@ -14,8 +14,8 @@ mod tripoley;
 
 use std::future::Future;
 
-use axum::Router;
 use axum::http::{HeaderName, Request};
+use axum::{Router, middleware};
 use tokio::net::TcpListener;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
@@ -53,14 +53,19 @@ impl AppState {
 }
 
 pub fn router(state: AppState) -> Router {
-    Router::new()
-        .merge(health::router())
+    // The compute-only API: any signed-in staff member (session or token).
+    let reader = middleware::from_fn_with_state(state.clone(), session::require_reader);
+    let compute = Router::new()
         .merge(dice_games::router())
-        .merge(hands::router())
         .merge(rules::router())
         .merge(settle::router())
-        .merge(staff::router())
         .merge(tripoley::router())
+        .route_layer(reader);
+    Router::new()
+        .merge(health::router())
+        .merge(compute)
+        .merge(hands::router())
+        .merge(staff::router())
         .with_state(state)
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {

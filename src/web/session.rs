@@ -2,9 +2,10 @@
 //! check every POST form goes through, and role checks.
 
 use axum::Json;
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::json;
 
@@ -19,6 +20,13 @@ pub const LOGIN_CSRF_COOKIE: &str = "pitbook_login_csrf";
 /// The signed-in staff member. Pages without a live session redirect to
 /// /login, `/api/…` answers 401; while a password change is due, pages
 /// other than /password and /logout redirect to /password.
+///
+/// On `/api/…` paths an `Authorization: Bearer pbk_…` API token also signs
+/// in (and wins over a cookie): an unknown or revoked token, or one whose
+/// account is disabled, is 401. A token-authenticated request needs no CSRF
+/// token. A cookie-authenticated API request other than GET/HEAD must send
+/// `Content-Type: application/json` (415 otherwise): with the SameSite=Strict
+/// cookie this keeps another site's form from posting to the API.
 pub struct Staff(pub Session);
 
 impl FromRequestParts<AppState> for Staff {
@@ -27,20 +35,52 @@ impl FromRequestParts<AppState> for Staff {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Staff, Response> {
         let path = parts.uri.path();
         let api = path.starts_with("/api/");
-        let session = match cookie(&parts.headers, SESSION_COOKIE) {
-            Some(id) => staff::session(&state.db, &id)
+        let session = match api.then(|| bearer_token(&parts.headers)).flatten() {
+            Some(Err(message)) => return Err(unauthenticated(message)),
+            Some(Ok(token)) => match staff::token_user(&state.db, token)
                 .await
-                .map_err(|e| ApiError::from(e).into_response())?,
-            None => None,
+                .map_err(|e| ApiError::from(e).into_response())?
+            {
+                Some((token_id, user)) => Some(Session {
+                    id_hash: String::new(),
+                    user,
+                    csrf_token: String::new(),
+                    token_id: Some(token_id),
+                }),
+                None => {
+                    return Err(unauthenticated(
+                        "authorization: the API token is unknown or revoked, or its account is disabled",
+                    ));
+                }
+            },
+            None => match cookie(&parts.headers, SESSION_COOKIE) {
+                Some(id) => staff::session(&state.db, &id)
+                    .await
+                    .map_err(|e| ApiError::from(e).into_response())?,
+                None => None,
+            },
         };
         let Some(session) = session else {
             return Err(if api {
-                let body = json!({"error": "unauthenticated", "message": "sign in first: no live session"});
-                (StatusCode::UNAUTHORIZED, Json(body)).into_response()
+                unauthenticated("sign in first: no live session and no API token")
             } else {
                 Redirect::to("/login").into_response()
             });
         };
+        if api
+            && session.token_id.is_none()
+            && !matches!(parts.method, Method::GET | Method::HEAD)
+            && !is_json(&parts.headers)
+        {
+            let sent = parts
+                .headers
+                .get(header::CONTENT_TYPE)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+                .unwrap_or_default();
+            let body = json!({"error": "unsupported_media_type",
+                "message": format!("content-type: \"{sent}\" is not application/json (required with a session cookie)")});
+            return Err((StatusCode::UNSUPPORTED_MEDIA_TYPE, Json(body)).into_response());
+        }
         if session.user.must_change_password && !matches!(path, "/password" | "/logout") {
             return Err(if api {
                 let body = json!({"error": "password_change_required",
@@ -52,6 +92,51 @@ impl FromRequestParts<AppState> for Staff {
         }
         Ok(Staff(session))
     }
+}
+
+/// 401 with `{"error": "unauthenticated", "message": …}`.
+fn unauthenticated(message: &str) -> Response {
+    let body = json!({"error": "unauthenticated", "message": message});
+    (StatusCode::UNAUTHORIZED, Json(body)).into_response()
+}
+
+/// The token of an `Authorization: Bearer …` header: None without the
+/// header, an error for any other scheme or an unreadable value.
+fn bearer_token(headers: &HeaderMap) -> Option<Result<&str, &'static str>> {
+    let value = headers.get(header::AUTHORIZATION)?;
+    let Ok(text) = value.to_str() else {
+        return Some(Err("authorization: the header is not readable text"));
+    };
+    Some(match text.split_once(' ') {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => Ok(token.trim()),
+        _ => Err("authorization: only \"Bearer <token>\" is accepted"),
+    })
+}
+
+/// Whether the request says its body is JSON (`application/json`, any parameters).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// Middleware for the compute-only API routes (rules, settle, dice games,
+/// tripoley): a signed-in staff member (session or token) with `Read`.
+pub async fn require_reader(
+    State(state): State<AppState>,
+    staff: Staff,
+    request: Request,
+    next: Next,
+) -> Response {
+    if let Err(refused) = staff
+        .require(&state, Action::Read, request.uri().path())
+        .await
+    {
+        return refused;
+    }
+    next.run(request).await
 }
 
 impl Staff {
@@ -70,6 +155,10 @@ impl Staff {
             .await
             .map_err(|e| ApiError::from(e).into_response())?;
         let message = format!("the {} role may not do this", self.0.user.role);
+        if path.starts_with("/api/") {
+            let body = json!({"error": "forbidden", "message": message});
+            return Err((StatusCode::FORBIDDEN, Json(body)).into_response());
+        }
         Err(forbidden(&message))
     }
 

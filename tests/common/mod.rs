@@ -6,6 +6,7 @@
 
 pub mod cli;
 
+use pitbook::domain::staff::Role;
 use pitbook::store::Db;
 use pitbook::web::{self, AppState};
 use tokio::sync::oneshot;
@@ -106,14 +107,107 @@ impl Drop for TestDb {
 
 pub struct TestApp {
     pub address: String,
+    /// Sends `Authorization: Bearer` with [`TestApp::token`] (the test admin's).
     pub client: reqwest::Client,
     pub database: TestDb,
+    /// The API token of [`TEST_ADMIN`], an admin with no password change due.
+    pub token: String,
     shutdown: Option<oneshot::Sender<()>>,
 }
+
+/// The account every test server has (an admin), whose token `app.client`
+/// sends. Its `user_added` and `token_issued` are the log's seq 1 and 2.
+pub const TEST_ADMIN: &str = "test-admin";
+/// The password of every account made by the harness.
+pub const TEST_PASSWORD: &str = "test-password-for-everyone";
 
 impl TestApp {
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.address, path)
+    }
+
+    /// Adds an account with [`TEST_PASSWORD`] (no password change due);
+    /// returns its user name and password.
+    pub async fn add_user(&self, name: &str, role: Role) -> (String, String) {
+        pitbook::store::staff::add_user(
+            &self.database.db,
+            &test_key(),
+            "test",
+            name,
+            role,
+            TEST_PASSWORD,
+            false,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("add user {name}: {e}"));
+        (name.to_string(), TEST_PASSWORD.to_string())
+    }
+
+    /// Issues a new API token for `username` (label "test").
+    pub async fn token_for(&self, username: &str) -> String {
+        let (token, _) = pitbook::store::staff::issue_token(
+            &self.database.db,
+            &test_key(),
+            "test",
+            username,
+            "test",
+        )
+        .await
+        .unwrap_or_else(|e| panic!("token for {username}: {e}"));
+        token
+    }
+
+    /// A client sending `Authorization: Bearer {token}` on every request.
+    pub fn client_with_token(&self, token: &str) -> reqwest::Client {
+        bearer_client(token)
+    }
+
+    /// Signs in through the login form (GET /login for the CSRF cookie and
+    /// field, then POST) and returns a client sending that session's cookie
+    /// on every request. The client never follows redirects.
+    pub async fn login(&self, username: &str, password: &str) -> reqwest::Client {
+        let plain = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client");
+        let page = plain
+            .get(self.url("/login"))
+            .send()
+            .await
+            .expect("GET /login");
+        let login_cookie =
+            set_cookie_value(&page, "pitbook_login_csrf").expect("login CSRF cookie");
+        let html = page.text().await.expect("login page");
+        let start = html.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
+        let csrf = &html[start..start + 64];
+        let form = format!(
+            "csrf={csrf}&username={}&password={}",
+            form_encode(username),
+            form_encode(password)
+        );
+        let response = plain
+            .post(self.url("/login"))
+            .header("cookie", format!("pitbook_login_csrf={login_cookie}"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form)
+            .send()
+            .await
+            .expect("POST /login");
+        assert_eq!(response.status().as_u16(), 303, "login as {username}");
+        let session = set_cookie_value(&response, "pitbook_session")
+            .unwrap_or_else(|| panic!("login as {username} set no session cookie"));
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(
+            reqwest::header::COOKIE,
+            format!("pitbook_session={session}")
+                .parse()
+                .expect("cookie header"),
+        );
+        reqwest::Client::builder()
+            .default_headers(headers)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client")
     }
 
     pub async fn get_json(&self, path: &str) -> (u16, serde_json::Value) {
@@ -156,9 +250,63 @@ pub fn test_key() -> pitbook::domain::audit::AuditKey {
 
 pub const TEST_KEY_HEX: &str = "5f1e0c2a9b7d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b";
 
-/// Starts the real server on 127.0.0.1:0 over a fresh database.
+/// A client sending `Authorization: Bearer {token}` on every request.
+pub fn bearer_client(token: &str) -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(
+        reqwest::header::AUTHORIZATION,
+        format!("Bearer {token}")
+            .parse()
+            .expect("authorization header"),
+    );
+    reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .expect("client")
+}
+
+/// The value a response's `Set-Cookie` gives the cookie `name`.
+fn set_cookie_value(response: &reqwest::Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get_all(reqwest::header::SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.split(';').next()?.split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+/// `application/x-www-form-urlencoded` text for a form value.
+fn form_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Starts the real server on 127.0.0.1:0 over a fresh database with the
+/// account [`TEST_ADMIN`] and an API token for it, which `client` sends.
 pub async fn spawn_app(backend: Backend) -> TestApp {
     let database = TestDb::new(backend).await;
+    let db = &database.db;
+    pitbook::store::staff::add_user(
+        db,
+        &test_key(),
+        "test",
+        TEST_ADMIN,
+        Role::Admin,
+        TEST_PASSWORD,
+        false,
+    )
+    .await
+    .expect("add the test admin");
+    let (token, _) =
+        pitbook::store::staff::issue_token(db, &test_key(), "test", TEST_ADMIN, "test")
+            .await
+            .expect("the test admin's token");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -173,8 +321,9 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
     });
     TestApp {
         address,
-        client: reqwest::Client::new(),
+        client: bearer_client(&token),
         database,
+        token,
         shutdown: Some(tx),
     }
 }
