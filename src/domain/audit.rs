@@ -68,6 +68,15 @@ impl AuditKey {
     /// The hash of one record: HMAC over an unambiguous, length-prefixed
     /// encoding of every field, including the previous hash.
     pub fn record_hash(&self, r: &RecordFields<'_>) -> String {
+        let mut hex_hash = [0u8; 64];
+        self.record_hash_hex(r, &mut hex_hash);
+        // Hex digits are ASCII.
+        String::from_utf8_lossy(&hex_hash).into_owned()
+    }
+
+    /// [`Self::record_hash`] into a stack buffer: verification checks
+    /// millions of records and allocates nothing per record.
+    pub fn record_hash_hex(&self, r: &RecordFields<'_>, out: &mut [u8; 64]) {
         let mut mac = self.mac.clone();
         mac.update(&r.seq.to_be_bytes());
         for field in [
@@ -88,7 +97,8 @@ impl AuditKey {
                 }
             }
         }
-        hex::encode(mac.finalize().into_bytes())
+        // 32 bytes always fit 64 hex digits.
+        let _ = hex::encode_to_slice(mac.finalize().into_bytes(), out);
     }
 }
 
@@ -213,7 +223,9 @@ impl ChainVerifier {
                 found: r.seq,
             });
         }
-        if self.key.record_hash(r) != stored_hash {
+        let mut computed = [0u8; 64];
+        self.key.record_hash_hex(r, &mut computed);
+        if computed != stored_hash.as_bytes() {
             return Err(ChainProblem::HashMismatch { seq: r.seq });
         }
         // The link is checked after the hash: a record whose own hash is
@@ -235,7 +247,14 @@ impl ChainVerifier {
             }
             self.anchor_seen = true;
         }
-        self.prev_hash = Some(stored_hash.to_string());
+        match &mut self.prev_hash {
+            // Reuse the buffer: one allocation for the whole walk.
+            Some(prev) => {
+                prev.clear();
+                prev.push_str(stored_hash);
+            }
+            None => self.prev_hash = Some(stored_hash.to_string()),
+        }
         self.expected_seq += 1;
         self.count += 1;
         Ok(())

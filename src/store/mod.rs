@@ -7,6 +7,7 @@ mod macros;
 pub mod audit;
 pub mod audit_key;
 pub mod hands;
+mod log_reader;
 pub mod staff;
 pub mod verify;
 pub mod writer;

@@ -3,12 +3,19 @@
 //! Streams the log, so memory stays bounded by the hands still open.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::ops::Range;
+use std::sync::mpsc::{SyncSender, sync_channel};
 
-use futures_util::TryStreamExt;
 use serde::Serialize;
 use sqlx::Row;
 
-use super::audit::{AuditRecord, SELECT_RECORD};
+use futures_util::TryStreamExt;
+use sha2::{Digest, Sha256};
+
+use super::log_reader::{
+    RawRecord, RecordVisitor, read_postgres, read_settlements_sqlite, read_sqlite,
+};
 use super::{Db, StoreError};
 use crate::domain::audit::{Anchor, AuditKey, ChainProblem, ChainVerifier, GENESIS_HASH};
 use crate::domain::hand_record::{Check, HandEvent, HandState, Phase};
@@ -53,8 +60,91 @@ fn chain_problem(p: ChainProblem) -> Problem {
     }
 }
 
-/// Records in flight between the chain walk and the hand replay.
-const REPLAY_QUEUE_RECORDS: usize = 4096;
+/// Hand records sent to the replay thread at once.
+const REPLAY_BATCH_RECORDS: usize = 512;
+/// Batches in flight between the chain walk and the hand replay.
+const REPLAY_QUEUE_BATCHES: usize = 16;
+
+/// Hand records on their way to the replay thread: their text in one
+/// buffer, so a batch costs two allocations, not two per record.
+#[derive(Default)]
+struct ReplayBatch {
+    text: String,
+    /// (seq, hand id, payload) as ranges of `text`.
+    records: Vec<(i64, Range<usize>, Range<usize>)>,
+}
+
+impl ReplayBatch {
+    fn push(&mut self, seq: i64, hand_id: &str, payload: &str) {
+        let mut add = |s: &str| {
+            let start = self.text.len();
+            self.text.push_str(s);
+            start..self.text.len()
+        };
+        let hand = add(hand_id);
+        let payload = add(payload);
+        self.records.push((seq, hand, payload));
+    }
+
+    fn iter(&self) -> impl Iterator<Item = ReplayRecord<'_>> {
+        self.records
+            .iter()
+            .map(|(seq, hand, payload)| ReplayRecord {
+                seq: *seq,
+                hand_id: &self.text[hand.clone()],
+                payload: &self.text[payload.clone()],
+            })
+    }
+}
+
+/// What the replay needs of a hand record.
+struct ReplayRecord<'a> {
+    seq: i64,
+    hand_id: &'a str,
+    payload: &'a str,
+}
+
+/// The chain walk: checks each record's hash and link as it is read and
+/// passes hand records on to the replay thread in batches.
+struct Walk {
+    chain: ChainVerifier,
+    problem: Option<Problem>,
+    batch: ReplayBatch,
+    /// None once the replay thread has stopped at its first problem; then
+    /// only the chain walk goes on.
+    to_replay: Option<SyncSender<ReplayBatch>>,
+}
+
+impl Walk {
+    fn flush(&mut self) {
+        let batch = std::mem::take(&mut self.batch);
+        if let Some(to_replay) = &self.to_replay
+            && !batch.records.is_empty()
+            && to_replay.send(batch).is_err()
+        {
+            self.to_replay = None;
+        }
+    }
+}
+
+impl RecordVisitor for Walk {
+    fn visit(&mut self, record: &RawRecord<'_>) -> ControlFlow<()> {
+        if let Err(p) = self.chain.check(&record.fields, record.hash) {
+            self.problem = Some(chain_problem(p));
+            return ControlFlow::Break(());
+        }
+        if let Some(hand_id) = record.fields.hand
+            && self.to_replay.is_some()
+        {
+            self.batch
+                .push(record.fields.seq, hand_id, record.fields.payload);
+            if self.batch.records.len() == REPLAY_BATCH_RECORDS {
+                self.flush();
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
 
 /// Verifies records from `from` (1 = all) to the head. The chain walk (read
 /// and hash) and the hand replay (settlements) run on two threads.
@@ -75,45 +165,50 @@ pub async fn verify(
             .await?
             .map(|r| r.get(0)))
     };
-    let mut chain = ChainVerifier::new(key.clone(), from, prev_hash, anchor);
 
-    let (to_replay, replay_queue) =
-        std::sync::mpsc::sync_channel::<AuditRecord>(REPLAY_QUEUE_RECORDS);
+    let (to_replay, replay_queue) = sync_channel::<ReplayBatch>(REPLAY_QUEUE_BATCHES);
     let replay = {
         let db = db.clone();
         let runtime = tokio::runtime::Handle::current();
         tokio::task::spawn_blocking(move || {
             let mut hands = HandReplay::default();
-            for record in replay_queue {
-                if let Some(p) = hands.apply(&runtime, &db, &record)? {
-                    return Ok::<_, StoreError>((hands, Some(p)));
+            for batch in replay_queue {
+                for record in batch.iter() {
+                    if let Some(p) = hands.apply(&runtime, &db, &record)? {
+                        return Ok::<_, StoreError>((hands, Some(p)));
+                    }
                 }
             }
             Ok((hands, None))
         })
     };
 
-    let sql = format!("{SELECT_RECORD} WHERE seq >= $1 ORDER BY seq");
-    let chain_problem_found: Option<Problem> = on_pool!(db, |pool| {
-        let mut rows = sqlx::query_as::<_, AuditRecord>(&sql)
-            .bind(from)
-            .fetch(pool);
-        let mut problem = None;
-        let mut replaying = true;
-        while let Some(record) = rows.try_next().await? {
-            if let Err(p) = chain.check(&record.fields(), &record.hash) {
-                problem = Some(chain_problem(p));
-                break;
-            }
-            // The replay thread stops at its first problem; then only the
-            // chain walk goes on.
-            if replaying && record.hand_id.is_some() && to_replay.send(record).is_err() {
-                replaying = false;
-            }
+    let mut walk = Walk {
+        chain: ChainVerifier::new(key.clone(), from, prev_hash, anchor),
+        problem: None,
+        batch: ReplayBatch::default(),
+        to_replay: Some(to_replay),
+    };
+    walk = match db {
+        Db::Sqlite(pool) => {
+            let path = pool.connect_options().get_filename().to_path_buf();
+            tokio::task::spawn_blocking(move || read_sqlite(&path, from, &mut walk).map(|()| walk))
+                .await
+                .map_err(|e| StoreError::Internal(format!("chain walk thread: {e}")))??
         }
-        problem
-    });
-    drop(to_replay);
+        Db::Postgres(pool) => {
+            read_postgres(pool, from, &mut walk).await?;
+            walk
+        }
+    };
+    walk.flush();
+    // Closing the queue ends the replay thread's loop.
+    walk.to_replay = None;
+    let Walk {
+        chain,
+        problem: chain_problem_found,
+        ..
+    } = walk;
     let (hands, replay_problem) = replay
         .await
         .map_err(|e| StoreError::Internal(format!("replay thread: {e}")))??;
@@ -121,24 +216,30 @@ pub async fn verify(
     let (count, head, chain_problem_found) = match chain_problem_found {
         Some(p) => (0, None, Some(p)),
         None => match chain.finish() {
-            Ok(report) => (report.count, report.head.map(|a| a.to_string()), None),
+            Ok(report) => (report.count, report.head, None),
             Err(p) => (0, None, Some(chain_problem(p))),
         },
     };
+    let chain_head_seq = head.as_ref().map_or(from - 1, |h| h.seq);
     // The earliest problem is the one reported.
     let problem = match (chain_problem_found, replay_problem) {
         (Some(c), Some(r)) => Some(if r.seq < c.seq { r } else { c }),
         (c, r) => c.or(r),
     };
+    let hands_settled = hands.settled;
     let problem = match problem {
         Some(p) => Some(p),
-        None => hands.compare_projection(db).await?,
+        None => hands.compare_projection(db, chain_head_seq).await?,
     };
     let count = if problem.is_some() { 0 } else { count };
     Ok(VerifyReport {
         count,
-        hands_settled: hands.settled,
-        head: if problem.is_some() { None } else { head },
+        hands_settled,
+        head: if problem.is_some() {
+            None
+        } else {
+            head.map(|h| h.to_string())
+        },
         problem,
     })
 }
@@ -148,7 +249,9 @@ pub async fn verify(
 #[derive(Default)]
 struct HandReplay {
     open: HashMap<String, HandState>,
-    closed: HashMap<String, (i64, String)>,
+    /// Closed hand → (seq of the close or correction, digest of the
+    /// settlement text): 32 bytes a hand, not the settlement itself.
+    closed: HashMap<String, (i64, [u8; 32])>,
     settled: u64,
 }
 
@@ -157,12 +260,10 @@ impl HandReplay {
         &mut self,
         runtime: &tokio::runtime::Handle,
         db: &Db,
-        record: &AuditRecord,
+        record: &ReplayRecord<'_>,
     ) -> Result<Option<Problem>, StoreError> {
-        let Some(hand_id) = &record.hand_id else {
-            return Ok(None);
-        };
-        let event: HandEvent = match HandEvent::from_json(&record.payload) {
+        let hand_id = record.hand_id;
+        let event: HandEvent = match HandEvent::from_json(record.payload) {
             Ok(e) => e,
             Err(e) => {
                 return Ok(Some(settlement_problem(
@@ -197,7 +298,7 @@ impl HandReplay {
         }) {
             self.settled += 1;
             self.closed
-                .insert(hand_id.clone(), (record.seq, settlement.text().to_string()));
+                .insert(hand_id.to_string(), (record.seq, digest(settlement.text())));
         }
         if matches!(next.phase, Phase::Closed | Phase::Voided) {
             // Closed hands leave memory; a later correction reloads them.
@@ -205,7 +306,7 @@ impl HandReplay {
                 self.closed.remove(hand_id);
             }
         } else {
-            self.open.insert(hand_id.clone(), next);
+            self.open.insert(hand_id.to_string(), next);
         }
         Ok(None)
     }
@@ -229,29 +330,73 @@ impl HandReplay {
     }
 
     /// The projection's stored settlement of every closed hand must be the
-    /// one the events produce.
-    async fn compare_projection(&self, db: &Db) -> Result<Option<Problem>, StoreError> {
-        let sql = "SELECT id, settlement FROM hands WHERE settlement IS NOT NULL";
-        let rows: Vec<(String, String)> = on_pool!(db, |pool| sqlx::query(sql)
-            .fetch_all(pool)
-            .await?
-            .into_iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect());
-        for (id, stored) in rows {
-            if let Some((seq, replayed)) = self.closed.get(&id)
-                && *replayed != stored
-            {
-                return Ok(Some(settlement_problem(
-                    *seq,
-                    format!(
-                        "hand {id}: the stored settlement differs from the one recomputed from its events"
-                    ),
-                )));
+    /// one the events produce. Rows changed after the walked head (a live
+    /// server goes on writing) are left for the next verification.
+    async fn compare_projection(
+        self,
+        db: &Db,
+        head_seq: i64,
+    ) -> Result<Option<Problem>, StoreError> {
+        match db {
+            Db::Sqlite(pool) => {
+                let path = pool.connect_options().get_filename().to_path_buf();
+                tokio::task::spawn_blocking(move || {
+                    let mut problem = None;
+                    read_settlements_sqlite(&path, &mut |id, stored, last_seq| {
+                        problem = self.check_projection(id, stored, last_seq, head_seq);
+                        flow(&problem)
+                    })?;
+                    Ok(problem)
+                })
+                .await
+                .map_err(|e| StoreError::Internal(format!("projection thread: {e}")))?
+            }
+            Db::Postgres(pool) => {
+                let sql = "SELECT id, settlement, last_seq FROM hands WHERE settlement IS NOT NULL";
+                let mut rows = sqlx::query(sql).fetch(pool);
+                while let Some(row) = rows.try_next().await? {
+                    let problem =
+                        self.check_projection(row.get(0), row.get(1), row.get(2), head_seq);
+                    if problem.is_some() {
+                        return Ok(problem);
+                    }
+                }
+                Ok(None)
             }
         }
-        Ok(None)
     }
+
+    fn check_projection(
+        &self,
+        id: &str,
+        stored: &str,
+        last_seq: i64,
+        head_seq: i64,
+    ) -> Option<Problem> {
+        if last_seq > head_seq {
+            return None;
+        }
+        let (seq, replayed) = self.closed.get(id)?;
+        (*replayed != digest(stored)).then(|| {
+            settlement_problem(
+                *seq,
+                format!(
+                    "hand {id}: the stored settlement differs from the one recomputed from its events"
+                ),
+            )
+        })
+    }
+}
+
+fn flow(problem: &Option<Problem>) -> ControlFlow<()> {
+    match problem {
+        Some(_) => ControlFlow::Break(()),
+        None => ControlFlow::Continue(()),
+    }
+}
+
+fn digest(text: &str) -> [u8; 32] {
+    Sha256::digest(text.as_bytes()).into()
 }
 
 fn settlement_problem(seq: i64, message: String) -> Problem {

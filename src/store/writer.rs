@@ -1,14 +1,14 @@
 //! Group commit for hand commands. A durable commit costs one fsync, and a
 //! disk allows only a few hundred a second; so one writer task takes every
-//! command waiting at that moment and commits them in one transaction. Each
-//! command runs inside its own savepoint, so a refused command is undone
-//! alone and the others still commit. No command is acknowledged before the
-//! transaction holding it is durable.
+//! command waiting at that moment and commits them in one transaction. A
+//! command refused by the rules writes nothing, so the others still commit;
+//! a database error rolls the batch back and its commands run one by one.
+//! No command is acknowledged before the transaction holding it is durable.
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::hands::{CommandError, CommandResult, HandCommand, execute_in};
-use super::{Db, StoreError, WriteTx, begin_write};
+use super::hands::{CommandError, CommandResult, HandCommand, execute, execute_in};
+use super::{Db, StoreError, begin_write};
 use crate::domain::audit::AuditKey;
 
 /// Most commands in one transaction.
@@ -68,50 +68,35 @@ async fn run(db: Db, key: AuditKey, mut queue: mpsc::Receiver<Job>) {
 }
 
 async fn commit_batch(db: &Db, key: &AuditKey, batch: &[Job]) -> Vec<Reply> {
-    let failed = |e: &StoreError| -> Vec<Reply> {
-        tracing::error!(error = %e, commands = batch.len(), "group commit failed");
-        batch
-            .iter()
-            .map(|_| {
-                Err(CommandError::Store(StoreError::Internal(format!(
-                    "commit failed: {e}"
-                ))))
-            })
-            .collect()
-    };
-    let mut tx = match begin_write(db).await {
-        Ok(tx) => tx,
-        Err(e) => return failed(&e),
-    };
+    match try_batch(db, key, batch).await {
+        Ok(replies) => replies,
+        Err(e) => {
+            // A database error left the batch's transaction unusable: it was
+            // rolled back, so run each command alone; only the one at fault
+            // fails again.
+            tracing::warn!(error = %e, commands = batch.len(), "group commit failed; retrying one by one");
+            let mut replies = Vec::with_capacity(batch.len());
+            for job in batch {
+                replies.push(execute(db, key, job.hand_id.as_deref(), &job.command).await);
+            }
+            replies
+        }
+    }
+}
+
+/// Runs every command of the batch in one transaction. A command refused
+/// by the rules has written nothing (every check precedes the first write),
+/// so the others go on; a database error aborts the whole transaction.
+async fn try_batch(db: &Db, key: &AuditKey, batch: &[Job]) -> Result<Vec<Reply>, StoreError> {
+    let mut tx = begin_write(db).await?;
     let mut replies = Vec::with_capacity(batch.len());
     for job in batch {
-        replies.push(run_in_savepoint(&mut tx, key, job).await);
+        match execute_in(&mut tx, key, job.hand_id.as_deref(), &job.command).await {
+            // Dropping the transaction rolls it back.
+            Err(CommandError::Store(e)) => return Err(e),
+            reply => replies.push(reply),
+        }
     }
-    match tx.commit().await {
-        Ok(()) => replies,
-        Err(e) => failed(&e),
-    }
-}
-
-async fn run_in_savepoint(tx: &mut WriteTx, key: &AuditKey, job: &Job) -> Reply {
-    savepoint(tx, "SAVEPOINT command").await?;
-    let result = execute_in(tx, key, job.hand_id.as_deref(), &job.command).await;
-    let end = if result.is_ok() {
-        "RELEASE SAVEPOINT command"
-    } else {
-        "ROLLBACK TO SAVEPOINT command"
-    };
-    savepoint(tx, end).await?;
-    if result.is_err() {
-        savepoint(tx, "RELEASE SAVEPOINT command").await?;
-    }
-    result
-}
-
-async fn savepoint(tx: &mut WriteTx, sql: &str) -> Result<(), CommandError> {
-    on_tx!(tx, |c| sqlx::query(sql)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
-    Ok(())
+    tx.commit().await?;
+    Ok(replies)
 }
