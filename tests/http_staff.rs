@@ -6,148 +6,16 @@
 
 mod common;
 
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
+use common::browser::{Browser, csrf_of};
 use common::{Backend, TEST_KEY_HEX, TestApp, spawn_app, test_key};
 use pitbook::domain::staff::Role;
 use pitbook::store::Db;
 
 const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
 const PASSWORD: &str = "correct-horse-battery";
-
-/// A browser: keeps cookies, never follows redirects.
-struct Browser {
-    address: String,
-    client: reqwest::Client,
-    cookies: HashMap<String, String>,
-}
-
-struct Page {
-    status: u16,
-    location: String,
-    body: String,
-}
-
-impl Browser {
-    fn new(app: &TestApp) -> Browser {
-        Browser::at(&app.address)
-    }
-
-    fn at(address: &str) -> Browser {
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .expect("client");
-        Browser {
-            address: address.to_string(),
-            client,
-            cookies: HashMap::new(),
-        }
-    }
-
-    fn cookie_header(&self) -> String {
-        let pairs: Vec<String> = self
-            .cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        pairs.join("; ")
-    }
-
-    async fn read(&mut self, response: reqwest::Response) -> Page {
-        for value in response.headers().get_all("set-cookie") {
-            let text = value.to_str().expect("ascii cookie");
-            assert!(
-                text.contains("HttpOnly") && text.contains("SameSite=Strict"),
-                "{text}"
-            );
-            assert!(text.contains("Path=/"), "{text}");
-            let (pair, _) = text.split_once(';').expect("attributes");
-            let (name, val) = pair.split_once('=').expect("name=value");
-            if text.contains("Max-Age=0") {
-                self.cookies.remove(name);
-            } else {
-                self.cookies.insert(name.to_string(), val.to_string());
-            }
-        }
-        let status = response.status().as_u16();
-        let location = response
-            .headers()
-            .get("location")
-            .map(|v| v.to_str().expect("location").to_string())
-            .unwrap_or_default();
-        let body = response.text().await.expect("body");
-        Page {
-            status,
-            location,
-            body,
-        }
-    }
-
-    async fn get(&mut self, path: &str) -> Page {
-        let r = self
-            .client
-            .get(format!("{}{path}", self.address))
-            .header("cookie", self.cookie_header())
-            .send()
-            .await
-            .expect("get");
-        self.read(r).await
-    }
-
-    async fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
-        let body: Vec<String> = form
-            .iter()
-            .map(|(k, v)| format!("{k}={}", urlencode(v)))
-            .collect();
-        let r = self
-            .client
-            .post(format!("{}{path}", self.address))
-            .header("cookie", self.cookie_header())
-            .header("content-type", "application/x-www-form-urlencoded")
-            .body(body.join("&"))
-            .send()
-            .await
-            .expect("post");
-        self.read(r).await
-    }
-
-    /// GETs a page with a form and returns its CSRF token.
-    async fn csrf(&mut self, path: &str) -> String {
-        let page = self.get(path).await;
-        assert_eq!(page.status, 200, "{path}: {}", page.body);
-        csrf_of(&page.body)
-    }
-
-    async fn login(&mut self, username: &str, password: &str) -> Page {
-        let csrf = self.csrf("/login").await;
-        self.post(
-            "/login",
-            &[
-                ("csrf", &csrf),
-                ("username", username),
-                ("password", password),
-            ],
-        )
-        .await
-    }
-}
-
-fn urlencode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-fn csrf_of(html: &str) -> String {
-    let start = html.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
-    html[start..start + 64].to_string()
-}
 
 async fn add(app: &TestApp, name: &str, role: Role, must_change: bool) {
     pitbook::store::staff::add_user(

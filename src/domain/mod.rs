@@ -16,5 +16,6 @@ pub mod outcome;
 pub mod poker_dice;
 pub mod settle;
 pub mod staff;
+pub mod table;
 pub mod ten_thousand;
 pub mod tripoley;

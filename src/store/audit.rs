@@ -162,6 +162,18 @@ pub async fn record(
         .ok_or_else(|| StoreError::Internal("append wrote no record".into()))
 }
 
+/// The newest record of `event_type`, if any.
+pub async fn last_of_type(
+    db: &super::Db,
+    event_type: &str,
+) -> Result<Option<AuditRecord>, StoreError> {
+    let sql = format!("{SELECT_RECORD} WHERE event_type = $1 ORDER BY seq DESC LIMIT 1");
+    Ok(on_pool!(db, |pool| sqlx::query_as::<_, AuditRecord>(&sql)
+        .bind(event_type)
+        .fetch_optional(pool)
+        .await?))
+}
+
 /// One end of a record range: a sequence number or a UTC time text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordBound {

@@ -378,6 +378,16 @@ async fn write_projection(
     Ok(())
 }
 
+/// The table a hand is at, if the hand exists.
+pub async fn table_of(db: &Db, id: &str) -> Result<Option<String>, StoreError> {
+    let sql = "SELECT table_id FROM hands WHERE id = $1";
+    Ok(on_pool!(db, |pool| sqlx::query(sql)
+        .bind(id)
+        .fetch_optional(pool)
+        .await?
+        .map(|r| r.get(0))))
+}
+
 /// A hand as stored: its projection row and its full history.
 #[derive(Debug, Clone, Serialize)]
 pub struct HandView {

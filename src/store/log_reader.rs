@@ -34,7 +34,7 @@ const COLUMNS: &str =
 pub fn read_sqlite(
     path: &Path,
     from: i64,
-    visitor: &mut dyn RecordVisitor,
+    visitor: &mut (dyn RecordVisitor + Send),
 ) -> Result<(), StoreError> {
     let failed = |e: rusqlite::Error| StoreError::Internal(format!("reading the audit log: {e}"));
     let conn = open_read_only(path).map_err(failed)?;
@@ -106,7 +106,7 @@ fn open_read_only(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
 pub async fn read_postgres(
     pool: &PgPool,
     from: i64,
-    visitor: &mut dyn RecordVisitor,
+    visitor: &mut (dyn RecordVisitor + Send),
 ) -> Result<(), StoreError> {
     // `from` is an i64, so formatting it into the statement is safe.
     let sql = format!(
@@ -160,7 +160,11 @@ const FIELDS: i16 = 9;
 
 impl CopyParser {
     /// Parses every complete tuple in `buf`; returns the bytes consumed.
-    fn parse(&mut self, buf: &[u8], visitor: &mut dyn RecordVisitor) -> Result<usize, StoreError> {
+    fn parse(
+        &mut self,
+        buf: &[u8],
+        visitor: &mut (dyn RecordVisitor + Send),
+    ) -> Result<usize, StoreError> {
         let mut at = 0;
         if !self.header_read {
             // Signature, flags (i32), header extension length (i32) + extension.

@@ -9,6 +9,7 @@ pub mod audit_key;
 pub mod hands;
 mod log_reader;
 pub mod staff;
+pub mod tables;
 pub mod verify;
 pub mod writer;
 

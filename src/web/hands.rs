@@ -16,6 +16,7 @@ use super::{ApiError, AppState, Staff, json};
 use crate::domain::hand_record::HandEvent;
 use crate::domain::staff::Action;
 use crate::store::hands::{self, CommandError, HandCommand};
+use crate::store::tables;
 
 const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 
@@ -68,11 +69,11 @@ async fn run(
     hand_id: Option<&str>,
     body: &Bytes,
 ) -> Result<Response, Response> {
-    // Per-table assignment comes with tables; for now the role decides.
     staff
         .require(state, Action::ActOnTable { assigned: true }, path)
         .await?;
     let api: ApiCommand = json::parse(body).map_err(IntoResponse::into_response)?;
+    require_assignment(state, staff, path, hand_id, &api.events).await?;
     let username = &staff.0.user.username;
     if let Some(actor) = api.actor.as_deref()
         && actor != username
@@ -108,6 +109,38 @@ async fn run(
             .insert(REPLAYED, HeaderValue::from_static("true"));
     }
     Ok(response)
+}
+
+/// At a table configured in pitbook, a dealer acts only where assigned
+/// (a hand at a name pitbook does not know as a table — a script, an
+/// import — needs only the role).
+async fn require_assignment(
+    state: &AppState,
+    staff: &Staff,
+    path: &str,
+    hand_id: Option<&str>,
+    events: &[HandEvent],
+) -> Result<(), Response> {
+    let internal = |e: crate::store::StoreError| ApiError::from(e).into_response();
+    let table = match (hand_id, events.first()) {
+        (Some(id), _) => hands::table_of(&state.db, id).await.map_err(internal)?,
+        (None, Some(HandEvent::HandOpened { table, .. })) => Some(table.clone()),
+        (None, _) => None,
+    };
+    let Some(table) = table else { return Ok(()) };
+    if tables::get(&state.db, &table)
+        .await
+        .map_err(internal)?
+        .is_none()
+    {
+        return Ok(());
+    }
+    let assigned = tables::is_assigned(&state.db, &table, &staff.0.user.username)
+        .await
+        .map_err(internal)?;
+    staff
+        .require(state, Action::ActOnTable { assigned }, path)
+        .await
 }
 
 async fn show_hand(

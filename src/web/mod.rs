@@ -1,15 +1,20 @@
 //! The web shell: axum routers (one per module, merged here), request ids,
 //! request logging, graceful shutdown. Handlers translate HTTP to domain calls.
 
+mod chain;
 mod dice_games;
+mod drawing;
 mod error;
 mod hands;
 mod health;
 pub mod json;
+mod play;
+mod play_view;
 mod rules;
 mod session;
 mod settle;
 mod staff;
+mod tables;
 mod tripoley;
 
 use std::future::Future;
@@ -66,6 +71,9 @@ pub fn router(state: AppState) -> Router {
         .merge(compute)
         .merge(hands::router())
         .merge(staff::router())
+        .merge(tables::router())
+        .merge(play::router())
+        .merge(chain::router())
         .with_state(state)
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {

@@ -40,7 +40,7 @@ async fn stylesheet() -> impl IntoResponse {
     )
 }
 
-fn page(t: &impl Template) -> Response {
+pub(super) fn page(t: &impl Template) -> Response {
     match t.render() {
         Ok(html) => Html(html).into_response(),
         Err(e) => ApiError::internal(e).into_response(),

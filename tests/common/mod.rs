@@ -4,6 +4,7 @@
 //! cannot be reached they fail.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod cli;
 
 use pitbook::domain::staff::Role;

@@ -1,0 +1,445 @@
+//! A card table's configuration (game profile, option overrides, seats,
+//! collection schedules, wager limits) and the Player-Dealer rotation
+//! proposal. Pure: the store keeps tables, the web shell shows them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::money::Money;
+use crate::domain::options::{OptionOverrides, Profile, RuleOptions};
+use crate::domain::settle::{
+    ActionInput, BracketInput, CollectionInput, PdInput, Scenario, ScenarioInput, WagerInput,
+};
+
+/// Longest table name, in characters.
+pub const TABLE_NAME_CHARS_MAX: usize = 24;
+pub const SEATS_MIN: i64 = 2;
+pub const SEATS_MAX: i64 = 10;
+
+/// A table as a supervisor configured it. Every hand opened at the table
+/// records these rules in its `hand_opened` event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableConfig {
+    pub name: String,
+    pub profile: Profile,
+    #[serde(default)]
+    pub options: OptionOverrides,
+    pub seats: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_schedule: Option<Vec<BracketInput>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_schedule: Option<Vec<BracketInput>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wager_min: Option<Money>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wager_max: Option<Money>,
+}
+
+/// A table setting refused: the form field and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct TableError {
+    pub field: &'static str,
+    pub message: String,
+}
+
+fn refuse(field: &'static str, message: impl Into<String>) -> TableError {
+    TableError {
+        field,
+        message: message.into(),
+    }
+}
+
+impl TableConfig {
+    /// Checks every setting; the rules and schedules are checked by the
+    /// settlement engine itself, on a probe hand, so a table can never hold
+    /// a setting its hands would refuse.
+    pub fn validate(&self) -> Result<(), TableError> {
+        let chars = self.name.chars().count();
+        if chars == 0 || chars > TABLE_NAME_CHARS_MAX {
+            return Err(refuse(
+                "name",
+                format!(
+                    "\"{}\" must be 1..{TABLE_NAME_CHARS_MAX} characters",
+                    self.name
+                ),
+            ));
+        }
+        if let Some(c) = self
+            .name
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_')))
+        {
+            // Names appear in page addresses as they are.
+            return Err(refuse(
+                "name",
+                format!("\"{c}\" is not allowed: use letters, digits, \"-\" and \"_\""),
+            ));
+        }
+        if !(SEATS_MIN..=SEATS_MAX).contains(&self.seats) {
+            return Err(refuse(
+                "seats",
+                format!(
+                    "{} is not a seat count of {SEATS_MIN}..{SEATS_MAX}",
+                    self.seats
+                ),
+            ));
+        }
+        let unit = self.rules().min_unit;
+        for (field, limit) in [("wager_min", self.wager_min), ("wager_max", self.wager_max)] {
+            if let Some(m) = limit
+                && (m <= Money::ZERO || !unit.is_multiple(m))
+            {
+                return Err(refuse(
+                    field,
+                    format!("{m} must be above zero and a multiple of {unit}"),
+                ));
+            }
+        }
+        if let (Some(lo), Some(hi)) = (self.wager_min, self.wager_max)
+            && lo > hi
+        {
+            return Err(refuse(
+                "wager_max",
+                format!("{hi} is below the minimum {lo}"),
+            ));
+        }
+        Scenario::from_input(&self.probe()).map_err(|e| {
+            let text = e.to_string();
+            let field = if text.starts_with("collection.player") {
+                "player_schedule"
+            } else if text.starts_with("collection.bank") {
+                "bank_schedule"
+            } else {
+                "options"
+            };
+            refuse(field, text)
+        })?;
+        Ok(())
+    }
+
+    /// The rules in force: the profile with the overrides applied.
+    pub fn rules(&self) -> RuleOptions {
+        RuleOptions::for_profile(self.profile).with(&self.options)
+    }
+
+    /// The collection schedules, as a hand's `collection_taken` records them.
+    pub fn collection(&self) -> Option<CollectionInput> {
+        (self.player_schedule.is_some() || self.bank_schedule.is_some()).then(|| CollectionInput {
+            player: self.player_schedule.clone(),
+            bank: self.bank_schedule.clone(),
+        })
+    }
+
+    /// Refuses a wager outside the table's limits.
+    pub fn check_wager(&self, amount: Money) -> Result<(), TableError> {
+        if let Some(lo) = self.wager_min
+            && amount < lo
+        {
+            return Err(refuse(
+                "amount",
+                format!("{amount} is below the table minimum {lo}"),
+            ));
+        }
+        if let Some(hi) = self.wager_max
+            && amount > hi
+        {
+            return Err(refuse(
+                "amount",
+                format!("{amount} is above the table maximum {hi}"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn probe(&self) -> ScenarioInput {
+        let unit = self.rules().min_unit.amount();
+        ScenarioInput {
+            profile: Some(self.profile),
+            options: Some(self.options.clone()),
+            seats: Some(self.seats),
+            pd: PdInput {
+                seat: 1,
+                player: "probe".into(),
+                bank: unit,
+            },
+            action: ActionInput {
+                seat: Some(2),
+                ..ActionInput::default()
+            },
+            wagers: vec![WagerInput {
+                id: "probe".into(),
+                seat: 2,
+                bettor: "probe".into(),
+                amount: unit,
+                backline: false,
+                payout: None,
+            }],
+            outcomes: Some(crate::domain::settle::SeatMap(vec![(
+                "2".into(),
+                crate::domain::outcome::Outcome::Push,
+            )])),
+            hands: None,
+            collection: self.collection(),
+        }
+    }
+}
+
+/// Parses a collection schedule typed as `FROM-TO:FEE` brackets separated
+/// by commas or new lines (`1-100:1, 101-5000:2`); empty text is none.
+pub fn parse_schedule(
+    field: &'static str,
+    text: &str,
+) -> Result<Option<Vec<BracketInput>>, TableError> {
+    let mut brackets = Vec::new();
+    for part in text
+        .split([',', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let bad = || {
+            refuse(
+                field,
+                format!("\"{part}\" is not FROM-TO:FEE (e.g. 1-100:1)"),
+            )
+        };
+        let (range, fee) = part.split_once(':').ok_or_else(bad)?;
+        let (from, to) = range.split_once('-').ok_or_else(bad)?;
+        let money =
+            |t: &str| Money::parse(t.trim()).map_err(|e| refuse(field, format!("\"{part}\": {e}")));
+        brackets.push(BracketInput {
+            from: money(from)?,
+            to: money(to)?,
+            fee: money(fee)?,
+        });
+    }
+    Ok((!brackets.is_empty()).then_some(brackets))
+}
+
+/// The schedule back in the form's text.
+pub fn schedule_text(brackets: Option<&[BracketInput]>) -> String {
+    brackets
+        .unwrap_or_default()
+        .iter()
+        .map(|b| format!("{}-{}:{}", b.from, b.to, b.fee))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One earlier hand at the table, for the rotation proposal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PastHand {
+    pub pd_seat: i64,
+    pub pd_player: String,
+    /// (seat, bettor) of each primary wager.
+    pub primary_wagers: Vec<(i64, String)>,
+}
+
+/// Who the product proposes as the next PD, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdProposal {
+    pub seat: i64,
+    pub player: String,
+    pub why: String,
+}
+
+/// The rotation rule (double-hand-poker.md): the PD option rotates
+/// clockwise; a player may bank two consecutive hands; the next PD must have
+/// wagered at least `pd_min_wagers` times in the current round of rotation
+/// (the hands since the option last left their seat). `history` is oldest
+/// first. None when nobody is eligible (the dealer asks the table).
+pub fn propose_pd(history: &[PastHand], seats: i64, pd_min_wagers: u32) -> Option<PdProposal> {
+    let last = history.last()?;
+    let consecutive = history
+        .iter()
+        .rev()
+        .take_while(|h| h.pd_seat == last.pd_seat && h.pd_player == last.pd_player)
+        .count();
+    if consecutive == 1 {
+        return Some(PdProposal {
+            seat: last.pd_seat,
+            player: last.pd_player.clone(),
+            why: format!(
+                "{} banked one hand and may bank a second in a row (or pass the option on)",
+                last.pd_player
+            ),
+        });
+    }
+    for step in 1..seats {
+        let seat = (last.pd_seat - 1 + step).rem_euclid(seats) + 1;
+        // The round of rotation for this seat: hands since it last banked.
+        let since = history
+            .iter()
+            .rposition(|h| h.pd_seat == seat)
+            .map_or(0, |i| i + 1);
+        let round = &history[since..];
+        let Some(player) = round.iter().rev().find_map(|h| {
+            h.primary_wagers
+                .iter()
+                .find(|(s, _)| *s == seat)
+                .map(|(_, p)| p.clone())
+        }) else {
+            continue;
+        };
+        let wagers = round
+            .iter()
+            .filter(|h| {
+                h.primary_wagers
+                    .iter()
+                    .any(|(s, p)| *s == seat && *p == player)
+            })
+            .count();
+        if wagers >= pd_min_wagers as usize {
+            return Some(PdProposal {
+                seat,
+                player: player.clone(),
+                why: format!(
+                    "next clockwise with {wagers} wagers this round (at least {pd_min_wagers} needed)"
+                ),
+            });
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> TableConfig {
+        TableConfig {
+            name: "DHP-1".into(),
+            profile: Profile::LuckyChances,
+            options: OptionOverrides::default(),
+            seats: 7,
+            player_schedule: None,
+            bank_schedule: None,
+            wager_min: None,
+            wager_max: None,
+        }
+    }
+
+    fn past(pd_seat: i64, pd: &str, wagers: &[(i64, &str)]) -> PastHand {
+        PastHand {
+            pd_seat,
+            pd_player: pd.into(),
+            primary_wagers: wagers.iter().map(|(s, p)| (*s, p.to_string())).collect(),
+        }
+    }
+
+    #[test]
+    fn a_plain_table_is_valid() {
+        assert_eq!(table().validate(), Ok(()));
+    }
+
+    #[test]
+    fn bad_settings_name_their_field() {
+        let cases: Vec<(TableConfig, &str)> = vec![
+            (
+                TableConfig {
+                    name: String::new(),
+                    ..table()
+                },
+                "name",
+            ),
+            (
+                TableConfig {
+                    name: "T<1>".into(),
+                    ..table()
+                },
+                "name",
+            ),
+            (
+                TableConfig {
+                    seats: 11,
+                    ..table()
+                },
+                "seats",
+            ),
+            (
+                TableConfig {
+                    seats: 1,
+                    ..table()
+                },
+                "seats",
+            ),
+            (
+                TableConfig {
+                    wager_min: Some(Money::parse("0.005").unwrap()),
+                    ..table()
+                },
+                "wager_min",
+            ),
+            (
+                TableConfig {
+                    wager_min: Some(Money::parse("50").unwrap()),
+                    wager_max: Some(Money::parse("10").unwrap()),
+                    ..table()
+                },
+                "wager_max",
+            ),
+            (
+                TableConfig {
+                    player_schedule: parse_schedule("player_schedule", "100-1:1").unwrap(),
+                    ..table()
+                },
+                "player_schedule",
+            ),
+        ];
+        for (config, field) in cases {
+            assert_eq!(
+                config.validate().map_err(|e| e.field),
+                Err(field),
+                "{config:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn schedules_parse_from_text_and_back() {
+        let s = parse_schedule("player_schedule", "1-100:1,\n 100.01-5000:2").unwrap();
+        assert_eq!(
+            schedule_text(s.as_deref()),
+            "1.00-100.00:1.00, 100.01-5000.00:2.00"
+        );
+        assert_eq!(parse_schedule("bank_schedule", "  ").unwrap(), None);
+        let err = parse_schedule("bank_schedule", "1-100").unwrap_err();
+        assert_eq!(err.field, "bank_schedule");
+        assert!(err.message.contains("\"1-100\""), "{err}");
+    }
+
+    #[test]
+    fn wagers_outside_limits_are_refused() {
+        let t = TableConfig {
+            wager_min: Some(Money::parse("5").unwrap()),
+            wager_max: Some(Money::parse("500").unwrap()),
+            ..table()
+        };
+        assert!(t.check_wager(Money::parse("5").unwrap()).is_ok());
+        assert!(t.check_wager(Money::parse("4").unwrap()).is_err());
+        assert!(t.check_wager(Money::parse("500.01").unwrap()).is_err());
+    }
+
+    #[test]
+    fn rotation_offers_a_second_hand_then_moves_clockwise() {
+        assert_eq!(propose_pd(&[], 7, 3), None);
+        let regulars = [(2, "Ann"), (3, "Bo"), (4, "Cy")];
+        let one = [past(1, "Dana", &regulars)];
+        let p = propose_pd(&one, 7, 3).unwrap();
+        assert_eq!((p.seat, p.player.as_str()), (1, "Dana"));
+
+        // Dana banked twice; Ann (seat 2) has wagered only twice, Bo three times.
+        let history = [
+            past(1, "Dana", &[(3, "Bo")]),
+            past(1, "Dana", &regulars),
+            past(1, "Dana", &regulars),
+        ];
+        let p = propose_pd(&history, 7, 3).unwrap();
+        assert_eq!((p.seat, p.player.as_str()), (3, "Bo"), "{p:?}");
+        // With a lower threshold, Ann is next.
+        let p = propose_pd(&history, 7, 2).unwrap();
+        assert_eq!((p.seat, p.player.as_str()), (2, "Ann"));
+        // Nobody eligible.
+        assert_eq!(propose_pd(&history, 7, 9), None);
+    }
+}

@@ -1,0 +1,343 @@
+//! Card tables and dealer assignments. Each change is an audit record
+//! (`table_created`, `dealer_assigned`, `dealer_unassigned`) written in the
+//! same transaction as the projection row it describes.
+
+use serde_json::json;
+use sqlx::Row;
+
+use super::audit::{self, NewRecord, canonical_json};
+use super::{Db, StoreError, WriteTx, begin_write};
+use crate::domain::audit::AuditKey;
+use crate::domain::hand_record::GAME_DOUBLE_HAND_POKER;
+use crate::domain::staff::{Action, Role, allows};
+use crate::domain::table::TableConfig;
+
+/// Most tables one pitbook keeps.
+pub const TABLES_MAX: i64 = 500;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TableStoreError {
+    #[error("{field}: {message}")]
+    Invalid {
+        field: &'static str,
+        message: String,
+    },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<sqlx::Error> for TableStoreError {
+    fn from(e: sqlx::Error) -> Self {
+        TableStoreError::Store(StoreError::Query(e))
+    }
+}
+
+fn invalid(field: &'static str, message: String) -> TableStoreError {
+    TableStoreError::Invalid { field, message }
+}
+
+/// A table with its dealers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    pub config: TableConfig,
+    pub dealers: Vec<String>,
+}
+
+/// A hand at a table, newest first in lists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandSummary {
+    pub id: String,
+    pub status: String,
+    pub dealer: String,
+    pub bank: Option<String>,
+    pub opened_at: String,
+}
+
+async fn config_record(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    actor: &str,
+    table: &str,
+    event_type: &str,
+    payload: serde_json::Value,
+) -> Result<(), StoreError> {
+    let record = NewRecord {
+        actor: actor.to_string(),
+        table: Some(table.to_string()),
+        hand: None,
+        event_type: event_type.to_string(),
+        payload: canonical_json(&payload)?,
+    };
+    audit::append(tx, key, &[record]).await.map(drop)
+}
+
+/// Creates a table (validated first; a taken name is refused).
+pub async fn create(
+    db: &Db,
+    key: &AuditKey,
+    actor: &str,
+    config: &TableConfig,
+) -> Result<(), TableStoreError> {
+    config.validate().map_err(|e| invalid(e.field, e.message))?;
+    let mut tx = begin_write(db).await?;
+    let taken = "SELECT COUNT(*), SUM(CASE WHEN name = $1 THEN 1 ELSE 0 END) FROM card_tables";
+    let (count, same): (i64, Option<i64>) = on_tx!(&mut tx, |c| {
+        let row = sqlx::query(taken)
+            .bind(&config.name)
+            .fetch_one(&mut **c)
+            .await?;
+        (row.get(0), row.get(1))
+    });
+    if same.unwrap_or(0) > 0 {
+        return Err(invalid(
+            "name",
+            format!("a table \"{}\" already exists", config.name),
+        ));
+    }
+    if count >= TABLES_MAX {
+        return Err(invalid("name", format!("at most {TABLES_MAX} tables")));
+    }
+    let now = audit::now_text();
+    let json_of = |v: &Option<Vec<crate::domain::settle::BracketInput>>| {
+        v.as_ref().map(canonical_json).transpose()
+    };
+    let options = canonical_json(&config.options)?;
+    let player = json_of(&config.player_schedule)?;
+    let bank = json_of(&config.bank_schedule)?;
+    let insert = "INSERT INTO card_tables (name, game, profile, options, seats, player_schedule, \
+                  bank_schedule, wager_min, wager_max, created_at, created_by) \
+                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+    on_tx!(&mut tx, |c| sqlx::query(insert)
+        .bind(&config.name)
+        .bind(GAME_DOUBLE_HAND_POKER)
+        .bind(config.profile.name())
+        .bind(&options)
+        .bind(config.seats)
+        .bind(&player)
+        .bind(&bank)
+        .bind(config.wager_min.map(|m| m.to_canonical()))
+        .bind(config.wager_max.map(|m| m.to_canonical()))
+        .bind(&now)
+        .bind(actor)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    let payload = serde_json::to_value(config).map_err(|e| StoreError::Internal(e.to_string()))?;
+    config_record(&mut tx, key, actor, &config.name, "table_created", payload).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+const SELECT_TABLE: &str = "SELECT name, profile, options, seats, player_schedule, bank_schedule, \
+                            wager_min, wager_max FROM card_tables";
+
+fn config_from_row<R: Row>(row: &R) -> Result<TableConfig, StoreError>
+where
+    for<'a> &'a str: sqlx::ColumnIndex<R>,
+    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    let bad = |what: &str, e: String| StoreError::Internal(format!("stored table {what}: {e}"));
+    let profile: String = row.try_get("profile")?;
+    let options: String = row.try_get("options")?;
+    let schedule = |column: &str| -> Result<_, StoreError> {
+        let text: Option<String> = row.try_get(column)?;
+        text.map(|t| serde_json::from_str(&t).map_err(|e| bad(column, e.to_string())))
+            .transpose()
+    };
+    let money = |column: &str| -> Result<_, StoreError> {
+        let text: Option<String> = row.try_get(column)?;
+        text.map(|t| crate::domain::money::Money::parse(&t).map_err(|e| bad(column, e.to_string())))
+            .transpose()
+    };
+    Ok(TableConfig {
+        name: row.try_get("name")?,
+        profile: crate::domain::options::Profile::parse(&profile)
+            .ok_or_else(|| bad("profile", profile.clone()))?,
+        options: serde_json::from_str(&options).map_err(|e| bad("options", e.to_string()))?,
+        seats: row.try_get("seats")?,
+        player_schedule: schedule("player_schedule")?,
+        bank_schedule: schedule("bank_schedule")?,
+        wager_min: money("wager_min")?,
+        wager_max: money("wager_max")?,
+    })
+}
+
+/// Every table, by name, with its dealers.
+pub async fn list(db: &Db) -> Result<Vec<Table>, StoreError> {
+    let sql = format!("{SELECT_TABLE} ORDER BY name");
+    let configs: Vec<TableConfig> = on_pool!(db, |pool| sqlx::query(&sql)
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(config_from_row)
+        .collect::<Result<_, _>>()?);
+    let sql = "SELECT table_name, username FROM table_dealers ORDER BY table_name, username";
+    let pairs: Vec<(String, String)> = on_pool!(db, |pool| sqlx::query(sql)
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect());
+    Ok(configs
+        .into_iter()
+        .map(|config| {
+            let dealers = pairs
+                .iter()
+                .filter(|(t, _)| *t == config.name)
+                .map(|(_, u)| u.clone())
+                .collect();
+            Table { config, dealers }
+        })
+        .collect())
+}
+
+pub async fn get(db: &Db, name: &str) -> Result<Option<Table>, StoreError> {
+    let sql = format!("{SELECT_TABLE} WHERE name = $1");
+    let config = on_pool!(db, |pool| sqlx::query(&sql)
+        .bind(name)
+        .fetch_optional(pool)
+        .await?
+        .as_ref()
+        .map(config_from_row)
+        .transpose()?);
+    let Some(config) = config else {
+        return Ok(None);
+    };
+    let sql = "SELECT username FROM table_dealers WHERE table_name = $1 ORDER BY username";
+    let dealers = on_pool!(db, |pool| sqlx::query(sql)
+        .bind(name)
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(|r| r.get(0))
+        .collect());
+    Ok(Some(Table { config, dealers }))
+}
+
+pub async fn is_assigned(db: &Db, table: &str, username: &str) -> Result<bool, StoreError> {
+    let sql = "SELECT 1 FROM table_dealers WHERE table_name = $1 AND username = $2";
+    Ok(on_pool!(db, |pool| sqlx::query(sql)
+        .bind(table)
+        .bind(username)
+        .fetch_optional(pool)
+        .await?
+        .is_some()))
+}
+
+/// Assigns (`assign` true) or removes a dealer. Only accounts whose role
+/// may run a table can be assigned.
+pub async fn set_dealer(
+    db: &Db,
+    key: &AuditKey,
+    actor: &str,
+    table: &str,
+    username: &str,
+    assign: bool,
+) -> Result<(), TableStoreError> {
+    let mut tx = begin_write(db).await?;
+    let exists = "SELECT 1 FROM card_tables WHERE name = $1";
+    let found = on_tx!(&mut tx, |c| sqlx::query(exists)
+        .bind(table)
+        .fetch_optional(&mut **c)
+        .await?
+        .is_some());
+    if !found {
+        return Err(invalid("table", format!("no table \"{table}\"")));
+    }
+    let role_sql = "SELECT role FROM staff_users WHERE username = $1 AND NOT disabled";
+    let role: Option<String> = on_tx!(&mut tx, |c| sqlx::query(role_sql)
+        .bind(username)
+        .fetch_optional(&mut **c)
+        .await?
+        .map(|r| r.get(0)));
+    let role: Role = match role.map(|r| r.parse()) {
+        Some(Ok(role)) => role,
+        _ => {
+            return Err(invalid(
+                "username",
+                format!("no active account \"{username}\""),
+            ));
+        }
+    };
+    if assign && !allows(role, Action::ActOnTable { assigned: true }) {
+        return Err(invalid(
+            "username",
+            format!("\"{username}\" is a {role}: only dealers, supervisors and admins run tables"),
+        ));
+    }
+    let assigned = {
+        let sql = "SELECT 1 FROM table_dealers WHERE table_name = $1 AND username = $2";
+        on_tx!(&mut tx, |c| sqlx::query(sql)
+            .bind(table)
+            .bind(username)
+            .fetch_optional(&mut **c)
+            .await?
+            .is_some())
+    };
+    if assigned == assign {
+        let state = if assign { "already" } else { "not" };
+        return Err(invalid(
+            "username",
+            format!("\"{username}\" is {state} assigned to {table}"),
+        ));
+    }
+    let now = audit::now_text();
+    if assign {
+        let sql = "INSERT INTO table_dealers (table_name, username, assigned_at, assigned_by) \
+                   VALUES ($1, $2, $3, $4)";
+        on_tx!(&mut tx, |c| sqlx::query(sql)
+            .bind(table)
+            .bind(username)
+            .bind(&now)
+            .bind(actor)
+            .execute(&mut **c)
+            .await
+            .map(drop)?);
+    } else {
+        let sql = "DELETE FROM table_dealers WHERE table_name = $1 AND username = $2";
+        on_tx!(&mut tx, |c| sqlx::query(sql)
+            .bind(table)
+            .bind(username)
+            .execute(&mut **c)
+            .await
+            .map(drop)?);
+    }
+    let event = if assign {
+        "dealer_assigned"
+    } else {
+        "dealer_unassigned"
+    };
+    config_record(
+        &mut tx,
+        key,
+        actor,
+        table,
+        event,
+        json!({"dealer": username}),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The table's hands, newest first (at most `limit`).
+pub async fn hands(db: &Db, table: &str, limit: i64) -> Result<Vec<HandSummary>, StoreError> {
+    let sql = "SELECT id, status, dealer, CAST(bank AS TEXT), opened_at FROM hands \
+               WHERE table_id = $1 ORDER BY opened_at DESC, id DESC LIMIT $2";
+    Ok(on_pool!(db, |pool| sqlx::query(sql)
+        .bind(table)
+        .bind(limit)
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(|r| HandSummary {
+            id: r.get(0),
+            status: r.get(1),
+            dealer: r.get(2),
+            bank: r.get(3),
+            opened_at: r.get(4),
+        })
+        .collect()))
+}

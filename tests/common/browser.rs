@@ -1,0 +1,149 @@
+//! A browser for HTTP tests: keeps cookies (checking each is HttpOnly and
+//! SameSite=Strict), never follows redirects, reads forms' hidden fields.
+
+use std::collections::HashMap;
+
+use super::TestApp;
+
+/// A browser: keeps cookies, never follows redirects.
+pub struct Browser {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub cookies: HashMap<String, String>,
+}
+
+pub struct Page {
+    pub status: u16,
+    pub location: String,
+    pub body: String,
+}
+
+impl Browser {
+    pub fn new(app: &TestApp) -> Browser {
+        Browser::at(&app.address)
+    }
+
+    pub fn at(address: &str) -> Browser {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client");
+        Browser {
+            address: address.to_string(),
+            client,
+            cookies: HashMap::new(),
+        }
+    }
+
+    pub fn cookie_header(&self) -> String {
+        let pairs: Vec<String> = self
+            .cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        pairs.join("; ")
+    }
+
+    pub async fn read(&mut self, response: reqwest::Response) -> Page {
+        for value in response.headers().get_all("set-cookie") {
+            let text = value.to_str().expect("ascii cookie");
+            assert!(
+                text.contains("HttpOnly") && text.contains("SameSite=Strict"),
+                "{text}"
+            );
+            assert!(text.contains("Path=/"), "{text}");
+            let (pair, _) = text.split_once(';').expect("attributes");
+            let (name, val) = pair.split_once('=').expect("name=value");
+            if text.contains("Max-Age=0") {
+                self.cookies.remove(name);
+            } else {
+                self.cookies.insert(name.to_string(), val.to_string());
+            }
+        }
+        let status = response.status().as_u16();
+        let location = response
+            .headers()
+            .get("location")
+            .map(|v| v.to_str().expect("location").to_string())
+            .unwrap_or_default();
+        let body = response.text().await.expect("body");
+        Page {
+            status,
+            location,
+            body,
+        }
+    }
+
+    pub async fn get(&mut self, path: &str) -> Page {
+        let r = self
+            .client
+            .get(format!("{}{path}", self.address))
+            .header("cookie", self.cookie_header())
+            .send()
+            .await
+            .expect("get");
+        self.read(r).await
+    }
+
+    pub async fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
+        let body: Vec<String> = form
+            .iter()
+            .map(|(k, v)| format!("{k}={}", urlencode(v)))
+            .collect();
+        let r = self
+            .client
+            .post(format!("{}{path}", self.address))
+            .header("cookie", self.cookie_header())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body.join("&"))
+            .send()
+            .await
+            .expect("post");
+        self.read(r).await
+    }
+
+    /// GETs a page with a form and returns its CSRF token.
+    pub async fn csrf(&mut self, path: &str) -> String {
+        let page = self.get(path).await;
+        assert_eq!(page.status, 200, "{path}: {}", page.body);
+        csrf_of(&page.body)
+    }
+
+    pub async fn login(&mut self, username: &str, password: &str) -> Page {
+        let csrf = self.csrf("/login").await;
+        self.post(
+            "/login",
+            &[
+                ("csrf", &csrf),
+                ("username", username),
+                ("password", password),
+            ],
+        )
+        .await
+    }
+}
+
+pub fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+pub fn csrf_of(html: &str) -> String {
+    let start = html.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
+    html[start..start + 64].to_string()
+}
+
+/// The value of the first `<input … name="NAME" value="…">` in `html`.
+pub fn input_value(html: &str, name: &str) -> String {
+    let needle = format!("name=\"{name}\" value=\"");
+    let start = html
+        .find(&needle)
+        .unwrap_or_else(|| panic!("no input {name} in the page"))
+        + needle.len();
+    let end = html[start..].find('"').expect("closing quote") + start;
+    html[start..end].to_string()
+}
