@@ -596,7 +596,73 @@ async fn the_chain_page_verifies_and_keeps_the_result(backend: Backend) {
     assert!(page.body.contains("FAILED at seq"), "{}", page.body);
 }
 
+async fn hands_entered_as_cards_are_decided_by_the_rules(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut dana = table_with_dealer(&app).await;
+    let hand = open_hand(&mut dana).await;
+    ok(
+        &mut dana,
+        &hand,
+        "pd-form",
+        &[("seat", "1"), ("player", "Dana"), ("bank", "200")],
+    )
+    .await;
+    for (seat, bettor) in [("4", "Ann"), ("5", "Bo"), ("6", "Cy"), ("7", "Di")] {
+        ok(
+            &mut dana,
+            &hand,
+            "wager-form",
+            &[("seat", seat), ("bettor", bettor), ("amount", "50")],
+        )
+        .await;
+    }
+    ok(
+        &mut dana,
+        &format!("{hand}?step=dice"),
+        "dice-form",
+        &[("d1", "1"), ("d2", "1"), ("d3", "2")],
+    )
+    .await;
+    let cards = |seat7: &'static str| {
+        vec![
+            ("mode", "cards"),
+            ("cards_1", "As Ad Ks Kd Qs Qd Js"),
+            ("cards_4", "2c 3c 4c 5c 6c 7h 8h"),
+            ("cards_5", "9c 9h 9s Th Tc Td 2d"),
+            ("cards_6", "3h 4h 5h 6h 2h 2s 3s"),
+            ("cards_7", seat7),
+        ]
+    };
+    // The ace of spades twice: refused, nothing recorded.
+    let page = submit(
+        &mut dana,
+        &format!("{hand}?mode=cards"),
+        "results-form",
+        &cards("As 5s 6s 7s 8s Jc Jd"),
+    )
+    .await;
+    assert_eq!(page.status, 422, "{}", page.body);
+    assert!(page.body.contains("id=\"form-error\""), "{}", page.body);
+    assert_eq!(records(&app, "hand_recorded").await, 0);
+    let page = submit(
+        &mut dana,
+        &format!("{hand}?mode=cards"),
+        "results-form",
+        &cards("4s 5s 6s 7s 8s Jc Jd"),
+    )
+    .await;
+    assert_eq!(page.status, 303, "{}", page.body);
+    assert_eq!(
+        records(&app, "hand_recorded").await,
+        5,
+        "four seats and the PD"
+    );
+    let page = dana.get(&hand).await;
+    assert!(page.body.contains("5. Settlement"), "{}", page.body);
+}
+
 on_both_databases!(
+    hands_entered_as_cards_are_decided_by_the_rules,
     the_chain_page_verifies_and_keeps_the_result,
     the_api_checks_the_table_assignment_too,
     the_seed_example_runs_through_the_pages,

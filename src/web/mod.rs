@@ -9,6 +9,7 @@ mod hands;
 mod health;
 pub mod json;
 mod play;
+mod play_forms;
 mod play_view;
 mod rules;
 mod session;
