@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The end-to-end browser test (issue 6): starts `pitbook serve` on a fresh
+# SQLite database in a temporary directory, on a free 127.0.0.1 port, and runs
+# e2e.mjs (Debian's chromium driven by playwright-core) against it: the first
+# admin's one-time password, the forced password change, a table, and the
+# seed's $200 example hand through the pages, with the numbers checked on the
+# final screen. Then the server is stopped and `pitbook audit verify` must
+# pass on the database it wrote.
+#
+# Needs /usr/bin/chromium (apt-get install chromium) and `npm ci` in this
+# directory; .ci/run installs both when missing.
+#
+# The binary: PITBOOK_BIN if set, else the debug build. .ci/run runs this
+# right after `cargo test`, which has already built target/debug/pitbook (the
+# CLI tests run it), so the build below is a no-op there; a release build
+# would compile every crate again (minutes on 2 cores) to save nothing here —
+# argon2 is optimised in the dev profile too (Cargo.toml).
+#
+# Artefacts: target/browser/final.png (the final screen) and, on a failure,
+# target/browser/failure.png and the server's log.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+out_dir=$root/target/browser
+mkdir -p "$out_dir"
+rm -f "$out_dir/final.png" "$out_dir/failure.png" "$out_dir/serve.log"
+
+if [[ -n "${PITBOOK_BIN:-}" ]]; then
+    bin=$PITBOOK_BIN
+else
+    # The same build `cargo test` makes of the binary (dev-dependencies'
+    # features included), so after `cargo test` nothing is compiled again.
+    cargo test --locked --no-run --quiet --test cli_serve
+    bin=$target_dir/debug/pitbook
+fi
+[[ -x "$bin" ]] || { echo "browser test: no pitbook binary at $bin" >&2; exit 1; }
+[[ -x /usr/bin/chromium ]] || { echo "browser test: /usr/bin/chromium is missing (apt-get install chromium)" >&2; exit 1; }
+[[ -d tests/browser/node_modules/playwright-core ]] || { echo "browser test: run 'npm ci' in tests/browser first" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pitbook-browser.XXXXXX")
+db_url="sqlite:$work/pitbook.db"
+key_file=$work/audit-key
+(umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$key_file")
+log=$work/serve.log
+server_pid=
+
+stop_server() {
+    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    server_pid=
+}
+cleanup() {
+    local rc=$?
+    stop_server
+    if [[ $rc -ne 0 ]]; then
+        cp "$log" "$out_dir/serve.log" 2>/dev/null || true
+        echo "browser test: FAILED (exit $rc); the server's log follows (also in target/browser/serve.log)" >&2
+        sed 's/one-time password [0-9a-f]*/one-time password …/' "$log" >&2 2>/dev/null || true
+    fi
+    rm -rf "$work"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Only ever loopback; port 0 lets the kernel pick a free port, which the
+# server reports in its "pitbook listening" line.
+NO_COLOR=1 RUST_LOG=info "$bin" serve \
+    --database-url "$db_url" --audit-key-file "$key_file" \
+    --bind 127.0.0.1:0 >"$log" 2>&1 &
+server_pid=$!
+
+address=
+password=
+deadline=$((SECONDS + 30))
+while [[ -z "$address" || -z "$password" ]]; do
+    if ! kill -0 "$server_pid" 2>/dev/null; then
+        echo "browser test: pitbook serve exited before listening" >&2
+        exit 1
+    fi
+    if ((SECONDS >= deadline)); then
+        echo "browser test: pitbook serve did not report its address and the admin password within 30 s" >&2
+        exit 1
+    fi
+    # src/cli/serve.rs: 'pitbook: first start: created user "admin" with one-time password HEX — …'
+    password=$(sed -n 's/.*created user "admin" with one-time password \([0-9a-f]\{1,\}\).*/\1/p' "$log" | head -n1)
+    address=$(sed -n 's/.*pitbook listening.*address=\(127\.0\.0\.1:[0-9]\{1,\}\).*/\1/p' "$log" | head -n1)
+    [[ -n "$address" && -n "$password" ]] || sleep 0.1
+done
+base_url="http://$address"
+
+until curl -fsS --max-time 2 "$base_url/readyz" >/dev/null 2>&1; do
+    if ((SECONDS >= deadline)) || ! kill -0 "$server_pid" 2>/dev/null; then
+        echo "browser test: $base_url/readyz never answered 200" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+echo "browser test: pitbook serving at $base_url (database $work/pitbook.db)"
+
+PITBOOK_URL=$base_url \
+    PITBOOK_ADMIN_PASSWORD=$password \
+    PITBOOK_OUT_DIR=$out_dir \
+    node tests/browser/e2e.mjs
+
+stop_server
+echo "browser test: pitbook audit verify"
+NO_COLOR=1 "$bin" audit verify --database-url "$db_url" --audit-key-file "$key_file"
+echo "browser test: passed"
