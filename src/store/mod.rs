@@ -6,6 +6,7 @@
 mod macros;
 pub mod audit;
 pub mod audit_key;
+pub mod dice_games;
 pub mod hands;
 mod log_reader;
 pub mod staff;

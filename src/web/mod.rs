@@ -3,6 +3,7 @@
 
 mod chain;
 mod dice_games;
+mod dice_keeper;
 mod drawing;
 mod error;
 mod hands;
@@ -75,6 +76,7 @@ pub fn router(state: AppState) -> Router {
         .merge(tables::router())
         .merge(play::router())
         .merge(chain::router())
+        .merge(dice_keeper::router())
         .with_state(state)
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {

@@ -5,11 +5,13 @@
 
 mod api;
 mod game;
+mod keeper;
 #[cfg(test)]
 mod tests;
 
 pub use api::*;
 pub use game::*;
+pub use keeper::*;
 
 use serde::Serialize;
 
