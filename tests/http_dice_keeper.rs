@@ -239,7 +239,109 @@ async fn bad_input_roles_stale_pages_and_double_taps(backend: Backend) {
     assert_eq!(records(&app, "ten_thousand_action").await, 3);
 }
 
+async fn a_poker_dice_round_is_kept_to_its_winner(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut dana = signed_in(&app, "dana", Role::Dealer).await;
+    let csrf = dana.csrf("/dice").await;
+    let page = dana
+        .post(
+            "/dice",
+            &[
+                ("csrf", &csrf),
+                ("game", "poker-dice"),
+                ("players", "Ana, Beto"),
+                ("profile", "caribena"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status, 303, "{}", page.body);
+    let game = page.location;
+    assert_eq!(
+        action(
+            &mut dana,
+            &game,
+            &[("action", "throw"), ("rolled", "A A K Q J")]
+        )
+        .await
+        .status,
+        303
+    );
+    // Holding a die that was not thrown is refused beside the form.
+    let page = action(
+        &mut dana,
+        &game,
+        &[("action", "throw"), ("held", "N N"), ("rolled", "A K K")],
+    )
+    .await;
+    assert_eq!(page.status, 422, "{}", page.body);
+    assert!(
+        page.body.contains("is not in the previous throw"),
+        "{}",
+        page.body
+    );
+    // Five dice in all, or it is refused.
+    let page = action(
+        &mut dana,
+        &game,
+        &[("action", "throw"), ("held", "A A"), ("rolled", "K K")],
+    )
+    .await;
+    assert_eq!(page.status, 422, "{}", page.body);
+    assert_eq!(
+        action(
+            &mut dana,
+            &game,
+            &[("action", "throw"), ("held", "A A"), ("rolled", "A K K")]
+        )
+        .await
+        .status,
+        303
+    );
+    let page = dana.get(&game).await;
+    assert!(page.body.contains("Full de ases y reyes"), "{}", page.body);
+    assert_eq!(
+        action(&mut dana, &game, &[("action", "stand")])
+            .await
+            .status,
+        303
+    );
+    assert_eq!(
+        action(
+            &mut dana,
+            &game,
+            &[("action", "throw"), ("rolled", "Q Q Q J N")]
+        )
+        .await
+        .status,
+        303
+    );
+    assert_eq!(
+        action(&mut dana, &game, &[("action", "stand")])
+            .await
+            .status,
+        303
+    );
+    let page = dana.get(&game).await;
+    assert!(page.body.contains("id=\"winner\""), "{}", page.body);
+    assert!(page.body.contains("Ana wins"), "{}", page.body);
+    assert_eq!(records(&app, "poker_dice_started").await, 1);
+    assert_eq!(records(&app, "poker_dice_action").await, 5);
+    assert_eq!(records(&app, "poker_dice_finished").await, 1);
+    // A throw after the round is refused.
+    let csrf = input_value(&page.body, "csrf");
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("version", "6"),
+        ("action", "throw"),
+        ("rolled", "A A A A A"),
+    ];
+    let page = dana.post(&game, &form).await;
+    assert_eq!(page.status, 422);
+    assert!(page.body.contains("the round is over"), "{}", page.body);
+}
+
 on_both_databases!(
+    a_poker_dice_round_is_kept_to_its_winner,
     a_game_is_kept_to_its_end,
     bad_input_roles_stale_pages_and_double_taps,
 );

@@ -1,9 +1,9 @@
--- Dice games kept at the table (10,000): the game so far as canonical JSON
--- (the recorded-game contract plus the turn in progress). Every action is
+-- Dice games kept at the table (10,000, poker dice): the game so far as canonical JSON
+-- (the recorded-game contract plus what is in progress). Every action is
 -- an audit record written in the same transaction as the row's change.
 CREATE TABLE dice_games (
     id          TEXT PRIMARY KEY,
-    game        TEXT NOT NULL CHECK (game IN ('ten-thousand')),
+    game        TEXT NOT NULL CHECK (game IN ('ten-thousand', 'poker-dice')),
     state       TEXT NOT NULL,
     status      TEXT NOT NULL CHECK (status IN ('playing', 'finished')),
     version     BIGINT NOT NULL CHECK (version >= 1),

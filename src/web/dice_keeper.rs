@@ -1,7 +1,9 @@
-//! The 10,000 scorekeeper: start a game (players, rule options), then each
-//! throw typed in, the legal keeps offered as buttons with their points,
-//! stop to record, the running totals and the winner. Every action is one
-//! audit record; a finished game's page is its full record.
+//! The dice scorekeepers. 10,000: start a game (players, rule options),
+//! then each throw typed in, the legal keeps offered as buttons with their
+//! points, stop to record, the running totals and the winner. Poker dice: a
+//! round, each player's throws (held and thrown dice) up to three, standing,
+//! the winner or the tie with the reason. Every action is one audit record;
+//! a finished game's page is its full record.
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -13,11 +15,12 @@ use axum::{Form, Router};
 use super::play_forms::Fields;
 use super::staff::page;
 use super::{ApiError, AppState, Staff};
+use crate::domain::poker_dice::{RoundAction, RoundKeeper, RoundResponse};
 use crate::domain::staff::{Action, allows};
 use crate::domain::ten_thousand::{
     GameOptionsRecord, Keeper, KeeperAction, Progress, ScoreSheet, parse_dice_text, thousands,
 };
-use crate::store::dice_games::{self, DiceGame, DiceGameError};
+use crate::store::dice_games::{self, DiceAction, DiceGame, DiceGameError, DiceState};
 
 /// Games listed on /dice.
 const LISTED_GAMES: i64 = 30;
@@ -41,7 +44,8 @@ struct ListPage<'a> {
     csrf: &'a str,
     username: &'a str,
     role: &'a str,
-    games: Vec<(String, String, String, String)>,
+    /// (id, game, players, status, started).
+    games: Vec<(String, &'static str, String, String, String)>,
     can_keep: bool,
     typed: Vec<(String, String)>,
     error: String,
@@ -77,7 +81,19 @@ async fn list_page(
         role: user.role.as_str(),
         games: games
             .into_iter()
-            .map(|g| (g.id, g.keeper.players.join(", "), g.status, g.created_at))
+            .map(|g| {
+                let kind = match g.state {
+                    DiceState::TenThousand(_) => "10,000",
+                    DiceState::PokerDice(_) => "poker dice",
+                };
+                (
+                    g.id,
+                    kind,
+                    g.state.players().join(", "),
+                    g.status,
+                    g.created_at,
+                )
+            })
             .collect(),
         can_keep: allows(user.role, KEEP_SCORE),
         typed,
@@ -107,7 +123,7 @@ fn number(fields: &Fields, name: &str) -> Result<Option<i64>, (String, String)> 
     })
 }
 
-fn new_keeper(fields: &Fields) -> Result<Keeper, (String, String)> {
+fn new_game(fields: &Fields) -> Result<DiceState, (String, String)> {
     let players: Vec<String> = fields
         .get("players")
         .split([',', '\n'])
@@ -115,6 +131,17 @@ fn new_keeper(fields: &Fields) -> Result<Keeper, (String, String)> {
         .filter(|p| !p.is_empty())
         .map(str::to_string)
         .collect();
+    let field_of = |f: &str| f.split(['[', '.']).next().unwrap_or("players").to_string();
+    if fields.get("game") == "poker-dice" {
+        let keeper = RoundKeeper::new(
+            players,
+            choice(fields, "profile", "caribena")?,
+            choice(fields, "straights", "none")?,
+            !fields.get("first_sets_throws").is_empty(),
+        )
+        .map_err(|e| (field_of(&e.field), e.message))?;
+        return Ok(DiceState::PokerDice(keeper));
+    }
     let options = GameOptionsRecord {
         dice: number(fields, "dice")?,
         target: number(fields, "target")?,
@@ -122,15 +149,21 @@ fn new_keeper(fields: &Fields) -> Result<Keeper, (String, String)> {
         opening: number(fields, "opening")?,
         hot_dice_must_roll: Some(!fields.get("hot_dice_must_roll").is_empty()),
     };
-    Keeper::new(players, options).map_err(|e| {
-        let field = e
-            .field
-            .split(['[', '.'])
-            .next()
-            .unwrap_or("players")
-            .to_string();
-        (field, e.message)
-    })
+    Keeper::new(players, options)
+        .map(DiceState::TenThousand)
+        .map_err(|e| (field_of(&e.field), e.message))
+}
+
+/// A choice from a select (a serde enum name), or the default when empty.
+fn choice<T: serde::de::DeserializeOwned>(
+    fields: &Fields,
+    name: &str,
+    default: &str,
+) -> Result<T, (String, String)> {
+    let text = fields.get(name).trim();
+    let text = if text.is_empty() { default } else { text };
+    serde_json::from_value(serde_json::Value::String(text.to_string()))
+        .map_err(|_| (name.to_string(), format!("\"{text}\" is not a choice here")))
 }
 
 async fn start(
@@ -142,19 +175,15 @@ async fn start(
     let fields = Fields(form);
     staff.check_csrf(fields.get("csrf"))?;
     staff.require(&state, KEEP_SCORE, uri.path()).await?;
-    let keeper = match new_keeper(&fields) {
-        Ok(k) => k,
+    let game = match new_game(&fields) {
+        Ok(g) => g,
         Err(e) => return Ok(list_page(&state, &staff, fields.0, Some(e)).await),
     };
-    match dice_games::start(&state.db, &state.audit_key, &staff.0.user.username, &keeper).await {
+    match dice_games::start(&state.db, &state.audit_key, &staff.0.user.username, &game).await {
         Ok(id) => Ok(Redirect::to(&format!("/dice/{id}")).into_response()),
-        Err(DiceGameError::Rules(e)) => Ok(list_page(
-            &state,
-            &staff,
-            fields.0,
-            Some(("players".into(), e.to_string())),
-        )
-        .await),
+        Err(DiceGameError::Rules { field, message }) => {
+            Ok(list_page(&state, &staff, fields.0, Some((field, message))).await)
+        }
         Err(e) => Err(internal(e)),
     }
 }
@@ -236,28 +265,41 @@ async fn render(
     game: &DiceGame,
     error: Option<(StatusCode, String)>,
 ) -> Result<Response, Response> {
-    let keeper = &game.keeper;
-    let sheet = keeper.sheet().map_err(internal)?;
-    let progress = keeper.progress().map_err(internal)?;
+    let _ = state;
+    let status = error.as_ref().map(|(s, _)| *s);
+    let error = error.map(|(_, m)| m).unwrap_or_default();
+    let body = match &game.state {
+        DiceState::TenThousand(keeper) => ten_thousand_page(staff, game, keeper, error),
+        DiceState::PokerDice(keeper) => poker_page(staff, game, keeper, error),
+    };
+    Ok(match status {
+        Some(s) => (s, body).into_response(),
+        None => body,
+    })
+}
+
+fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: String) -> Response {
+    let (sheet, progress) = match (keeper.sheet(), keeper.progress()) {
+        (Ok(s), Ok(p)) => (s, p),
+        (Err(e), _) | (_, Err(e)) => return internal(e),
+    };
+    let show = |dice: &[i64]| {
+        dice.iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let pending = keeper
         .pending
         .iter()
-        .map(|t| {
-            let dice: Vec<String> = t.dice.iter().map(i64::to_string).collect();
-            match &t.keep {
-                Some(k) => format!(
-                    "{} → keep {}",
-                    dice.join(" "),
-                    k.iter().map(i64::to_string).collect::<Vec<_>>().join(" ")
-                ),
-                None => dice.join(" "),
-            }
+        .map(|t| match &t.keep {
+            Some(k) => format!("{} → keep {}", show(&t.dice), show(k)),
+            None => show(&t.dice),
         })
         .collect::<Vec<_>>()
         .join("; ");
     let user = &staff.0.user;
-    let status = error.as_ref().map(|(s, _)| *s);
-    let body = page(&GamePage {
+    page(&GamePage {
         csrf: &staff.0.csrf_token,
         username: &user.username,
         role: user.role.as_str(),
@@ -270,12 +312,49 @@ async fn render(
         pending,
         can_keep: allows(user.role, KEEP_SCORE),
         idempotency_key: uuid::Uuid::new_v4().to_string(),
-        error: error.map(|(_, m)| m).unwrap_or_default(),
-    });
-    let _ = state;
-    Ok(match status {
-        Some(s) => (s, body).into_response(),
-        None => body,
+        error,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "dice_round.html")]
+struct RoundPage<'a> {
+    csrf: &'a str,
+    username: &'a str,
+    role: &'a str,
+    game: &'a DiceGame,
+    keeper: &'a RoundKeeper,
+    /// Checked and ranked: the players who have thrown so far.
+    so_far: Option<RoundResponse>,
+    result: Option<RoundResponse>,
+    current: String,
+    throws_taken: usize,
+    can_keep: bool,
+    idempotency_key: String,
+    error: String,
+}
+
+fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, error: String) -> Response {
+    let user = &staff.0.user;
+    let current = keeper
+        .players
+        .get(keeper.current)
+        .cloned()
+        .unwrap_or_default();
+    let throws_taken = keeper.throws.get(keeper.current).map_or(0, Vec::len);
+    page(&RoundPage {
+        csrf: &staff.0.csrf_token,
+        username: &user.username,
+        role: user.role.as_str(),
+        game,
+        keeper,
+        so_far: keeper.so_far(),
+        result: keeper.result().and_then(Result::ok),
+        current,
+        throws_taken,
+        can_keep: allows(user.role, KEEP_SCORE),
+        idempotency_key: uuid::Uuid::new_v4().to_string(),
+        error,
     })
 }
 
@@ -294,6 +373,26 @@ async fn show(
 ) -> Result<Response, Response> {
     let game = load(&state, &id).await?;
     render(&state, &staff, &game, None).await
+}
+
+/// The form's action for the game's kind, or why it is refused.
+fn action_of(game: &DiceState, fields: &Fields) -> Result<DiceAction, String> {
+    let dice = |name: &str| parse_dice_text(fields.get(name)).map_err(|m| format!("{name}: {m}"));
+    Ok(match (game, fields.get("action")) {
+        (DiceState::TenThousand(_), "throw") => DiceAction::TenThousand(KeeperAction::Throw {
+            dice: dice("dice")?,
+        }),
+        (DiceState::TenThousand(_), "keep") => DiceAction::TenThousand(KeeperAction::Keep {
+            dice: dice("keep")?,
+        }),
+        (DiceState::TenThousand(_), "stop") => DiceAction::TenThousand(KeeperAction::Stop),
+        (DiceState::PokerDice(_), "throw") => DiceAction::PokerDice(RoundAction::Throw {
+            held: Some(fields.get("held").to_string()),
+            rolled: fields.get("rolled").to_string(),
+        }),
+        (DiceState::PokerDice(_), "stand") => DiceAction::PokerDice(RoundAction::Stand),
+        (_, other) => return Err(format!("action: \"{other}\" is not an action of this game")),
+    })
 }
 
 async fn act(
@@ -316,18 +415,10 @@ async fn act(
         )
         .await
     };
-    let dice = |name: &str| parse_dice_text(fields.get(name)).map_err(|m| format!("{name}: {m}"));
-    let action = match fields.get("action") {
-        "throw" => match dice("dice") {
-            Ok(d) => KeeperAction::Throw { dice: d },
-            Err(m) => return refuse(m).await,
-        },
-        "keep" => match dice("keep") {
-            Ok(d) => KeeperAction::Keep { dice: d },
-            Err(m) => return refuse(m).await,
-        },
-        "stop" => KeeperAction::Stop,
-        other => return refuse(format!("action: \"{other}\" is not throw, keep or stop")).await,
+    let current = load(&state, &id).await?;
+    let action = match action_of(&current.state, &fields) {
+        Ok(a) => a,
+        Err(m) => return refuse(m).await,
     };
     let Ok(version) = fields.get("version").trim().parse::<i64>() else {
         return refuse("version: missing; reload the page".into()).await;
@@ -346,7 +437,7 @@ async fn act(
     .await
     {
         Ok(_) => Ok(Redirect::to(&format!("/dice/{id}")).into_response()),
-        Err(DiceGameError::Rules(e)) => refuse(e.to_string()).await,
+        Err(e @ DiceGameError::Rules { .. }) => refuse(e.to_string()).await,
         Err(e @ DiceGameError::Stale { .. }) => {
             let game = load(&state, &id).await?;
             let message = format!("{e}. Nothing was recorded.");

@@ -6,11 +6,13 @@
 //! HTTP API is in `api.rs` (docs/dice-games.md). Pure: no IO.
 
 mod api;
+mod keeper;
 mod round;
 #[cfg(test)]
 mod tests;
 
 pub use api::*;
+pub use keeper::*;
 pub use round::*;
 
 use std::fmt;
