@@ -5,37 +5,9 @@
 
 mod common;
 
-use common::browser::{Browser, Page, input_value};
-use common::{Backend, TestApp, spawn_app, test_key};
+use common::browser::{Browser, Page, input_value, signed_in};
+use common::{Backend, records, spawn_app, test_key};
 use pitbook::domain::staff::Role;
-
-const PASSWORD: &str = "correct-horse-battery";
-
-async fn signed_in(app: &TestApp, name: &str, role: Role) -> Browser {
-    pitbook::store::staff::add_user(
-        &app.database.db,
-        &test_key(),
-        "test",
-        name,
-        role,
-        PASSWORD,
-        false,
-    )
-    .await
-    .expect("add user");
-    let mut b = Browser::new(app);
-    assert_eq!(b.login(name, PASSWORD).await.status, 303);
-    b
-}
-
-async fn records(app: &TestApp, event: &str) -> i64 {
-    let sql = "SELECT COUNT(*) FROM audit_log WHERE event_type = $1";
-    match &app.database.db {
-        pitbook::store::Db::Sqlite(p) => sqlx::query_scalar(sql).bind(event).fetch_one(p).await,
-        pitbook::store::Db::Postgres(p) => sqlx::query_scalar(sql).bind(event).fetch_one(p).await,
-    }
-    .expect("count")
-}
 
 /// Posts an action with the page's current version, csrf and key.
 async fn action(b: &mut Browser, game: &str, fields: &[(&str, &str)]) -> Page {

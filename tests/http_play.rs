@@ -6,33 +6,9 @@
 
 mod common;
 
-use common::browser::{Browser, Page, csrf_of, input_value};
-use common::{Backend, TestApp, spawn_app, test_key};
+use common::browser::{Browser, Page, csrf_of, input_value, signed_in};
+use common::{Backend, TEST_PASSWORD as PASSWORD, TestApp, records, spawn_app, test_key};
 use pitbook::domain::staff::Role;
-
-const PASSWORD: &str = "correct-horse-battery";
-
-async fn add(app: &TestApp, name: &str, role: Role) {
-    pitbook::store::staff::add_user(
-        &app.database.db,
-        &test_key(),
-        "test",
-        name,
-        role,
-        PASSWORD,
-        false,
-    )
-    .await
-    .expect("add user");
-}
-
-async fn signed_in(app: &TestApp, name: &str, role: Role) -> Browser {
-    add(app, name, role).await;
-    let mut b = Browser::new(app);
-    let page = b.login(name, PASSWORD).await;
-    assert_eq!(page.status, 303, "login {name}: {}", page.body);
-    b
-}
 
 /// Posts a form found on `path`, with its hidden fields (csrf, version,
 /// idempotency key) plus `fields`.
@@ -96,7 +72,7 @@ async fn table_with_dealer(app: &TestApp) -> Browser {
         "{}",
         page.body
     );
-    add(app, "dana", Role::Dealer).await;
+    app.add_user("dana", Role::Dealer).await;
     let page = submit(
         &mut sup,
         "/tables/DHP-1",
@@ -121,15 +97,6 @@ async fn open_hand(b: &mut Browser) -> String {
 async fn ok(b: &mut Browser, hand: &str, form: &str, fields: &[(&str, &str)]) {
     let page = submit(b, hand, form, fields).await;
     assert_eq!(page.status, 303, "{form} {fields:?}: {}", page.body);
-}
-
-async fn records(app: &TestApp, event: &str) -> i64 {
-    let sql = "SELECT COUNT(*) FROM audit_log WHERE event_type = $1";
-    match &app.database.db {
-        pitbook::store::Db::Sqlite(p) => sqlx::query_scalar(sql).bind(event).fetch_one(p).await,
-        pitbook::store::Db::Postgres(p) => sqlx::query_scalar(sql).bind(event).fetch_one(p).await,
-    }
-    .expect("count")
 }
 
 async fn seed_example_hand(dana: &mut Browser) -> String {
@@ -513,7 +480,7 @@ async fn the_table_list_and_the_csrf_of_forms(backend: Backend) {
         .await;
     assert_eq!(page.status, 403);
     // Assigning an auditor is refused beside the field.
-    add(&app, "audrey", Role::Auditor).await;
+    app.add_user("audrey", Role::Auditor).await;
     let page = submit(
         &mut sue,
         "/tables/DHP-1",
@@ -532,7 +499,7 @@ async fn the_table_list_and_the_csrf_of_forms(backend: Backend) {
 async fn the_api_checks_the_table_assignment_too(backend: Backend) {
     let app = spawn_app(backend).await;
     let _dana = table_with_dealer(&app).await;
-    add(&app, "eve", Role::Dealer).await;
+    app.add_user("eve", Role::Dealer).await;
     let open = |key: &str| {
         serde_json::json!({"idempotency_key": key, "events": [
             {"type": "hand_opened", "table": "DHP-1", "dealer": "x"}

@@ -94,7 +94,10 @@ async fn login_leads_home_showing_the_user(backend: Backend) {
         "{}",
         home.body
     );
-    assert!(home.body.contains("table list is not here yet"));
+    assert!(
+        home.body.contains("href=\"/tables\""),
+        "home leads to the tables"
+    );
     assert!(
         !home.body.contains("/users"),
         "a dealer gets no account link"

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use pitbook::domain::staff::Role;
+
 use super::TestApp;
 
 /// A browser: keeps cookies, never follows redirects.
@@ -146,4 +148,13 @@ pub fn input_value(html: &str, name: &str) -> String {
         + needle.len();
     let end = html[start..].find('"').expect("closing quote") + start;
     html[start..end].to_string()
+}
+
+/// A new account of `role` (see [`TestApp::add_user`]), signed in.
+pub async fn signed_in(app: &TestApp, name: &str, role: Role) -> Browser {
+    let (username, password) = app.add_user(name, role).await;
+    let mut b = Browser::new(app);
+    let page = b.login(&username, &password).await;
+    assert_eq!(page.status, 303, "login {name}: {}", page.body);
+    b
 }

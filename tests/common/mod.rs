@@ -417,3 +417,17 @@ pub async fn post_bad(app: &TestApp, path: &str, body: serde_json::Value, needle
         "{path} {body}: {message:?} lacks {needle:?}"
     );
 }
+
+/// How many audit records of `event_type` the log holds.
+pub async fn records(app: &TestApp, event_type: &str) -> i64 {
+    let sql = "SELECT COUNT(*) FROM audit_log WHERE event_type = $1";
+    match &app.database.db {
+        pitbook::store::Db::Sqlite(p) => {
+            sqlx::query_scalar(sql).bind(event_type).fetch_one(p).await
+        }
+        pitbook::store::Db::Postgres(p) => {
+            sqlx::query_scalar(sql).bind(event_type).fetch_one(p).await
+        }
+    }
+    .expect("count records")
+}
