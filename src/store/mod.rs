@@ -11,6 +11,7 @@ pub mod hands;
 mod log_reader;
 pub mod staff;
 pub mod tables;
+pub mod tripoley_games;
 pub mod verify;
 pub mod writer;
 

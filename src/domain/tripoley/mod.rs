@@ -10,6 +10,7 @@ mod board;
 mod deal;
 mod error;
 mod final_hand;
+pub mod game;
 mod input;
 mod michigan;
 mod money_cards;

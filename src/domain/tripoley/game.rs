@@ -1,0 +1,462 @@
+//! A Tripoley game kept at the table: the fold of its recorded rounds. The
+//! game holds what does not change (players in seating order, profile, chip
+//! value, ante, bet limit) and what the rounds change (each player's chips,
+//! the board, the dealer, who moves one to the left each round). A round is
+//! entered as its results (the deal, the spare hand, the poker, the
+//! Michigan); the game supplies the rest of the round contract and plays it
+//! with [`play_round`]; the end of the game is [`play_final`]. Each round is
+//! kept as the contract input it was played from (replayable with
+//! `pitbook tripoley round`) and its result. Players + board is constant
+//! across the game: a change stops the action as an error. Pure.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use super::board::Section;
+use super::error::TripoleyError;
+use super::final_hand::play_final;
+use super::input::{BoardInput, NameMap};
+use super::input::{FinalInput, Profile, RoundInput};
+use super::output::{Outcome, RoundOutput};
+use super::round::play_round;
+use super::table::{ANTE_MAX, CHIPS_MAX, Table, check_chip_value};
+use super::{parse, to_json};
+use crate::domain::money::Money;
+
+/// The options a game starts with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSetup {
+    pub profile: Profile,
+    /// Seating order, clockwise; the first named deals the first round.
+    pub players: Vec<String>,
+    pub chips_each: i64,
+    pub chip_value: Money,
+    pub ante: i64,
+    /// The most one player may bet in the poker round (shown, not enforced:
+    /// the betting is entered as its result).
+    pub bet_limit: i64,
+}
+
+/// A round as entered at the table: the part of the round contract the game
+/// does not know. Names key every map; `hands` includes `"spare"`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundEntry {
+    pub hands: Vec<(String, String)>,
+    pub dealer_swaps: bool,
+    /// The spare hand's buyer and price.
+    pub auction: Option<(String, i64)>,
+    pub contributions: Vec<(String, i64)>,
+    pub folded: Vec<String>,
+    pub shown: Vec<(String, String)>,
+    /// Who went out first; `None` with `blocked`.
+    pub out: Option<String>,
+    pub blocked: bool,
+    pub cards_left: Vec<(String, i64)>,
+}
+
+/// A played round: its dealer, the round contract input as played and its
+/// result (steps, chips, board, net, next dealer) as JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayedRound {
+    pub number: usize,
+    pub dealer: String,
+    pub input: Value,
+    pub result: Value,
+}
+
+/// The game. Canonical JSON of this is the stored projection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TripoleyGame {
+    pub profile: Profile,
+    pub players: Vec<String>,
+    pub chip_value: Money,
+    pub ante: u64,
+    pub bet_limit: u64,
+    /// Each player's chips now, in seating order.
+    pub chips: Vec<u64>,
+    /// Chips on each section now, in board order ([`Section::ALL`]).
+    pub board: Vec<u64>,
+    /// The seat of who deals the next round.
+    pub dealer: usize,
+    /// Players' chips plus the board's: constant across the game.
+    pub total: u64,
+    pub rounds: Vec<PlayedRound>,
+    /// The end of the game: the final contract input and its result.
+    pub last_hand: Option<PlayedRound>,
+}
+
+fn int_field(field: &str, value: i64, min: i64, max: u64) -> Result<u64, TripoleyError> {
+    u64::try_from(value)
+        .ok()
+        .filter(|&v| v >= min as u64 && v <= max)
+        .ok_or_else(|| TripoleyError::input(field, format!("{value} is not from {min} to {max}")))
+}
+
+fn name_map<T: Serialize>(pairs: &[(String, T)]) -> Value {
+    Value::Object(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.clone(), json!(v)))
+            .collect::<Map<_, _>>(),
+    )
+}
+
+impl TripoleyGame {
+    /// A new game: every player with `chips_each`, an empty board, the
+    /// first player dealing.
+    pub fn start(setup: &GameSetup) -> Result<TripoleyGame, TripoleyError> {
+        let chips = int_field("chips", setup.chips_each, 1, CHIPS_MAX)?;
+        let first = setup.players.first().cloned().unwrap_or_default();
+        let stacks = NameMap(
+            setup
+                .players
+                .iter()
+                .map(|p| (p.clone(), chips as i64))
+                .collect(),
+        );
+        let players = Table::check(&setup.players, &first, &stacks, &BoardInput::default())?.names;
+        let chip_value = check_chip_value(Some(setup.chip_value))?.unwrap_or_default();
+        let ante = int_field("ante", setup.ante, 1, ANTE_MAX)?;
+        let bet_limit = int_field("bet_limit", setup.bet_limit, 1, CHIPS_MAX)?;
+        let n = players.len() as u64;
+        Ok(TripoleyGame {
+            profile: setup.profile,
+            chips: vec![chips; players.len()],
+            players,
+            chip_value,
+            ante,
+            bet_limit,
+            board: vec![0; Section::ALL.len()],
+            dealer: 0,
+            total: chips * n,
+            rounds: Vec::new(),
+            last_hand: None,
+        })
+    }
+
+    pub fn finished(&self) -> bool {
+        self.last_hand.is_some()
+    }
+
+    pub fn dealer_name(&self) -> &str {
+        self.players.get(self.dealer).map_or("", String::as_str)
+    }
+
+    pub fn section(&self, s: Section) -> u64 {
+        self.board
+            .get(Section::ALL.iter().position(|&t| t == s).unwrap_or(0))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Each player's chips now, by name.
+    pub fn chips_of(&self, name: &str) -> Option<u64> {
+        let seat = self.players.iter().position(|p| p == name)?;
+        self.chips.get(seat).copied()
+    }
+
+    fn table_json(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("players".into(), json!(self.players));
+        m.insert("dealer".into(), json!(self.dealer_name()));
+        m.insert(
+            "chips".into(),
+            Value::Object(
+                self.players
+                    .iter()
+                    .cloned()
+                    .zip(self.chips.iter().map(|&c| json!(c)))
+                    .collect(),
+            ),
+        );
+        m.insert(
+            "board".into(),
+            Value::Object(
+                Section::ALL
+                    .iter()
+                    .map(|s| s.key().to_string())
+                    .zip(self.board.iter().map(|&c| json!(c)))
+                    .collect(),
+            ),
+        );
+        m.insert("chip_value".into(), json!(self.chip_value));
+        m
+    }
+
+    /// The round contract input (docs/tripoley.md) for `entry` at this
+    /// table: the game's players, dealer, chips, board, profile and ante.
+    pub fn round_input(&self, entry: &RoundEntry) -> Value {
+        let mut m = self.table_json();
+        m.insert("profile".into(), json!(self.profile));
+        m.insert("ante".into(), json!(self.ante));
+        m.insert("hands".into(), name_map(&entry.hands));
+        if entry.dealer_swaps || entry.auction.is_some() {
+            let mut spare = Map::new();
+            spare.insert("dealer_swaps".into(), json!(entry.dealer_swaps));
+            if let Some((buyer, price)) = &entry.auction {
+                spare.insert("auction".into(), json!({"buyer": buyer, "price": price}));
+            }
+            m.insert("spare".into(), Value::Object(spare));
+        }
+        m.insert(
+            "poker".into(),
+            json!({
+                "contributions": name_map(&entry.contributions),
+                "folded": entry.folded,
+                "shown": name_map(&entry.shown),
+            }),
+        );
+        let mut michigan = Map::new();
+        if let Some(out) = &entry.out {
+            michigan.insert("out".into(), json!(out));
+        }
+        if entry.blocked {
+            michigan.insert("blocked".into(), json!(true));
+        }
+        michigan.insert("cards_left".into(), name_map(&entry.cards_left));
+        m.insert("michigan".into(), Value::Object(michigan));
+        Value::Object(m)
+    }
+
+    fn ready(&self) -> Result<(), TripoleyError> {
+        if self.finished() {
+            return Err(TripoleyError::input("game", "the game has ended"));
+        }
+        Ok(())
+    }
+
+    /// Plays one round entered at the table; the new game and the round.
+    pub fn apply_round(
+        &self,
+        entry: &RoundEntry,
+    ) -> Result<(TripoleyGame, RoundOutput), TripoleyError> {
+        self.ready()?;
+        let input = self.round_input(entry);
+        let parsed: RoundInput = parse(input.to_string().as_bytes())?;
+        let out = play_round(&parsed)?;
+        let mut next = self.with_outcome(&out.outcome, "in the round")?;
+        next.dealer = self
+            .players
+            .iter()
+            .position(|p| *p == out.next_dealer)
+            .ok_or_else(|| TripoleyError::Internal("the next dealer is not at the table".into()))?;
+        next.rounds.push(PlayedRound {
+            number: self.rounds.len() + 1,
+            dealer: self.dealer_name().to_string(),
+            input,
+            result: serde_json::from_str(&to_json(&out, false)?)
+                .map_err(|e| TripoleyError::Internal(e.to_string()))?,
+        });
+        Ok((next, out))
+    }
+
+    /// The end of the game: each player's last five cards (name, cards).
+    pub fn finish(
+        &self,
+        hands: &[(String, String)],
+    ) -> Result<(TripoleyGame, Outcome), TripoleyError> {
+        self.ready()?;
+        let mut m = self.table_json();
+        m.insert("hands".into(), name_map(hands));
+        let input = Value::Object(m);
+        let parsed: FinalInput = parse(input.to_string().as_bytes())?;
+        let out = play_final(&parsed)?;
+        let mut next = self.with_outcome(&out, "at the end of the game")?;
+        next.last_hand = Some(PlayedRound {
+            number: self.rounds.len() + 1,
+            dealer: self.dealer_name().to_string(),
+            input,
+            result: serde_json::from_str(&to_json(&out, false)?)
+                .map_err(|e| TripoleyError::Internal(e.to_string()))?,
+        });
+        Ok((next, out))
+    }
+
+    /// The game with the outcome's chips and board, conservation checked
+    /// against the game's total.
+    fn with_outcome(&self, out: &Outcome, during: &str) -> Result<TripoleyGame, TripoleyError> {
+        let chips: Vec<u64> = self
+            .players
+            .iter()
+            .map(|p| {
+                out.chips
+                    .get(p)
+                    .copied()
+                    .ok_or_else(|| TripoleyError::Internal(format!("no chips for {p}")))
+            })
+            .collect::<Result<_, _>>()?;
+        let board: Vec<u64> = Section::ALL.iter().map(|&s| out.board.get(s)).collect();
+        let after = chips.iter().sum::<u64>() + board.iter().sum::<u64>();
+        if after != self.total {
+            return Err(TripoleyError::Conservation {
+                during: during.to_string(),
+                before: self.total,
+                after,
+            });
+        }
+        Ok(TripoleyGame {
+            chips,
+            board,
+            ..self.clone()
+        })
+    }
+
+    /// The same game rebuilt from its start by replaying every recorded
+    /// round: the stored projection must equal it.
+    pub fn replayed(&self, setup_chips: i64) -> Result<TripoleyGame, TripoleyError> {
+        let mut game = TripoleyGame::start(&GameSetup {
+            profile: self.profile,
+            players: self.players.clone(),
+            chips_each: setup_chips,
+            chip_value: self.chip_value,
+            ante: self.ante as i64,
+            bet_limit: self.bet_limit as i64,
+        })?;
+        for round in &self.rounds {
+            let parsed: RoundInput = parse(round.input.to_string().as_bytes())?;
+            let out = play_round(&parsed)?;
+            let mut next = game.with_outcome(&out.outcome, "in the round")?;
+            next.dealer = (game.dealer + 1) % game.players.len();
+            next.rounds.push(round.clone());
+            game = next;
+        }
+        if let Some(last) = &self.last_hand {
+            let parsed: FinalInput = parse(last.input.to_string().as_bytes())?;
+            let out = play_final(&parsed)?;
+            game = game.with_outcome(&out, "at the end of the game")?;
+            game.last_hand = Some(last.clone());
+        }
+        Ok(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::domain::cards::Card;
+
+    fn setup(players: &[&str], chips: i64, profile: Profile) -> GameSetup {
+        GameSetup {
+            profile,
+            players: players.iter().map(|p| p.to_string()).collect(),
+            chips_each: chips,
+            chip_value: Money::parse("0.25").unwrap(),
+            ante: 1,
+            bet_limit: 10,
+        }
+    }
+
+    /// A random entry for `game`'s next round from `seed` and a shuffled deck.
+    fn random_entry(game: &TripoleyGame, deck: &[u8], seed: u64) -> RoundEntry {
+        let mut s = seed;
+        let mut next = |below: u64| {
+            s = s
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            if below == 0 { 0 } else { (s >> 33) % below }
+        };
+        let n = game.players.len();
+        let full = game.ante * 9;
+        let order: Vec<usize> = (1..=n)
+            .map(|i| (game.dealer + i) % n)
+            .filter(|&p| game.chips[p] >= full)
+            .collect();
+        let mut hands: Vec<Vec<Card>> = vec![Vec::new(); n];
+        let mut spare = Vec::new();
+        for (k, card) in deck.iter().filter_map(|&i| Card::from_index(i)).enumerate() {
+            match order.get(k % (order.len() + 1)) {
+                Some(&p) => hands[p].push(card),
+                None => spare.push(card),
+            }
+        }
+        let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>().join(" ");
+        let mut entry = RoundEntry::default();
+        for &p in &order {
+            entry.hands.push((game.players[p].clone(), text(&hands[p])));
+        }
+        entry.hands.push(("spare".into(), text(&spare)));
+        let stack = |p: usize| game.chips[p] - full;
+        // Everyone still in puts in the same (capped by their stack); some fold.
+        // (the least stack after the ante: money cards only add to stacks).
+        let least = order.iter().map(|&p| stack(p)).min().unwrap_or(0);
+        let bet = next(game.bet_limit.min(least) + 1);
+        for &p in &order {
+            let folds = next(3) == 0 && p != order[0];
+            let c = if folds { 0 } else { bet };
+            entry
+                .contributions
+                .push((game.players[p].clone(), c as i64));
+            if folds {
+                entry.folded.push(game.players[p].clone());
+            }
+        }
+        let out = order[next(order.len() as u64) as usize];
+        entry.out = Some(game.players[out].clone());
+        for &p in order.iter().filter(|&&p| p != out) {
+            let left = 1 + next(hands[p].len() as u64);
+            entry
+                .cards_left
+                .push((game.players[p].clone(), left as i64));
+        }
+        entry
+    }
+
+    #[test]
+    fn a_cadaco_spare_auction_is_refused_and_a_finished_game_takes_nothing() {
+        let game = TripoleyGame::start(&setup(&["Ann", "Bo"], 30, Profile::Cadaco)).unwrap();
+        let deck: Vec<u8> = (0..52).collect();
+        let mut entry = random_entry(&game, &deck, 7);
+        entry.auction = Some(("Bo".into(), 1));
+        let e = game.apply_round(&entry).unwrap_err();
+        assert!(e.to_string().contains("cadaco"), "{e}");
+        let hands = [
+            ("Ann".to_string(), "Ah Kh Qh Jh Th".to_string()),
+            ("Bo".to_string(), "2c 3c 4c 5c 7d".to_string()),
+        ];
+        let (done, out) = game.finish(&hands).unwrap();
+        assert!(done.finished());
+        assert_eq!(out.chips.get("Ann"), Some(&30));
+        assert!(done.finish(&hands).is_err());
+        assert!(done.apply_round(&entry).is_err());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+
+        #[test]
+        fn random_games_conserve_chips_and_replay(
+            n in 2usize..=6,
+            chips in 9i64..60,
+            classic in any::<bool>(),
+            decks in proptest::collection::vec(Just((0u8..52).collect::<Vec<u8>>()).prop_shuffle(), 4),
+            seed in any::<u64>(),
+        ) {
+            let names: Vec<String> = (0..n).map(|i| format!("P{i}")).collect();
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let profile = if classic { Profile::Classic } else { Profile::Cadaco };
+            let mut game = TripoleyGame::start(&setup(&refs, chips, profile)).unwrap();
+            let total = chips as u64 * n as u64;
+            for (k, deck) in decks.iter().enumerate() {
+                if game.chips.iter().filter(|&&c| c >= 9).count() < 2 {
+                    break;
+                }
+                let entry = random_entry(&game, deck, seed ^ k as u64);
+                let dealer = game.dealer;
+                let (next, _) = game.apply_round(&entry).unwrap_or_else(|e| panic!("{e}"));
+                prop_assert_eq!(next.chips.iter().sum::<u64>() + next.board.iter().sum::<u64>(), total);
+                prop_assert_eq!(next.dealer, (dealer + 1) % n);
+                game = next;
+            }
+            let hands: Vec<(String, String)> = names.iter().enumerate().map(|(i, p)| {
+                let five: Vec<String> = (0..5).filter_map(|j| Card::from_index((i * 5 + j) as u8)).map(|c| c.to_string()).collect();
+                (p.clone(), five.join(" "))
+            }).collect();
+            let (done, _) = game.finish(&hands).unwrap();
+            prop_assert_eq!(done.chips.iter().sum::<u64>(), total);
+            prop_assert!(done.board.iter().all(|&c| c == 0));
+            prop_assert_eq!(done.replayed(chips).unwrap(), done);
+        }
+    }
+}
