@@ -18,6 +18,7 @@ mod settle;
 mod staff;
 mod tables;
 mod tripoley;
+mod tripoley_games;
 
 use std::future::Future;
 
@@ -77,6 +78,7 @@ pub fn router(state: AppState) -> Router {
         .merge(play::router())
         .merge(chain::router())
         .merge(dice_keeper::router())
+        .merge(tripoley_games::router())
         .with_state(state)
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
