@@ -61,6 +61,44 @@ fn audit(args: &[&str], url: &str, key: &str) -> (i32, String, String) {
     )
 }
 
+/// A supervisor `dana` and an API token for her, made with the CLI against
+/// the server's database (two audit records: the account and the token).
+fn api_token(url: &str, key: Option<&str>, dir: &std::path::Path) -> String {
+    let run = |args: &[&str], stdin: &str| {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .args(["--database-url", url])
+            .current_dir(dir)
+            .env_remove("PITBOOK_AUDIT_KEY")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(key) = key {
+            cmd.env("PITBOOK_AUDIT_KEY", key);
+        }
+        let mut child = cmd.spawn().expect("spawn pitbook user");
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(stdin.as_bytes())
+            .expect("write stdin");
+        let out = child.wait_with_output().expect("pitbook user");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    run(
+        &["user", "add", "dana", "--role", "supervisor"],
+        "a-long-enough-password\n",
+    );
+    run(&["user", "token", "dana"], "")
+}
+
 fn hand_command(table: &str) -> serde_json::Value {
     json!({"idempotency_key": uuid::Uuid::new_v4().to_string(), "actor": "dana", "events": [
         {"type": "hand_opened", "table": table, "dealer": "dana"},
@@ -74,8 +112,8 @@ fn hand_command(table: &str) -> serde_json::Value {
     ]})
 }
 
-async fn post_hands(address: &str, count: usize) {
-    let client = reqwest::Client::new();
+async fn post_hands(address: &str, token: &str, count: usize) {
+    let client = common::bearer_client(token);
     for _ in 0..count {
         let r = client
             .post(format!("http://{address}/api/v1/hands"))
@@ -100,18 +138,19 @@ async fn verify_anchor_and_export(backend: Backend) {
     let db = TestDb::new(backend).await;
     let dir = tempfile::tempdir().unwrap();
     let (mut server, address) = start_server(&db.url, dir.path(), Some(TEST_KEY_HEX));
-    post_hands(&address, 3).await;
+    let token = api_token(&db.url, Some(TEST_KEY_HEX), dir.path());
+    post_hands(&address, &token, 3).await;
     kill(&mut server, "-TERM");
 
     let (code, out, err) = audit(&["verify"], &db.url, TEST_KEY_HEX);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.starts_with("OK: 26 records verified, 3 settlements recomputed"),
+        out.starts_with("OK: 28 records verified, 3 settlements recomputed"),
         "{out}"
     );
 
     // From the middle of a hand: its earlier events are replayed from the log.
-    let (code, out, err) = audit(&["verify", "--from", "5"], &db.url, TEST_KEY_HEX);
+    let (code, out, err) = audit(&["verify", "--from", "7"], &db.url, TEST_KEY_HEX);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.starts_with("OK: 22 records verified, 3 settlements recomputed"),
@@ -122,7 +161,7 @@ async fn verify_anchor_and_export(backend: Backend) {
     assert_eq!(code, 0);
     let anchor = anchor.trim().to_string();
     assert!(
-        anchor.starts_with("26:") && anchor.len() == 3 + 64,
+        anchor.starts_with("28:") && anchor.len() == 3 + 64,
         "{anchor}"
     );
     let (code, out, _) = audit(
@@ -132,7 +171,7 @@ async fn verify_anchor_and_export(backend: Backend) {
     );
     assert_eq!(code, 0, "{out}");
     let report: serde_json::Value = serde_json::from_str(&out).expect("json report");
-    assert_eq!(report["count"], 26);
+    assert_eq!(report["count"], 28);
 
     let (code, out, _) = audit(
         &["export", "--from", "9", "--to", "16", "--format", "jsonl"],
@@ -161,7 +200,7 @@ async fn verify_anchor_and_export(backend: Backend) {
         TEST_KEY_HEX,
     );
     assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), 27, "header + 26 records");
+    assert_eq!(out.lines().count(), 29, "header + 28 records");
     assert!(
         out.lines()
             .next()
@@ -205,12 +244,14 @@ async fn a_crash_mid_stream_leaves_no_partial_command(backend: Backend) {
     let db = TestDb::new(backend).await;
     let dir = tempfile::tempdir().unwrap();
     let (mut server, address) = start_server(&db.url, dir.path(), Some(TEST_KEY_HEX));
+    let token = api_token(&db.url, Some(TEST_KEY_HEX), dir.path());
     // Four writers stream whole-hand commands until the server dies.
     let writers: Vec<_> = (0..4)
         .map(|i| {
             let address = address.clone();
+            let token = token.clone();
             tokio::spawn(async move {
-                let client = reqwest::Client::new();
+                let client = common::bearer_client(&token);
                 let mut ok = 0;
                 for _ in 0..10_000 {
                     let sent = client
@@ -244,14 +285,14 @@ async fn a_crash_mid_stream_leaves_no_partial_command(backend: Backend) {
     let hands = report["hands_settled"].as_u64().unwrap();
     assert_eq!(
         records,
-        2 + hands * 8,
-        "the key registration and the first admin account, then only whole commands: 8 records per hand"
+        4 + hands * 8,
+        "the key registration, the first admin account, dana and her token, then only whole commands: 8 records per hand"
     );
     assert!(
         hands >= acknowledged,
         "{hands} hands stored, {acknowledged} acknowledged"
     );
-    post_hands(&address, 1).await;
+    post_hands(&address, &token, 1).await;
     kill(&mut server, "-TERM");
 }
 
@@ -290,7 +331,8 @@ async fn the_wrong_key_for_an_existing_chain_is_refused(backend: Backend) {
 async fn the_embedded_default_creates_a_private_key_file_on_first_start() {
     let dir = tempfile::tempdir().unwrap();
     let (mut server, address) = start_server("sqlite:pitbook.db", dir.path(), None);
-    post_hands(&address, 1).await;
+    let token = api_token("sqlite:pitbook.db", None, dir.path());
+    post_hands(&address, &token, 1).await;
     kill(&mut server, "-TERM");
     let key_path = dir.path().join("pitbook.db.audit-key");
     let key = std::fs::read_to_string(&key_path).expect("key file beside the database");
