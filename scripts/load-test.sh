@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The web API load test of issue 6, end to end in a fresh temp dir:
+# build release, start `pitbook serve` on a new SQLite database
+# (synchronous=FULL) on a free 127.0.0.1 port, add a dealer and an API
+# token with the CLI, drive complete 7-seat hands through the HTTP API with
+# examples/load.rs, stop the server, and run `pitbook audit verify`.
+#
+#   scripts/load-test.sh                     # 2000 hands, 16 tables
+#   HANDS=5000 TABLES=32 scripts/load-test.sh
+#
+# Only ever talks to 127.0.0.1. CARGO_TARGET_DIR is honoured.
+set -euo pipefail
+
+HANDS=${HANDS:-2000}
+TABLES=${TABLES:-16}
+WARMUP=${WARMUP:-32}
+LOAD_THREADS=${LOAD_THREADS:-1}
+# The server's RUST_LOG: info (its default) logs a line per request;
+# SERVER_LOG=warn measures without the request log.
+SERVER_LOG=${SERVER_LOG:-info}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+target=${CARGO_TARGET_DIR:-$root/target}
+(cd "$root" && cargo build --release --locked --bin pitbook --example load)
+bin=$target/release/pitbook
+load=$target/release/examples/load
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pitbook-load.XXXXXX")
+server=
+cleanup() {
+    if [[ -n $server ]] && kill -0 "$server" 2>/dev/null; then
+        kill -TERM "$server" 2>/dev/null || true
+        wait "$server" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+export DATABASE_URL="sqlite:$work/pitbook.db"
+export PITBOOK_AUDIT_KEY_FILE=$work/audit.key
+(umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"$PITBOOK_AUDIT_KEY_FILE")
+
+echo 'load-test-password' | "$bin" user add loader --role dealer >/dev/null 2>"$work/cli.log"
+token=$("$bin" user token loader --label load-test 2>>"$work/cli.log")
+
+RUST_LOG="$SERVER_LOG,pitbook::cli::serve=info" "$bin" --log-format json serve --bind 127.0.0.1:0 >"$work/server.out" 2>"$work/server.log" &
+server=$!
+address=
+for _ in $(seq 1 100); do
+    address=$(sed -n 's/.*"address":"\(127\.0\.0\.1:[0-9]*\)".*/\1/p' "$work/server.log" | head -n1)
+    [[ -n $address ]] && break
+    kill -0 "$server" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
+    sleep 0.1
+done
+[[ $address == 127.0.0.1:* ]] || { echo "no 127.0.0.1 address for the server" >&2; exit 1; }
+echo "server: $address, database $DATABASE_URL (synchronous=FULL), $(nproc) CPUs"
+echo "server log: RUST_LOG=$SERVER_LOG"
+echo "load:   $TABLES tables, $HANDS hands (+$WARMUP warm-up), $LOAD_THREADS generator thread(s)"
+
+status=0
+PITBOOK_TOKEN=$token "$load" --url "http://$address" --tables "$TABLES" --hands "$HANDS" \
+    --warmup "$WARMUP" --threads "$LOAD_THREADS" || status=$?
+
+kill -TERM "$server"
+wait "$server" || true
+server=
+grep -E '"level":"(ERROR|WARN)"' "$work/server.log" | head -n 5 >&2 || true
+
+echo "audit verify:"
+"$bin" audit verify 2>>"$work/cli.log" || status=$?
+exit $status
