@@ -167,15 +167,24 @@ pub async fn execute_in(
 
     let (state, recorded) = HandState::apply_command(state, &command.events)?;
 
-    // The store's own check: replaying the whole stream from scratch gives the
-    // settlement that is about to be recorded.
-    all_events.extend(recorded.iter().cloned());
-    let replayed = HandState::fold(&all_events)?;
-    if replayed.settlement() != state.settlement() {
-        return Err(StoreError::Internal(format!(
-            "hand {hand_id}: recorded settlement differs from replay"
-        ))
-        .into());
+    // The store's own check, when a settlement is about to be recorded (at
+    // close and at each correction): replaying the whole stream from
+    // scratch gives that settlement.
+    let settles = recorded.iter().any(|e| {
+        matches!(
+            e,
+            HandEvent::HandClosed { .. } | HandEvent::OutcomeCorrected { .. }
+        )
+    });
+    if settles {
+        all_events.extend(recorded.iter().cloned());
+        let replayed = HandState::fold(&all_events)?;
+        if replayed.settlement() != state.settlement() {
+            return Err(StoreError::Internal(format!(
+                "hand {hand_id}: recorded settlement differs from replay"
+            ))
+            .into());
+        }
     }
 
     let mut records = Vec::with_capacity(recorded.len());
