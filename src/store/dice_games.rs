@@ -6,10 +6,10 @@
 //! (a double tap records once).
 
 use serde_json::json;
-use sqlx::Row;
 
-use super::audit::{self, NewRecord, canonical_json};
-use super::{Db, StoreError, WriteTx, begin_write};
+use super::audit::canonical_json;
+use super::kept_games::{self as kept, Claim, KeptGameError, KeptRow, KeptTable};
+use super::{Db, StoreError, begin_write};
 use crate::domain::audit::AuditKey;
 use crate::domain::poker_dice::{PokerDiceError, RoundAction, RoundKeeper};
 use crate::domain::ten_thousand::{Keeper, KeeperAction, TenThousandError};
@@ -104,7 +104,7 @@ impl DiceState {
             (DiceState::PokerDice(k), DiceAction::PokerDice(a)) => {
                 Ok(DiceState::PokerDice(k.apply(a)?))
             }
-            _ => Err(DiceGameError::Rules {
+            _ => Err(KeptGameError::Rules {
                 field: "action".into(),
                 message: format!("not an action of a {} game", self.kind()),
             }),
@@ -123,57 +123,38 @@ pub struct DiceGame {
     pub created_at: String,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum DiceGameError {
-    #[error("{field}: {message}")]
-    Rules { field: String, message: String },
-    #[error("version: the game is at version {current}, the page was at {expected}; reload it")]
-    Stale { expected: i64, current: i64 },
-    #[error("game: no game \"{0}\"")]
-    Unknown(String),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
+/// Why an action on a dice game was refused or failed.
+pub type DiceGameError = KeptGameError;
 
-impl From<TenThousandError> for DiceGameError {
+impl From<TenThousandError> for KeptGameError {
     fn from(e: TenThousandError) -> Self {
-        DiceGameError::Rules {
+        KeptGameError::Rules {
             field: e.field,
             message: e.message,
         }
     }
 }
 
-impl From<PokerDiceError> for DiceGameError {
+impl From<PokerDiceError> for KeptGameError {
     fn from(e: PokerDiceError) -> Self {
-        DiceGameError::Rules {
+        KeptGameError::Rules {
             field: e.field,
             message: e.message,
         }
     }
 }
 
-impl From<sqlx::Error> for DiceGameError {
-    fn from(e: sqlx::Error) -> Self {
-        DiceGameError::Store(StoreError::Query(e))
-    }
-}
-
-async fn record(
-    tx: &mut WriteTx,
-    key: &AuditKey,
-    actor: &str,
-    event_type: &str,
-    payload: serde_json::Value,
-) -> Result<(), StoreError> {
-    let record = NewRecord {
-        actor: actor.to_string(),
-        table: None,
-        hand: None,
-        event_type: event_type.to_string(),
-        payload: canonical_json(&payload)?,
-    };
-    audit::append(tx, key, &[record]).await.map(drop)
+fn game_of(row: KeptRow) -> Result<DiceGame, StoreError> {
+    let kind = row.kind.unwrap_or_default();
+    Ok(DiceGame {
+        state: DiceState::from_json(&kind, &row.state)?,
+        id: row.id,
+        game: kind,
+        status: row.status,
+        version: row.version,
+        created_by: row.created_by,
+        created_at: row.created_at,
+    })
 }
 
 /// Starts a game (its players and options already checked by its engine).
@@ -183,78 +164,32 @@ pub async fn start(
     actor: &str,
     game: &DiceState,
 ) -> Result<String, DiceGameError> {
-    let id = uuid::Uuid::now_v7().to_string();
-    let now = audit::now_text();
     let state = game.to_json()?;
     let mut tx = begin_write(db).await?;
-    let sql = "INSERT INTO dice_games (id, game, state, status, version, last_key, created_by, created_at, updated_at) \
-               VALUES ($1, $2, $3, 'playing', 1, NULL, $4, $5, $5)";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
-        .bind(&id)
-        .bind(game.kind())
-        .bind(&state)
-        .bind(actor)
-        .bind(&now)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
-    let payload = json!({"game_id": id, "state": serde_json::from_str::<serde_json::Value>(&state)
-        .map_err(|e| StoreError::Internal(e.to_string()))?});
+    let id = kept::insert(&mut tx, KeptTable::Dice, Some(game.kind()), &state, actor).await?;
+    let state_value: serde_json::Value =
+        serde_json::from_str(&state).map_err(|e| StoreError::Internal(e.to_string()))?;
+    let payload = json!({"game_id": id, "state": state_value});
     let event = format!("{}_started", game.event_prefix());
-    record(&mut tx, key, actor, &event, payload).await?;
+    kept::record(&mut tx, key, actor, &event, payload).await?;
     tx.commit().await?;
     Ok(id)
 }
 
-const SELECT: &str =
-    "SELECT id, game, state, status, version, created_by, created_at, last_key FROM dice_games";
-
-fn from_row<R: Row>(row: &R) -> Result<(DiceGame, Option<String>), StoreError>
-where
-    for<'a> &'a str: sqlx::ColumnIndex<R>,
-    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-{
-    let text: String = row.try_get("state")?;
-    let game: String = row.try_get("game")?;
-    let state = DiceState::from_json(&game, &text)?;
-    Ok((
-        DiceGame {
-            id: row.try_get("id")?,
-            game,
-            state,
-            status: row.try_get("status")?,
-            version: row.try_get("version")?,
-            created_by: row.try_get("created_by")?,
-            created_at: row.try_get("created_at")?,
-        },
-        row.try_get("last_key")?,
-    ))
-}
-
 pub async fn get(db: &Db, id: &str) -> Result<Option<DiceGame>, StoreError> {
-    let sql = format!("{SELECT} WHERE id = $1");
-    Ok(on_pool!(db, |pool| sqlx::query(&sql)
-        .bind(id)
-        .fetch_optional(pool)
+    kept::get(db, KeptTable::Dice, id)
         .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()?
-        .map(|(g, _)| g)))
+        .map(game_of)
+        .transpose()
 }
 
 /// The newest games first.
 pub async fn list(db: &Db, limit: i64) -> Result<Vec<DiceGame>, StoreError> {
-    let sql = format!("{SELECT} ORDER BY created_at DESC, id DESC LIMIT $1");
-    on_pool!(db, |pool| sqlx::query(&sql)
-        .bind(limit)
-        .fetch_all(pool)
+    kept::list(db, KeptTable::Dice, limit)
         .await?
-        .iter()
-        .map(|r| from_row(r).map(|(g, _)| g))
-        .collect())
+        .into_iter()
+        .map(game_of)
+        .collect()
 }
 
 /// Applies one action. A repeat of the last action's key returns the game
@@ -269,51 +204,40 @@ pub async fn act(
     action: &DiceAction,
 ) -> Result<DiceGame, DiceGameError> {
     let mut tx = begin_write(db).await?;
-    let sql = format!("{SELECT} WHERE id = $1");
-    let row = on_tx!(&mut tx, |c| sqlx::query(&sql)
-        .bind(id)
-        .fetch_optional(&mut **c)
-        .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()?);
-    let Some((game, last_key)) = row else {
-        return Err(DiceGameError::Unknown(id.to_string()));
+    let row = match kept::claim(
+        &mut tx,
+        KeptTable::Dice,
+        id,
+        expected_version,
+        idempotency_key,
+    )
+    .await?
+    {
+        Claim::Repeat(row) => return Ok(game_of(row)?),
+        Claim::Go(row) => row,
     };
-    if !idempotency_key.is_empty() && last_key.as_deref() == Some(idempotency_key) {
-        return Ok(game);
-    }
-    if game.version != expected_version {
-        return Err(DiceGameError::Stale {
-            expected: expected_version,
-            current: game.version,
-        });
-    }
+    let game = game_of(row.clone())?;
     let state = game.state.apply(action)?;
     let status = if state.finished() {
         "finished"
     } else {
         "playing"
     };
-    let now = audit::now_text();
-    let update = "UPDATE dice_games SET state = $2, status = $3, version = version + 1, last_key = $4, \
-                  updated_at = $5 WHERE id = $1 AND version = $6";
-    on_tx!(&mut tx, |c| sqlx::query(update)
-        .bind(id)
-        .bind(state.to_json()?)
-        .bind(status)
-        .bind(idempotency_key)
-        .bind(&now)
-        .bind(expected_version)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+    kept::update(
+        &mut tx,
+        KeptTable::Dice,
+        &row,
+        &state.to_json()?,
+        status,
+        idempotency_key,
+    )
+    .await?;
     let prefix = state.event_prefix();
     let payload = json!({"game_id": id, "version": expected_version + 1, "action": action});
-    record(&mut tx, key, actor, &format!("{prefix}_action"), payload).await?;
+    kept::record(&mut tx, key, actor, &format!("{prefix}_action"), payload).await?;
     if status == "finished" {
         let payload = json!({"game_id": id, "outcome": state.outcome()});
-        record(&mut tx, key, actor, &format!("{prefix}_finished"), payload).await?;
+        kept::record(&mut tx, key, actor, &format!("{prefix}_finished"), payload).await?;
     }
     tx.commit().await?;
     Ok(DiceGame {

@@ -8,6 +8,7 @@ pub mod audit;
 pub mod audit_key;
 pub mod dice_games;
 pub mod hands;
+mod kept_games;
 mod log_reader;
 pub mod staff;
 pub mod tables;
