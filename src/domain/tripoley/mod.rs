@@ -6,6 +6,7 @@
 //! constant. The contract the CLI (`pitbook tripoley`) and the HTTP API
 //! (`/api/v1/tripoley/…`) share is documented in docs/tripoley.md. Pure.
 
+pub mod betting;
 mod board;
 mod deal;
 mod error;
@@ -22,6 +23,8 @@ mod spare;
 mod step;
 mod table;
 
+#[cfg(test)]
+mod betting_tests;
 #[cfg(test)]
 mod errors_tests;
 #[cfg(test)]
@@ -45,7 +48,7 @@ pub use input::{
 pub use money_cards::eight_nine_ten_suits;
 pub use output::{Named, Outcome, RoundOutput};
 pub use poker::{PotLayer, pot_layers};
-pub use round::play_round;
+pub use round::{BeforeBetting, before_betting, play_round};
 pub use showdown::{PokerHand, best_five};
 pub use step::{Step, StepKind};
 pub use table::{ANTE_MAX, CHIP_VALUE_MAX, CHIPS_MAX, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN};

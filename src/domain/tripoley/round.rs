@@ -2,20 +2,53 @@
 //! the deal, the spare hand, the money cards, the poker, the Michigan play.
 //! Every chip moves through the ledger; conservation is asserted at the end.
 
-use super::board::{Ledger, Note, Place, Section};
-use super::deal::check_deal;
+use super::board::{Board, Ledger, Note, Place, Section};
+use super::deal::{Deal, check_deal};
 use super::error::{TripoleyError, chips};
 use super::input::RoundInput;
 use super::michigan::{Michigan, play_michigan};
 use super::money_cards::pay_money_cards;
 use super::output::{Outcome, RoundOutput};
-use super::poker::{Poker, play_poker};
+use super::poker::{Poker, betting_order, play_poker};
 use super::spare::play_spare;
-use super::step::StepKind;
+use super::step::{Step, StepKind};
 use super::table::{ANTE_MAX, Table, check_chip_value};
+use crate::domain::cards::Card;
+use crate::domain::money::Money;
 
 /// Plays one round and returns every payout.
 pub fn play_round(input: &RoundInput) -> Result<RoundOutput, TripoleyError> {
+    let mut begun = begin(input)?;
+    let Begun {
+        table,
+        in_round,
+        deal,
+        ledger,
+        ..
+    } = &mut begun;
+    let poker = Poker::check(&input.poker, table, in_round, deal, &ledger.chips)?;
+    play_poker(&poker, input.profile, table, deal, ledger)?;
+    let michigan = Michigan::check(&input.michigan, input.profile, table, in_round, deal)?;
+    play_michigan(&michigan, table, in_round, ledger)?;
+    ledger.check_conservation("in the round")?;
+    let next_dealer = table.names[table.left_of(table.dealer, 1)].clone();
+    Ok(RoundOutput {
+        outcome: Outcome::from_ledger(begun.ledger, &begun.table.chips, begun.chip_value),
+        next_dealer,
+    })
+}
+
+/// A round played up to the betting: the antes, the deal, the spare hand
+/// and the money cards; `poker` and `michigan` of the input are not read.
+struct Begun {
+    table: Table,
+    chip_value: Option<Money>,
+    in_round: Vec<bool>,
+    deal: Deal,
+    ledger: Ledger,
+}
+
+fn begin(input: &RoundInput) -> Result<Begun, TripoleyError> {
     let table = Table::check(&input.players, &input.dealer, &input.chips, &input.board)?;
     let chip_value = check_chip_value(input.chip_value)?;
     let ante = match input.ante {
@@ -42,15 +75,57 @@ pub fn play_round(input: &RoundInput) -> Result<RoundOutput, TripoleyError> {
         &mut ledger,
     )?;
     pay_money_cards(&deal, &mut ledger)?;
-    let poker = Poker::check(&input.poker, &table, &in_round, &deal, &ledger.chips)?;
-    play_poker(&poker, input.profile, &table, &deal, &mut ledger)?;
-    let michigan = Michigan::check(&input.michigan, input.profile, &table, &in_round, &deal)?;
-    play_michigan(&michigan, &table, &in_round, &mut ledger)?;
-    ledger.check_conservation("in the round")?;
-    let next_dealer = table.names[table.left_of(table.dealer, 1)].clone();
-    Ok(RoundOutput {
-        outcome: Outcome::from_ledger(ledger, &table.chips, chip_value),
-        next_dealer,
+    Ok(Begun {
+        table,
+        chip_value,
+        in_round,
+        deal,
+        ledger,
+    })
+}
+
+/// What the table looks like when the betting begins: the steps so far
+/// (antes, spare hand, money cards), each player's chips (their stack for
+/// the betting), the board, and the hands as the round is played with them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BeforeBetting {
+    pub steps: Vec<Step>,
+    /// Every player at the table, seating order: chips now.
+    pub chips: Vec<(String, u64)>,
+    pub board: Board,
+    /// The players in the round in betting order (`cadaco` from the
+    /// dealer, `classic` from the dealer's left).
+    pub betting_order: Vec<String>,
+    /// The hands of the players in the round, seating order, after the
+    /// spare swap/auction.
+    pub hands: Vec<(String, Vec<Card>)>,
+    /// The dead hand after the spare swap/auction.
+    pub spare: Vec<Card>,
+}
+
+/// The round up to the first bet (the input's `poker` and `michigan` are
+/// not read): what the betting round starts from.
+pub fn before_betting(input: &RoundInput) -> Result<BeforeBetting, TripoleyError> {
+    let begun = begin(input)?;
+    let names = &begun.table.names;
+    Ok(BeforeBetting {
+        chips: names
+            .iter()
+            .cloned()
+            .zip(begun.ledger.chips.clone())
+            .collect(),
+        board: begun.ledger.board,
+        betting_order: betting_order(input.profile, &begun.table)
+            .into_iter()
+            .filter(|&s| begun.in_round[s])
+            .map(|s| names[s].clone())
+            .collect(),
+        hands: (0..names.len())
+            .filter(|&s| begun.in_round[s])
+            .map(|s| (names[s].clone(), begun.deal.hand(s).to_vec()))
+            .collect(),
+        spare: begun.deal.spare.clone(),
+        steps: begun.ledger.steps,
     })
 }
 
