@@ -14,6 +14,7 @@ mod final_hand;
 pub mod game;
 mod input;
 mod michigan;
+pub mod michigan_play;
 mod money_cards;
 mod output;
 mod poker;
@@ -29,6 +30,8 @@ mod betting_tests;
 mod errors_tests;
 #[cfg(test)]
 mod final_tests;
+#[cfg(test)]
+mod michigan_play_tests;
 #[cfg(test)]
 mod poker_tests;
 #[cfg(test)]
