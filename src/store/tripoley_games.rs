@@ -1,7 +1,10 @@
 //! Tripoley games kept at the table. The game's state is a projection row
 //! (canonical JSON of [`TripoleyGame`]); every action is an audit record
 //! (`tripoley_started`, `tripoley_round` with the round's input and steps,
-//! `tripoley_finished` with the last hand) appended in the same transaction.
+//! `tripoley_finished` with the last hand; a round kept step by step adds
+//! one record per step — `tripoley_ante`, `_deal`, `_spare`, `_money_cards`,
+//! `_bet`, `_showdown`, `_michigan_card`, `_michigan_result` — the last one
+//! followed by its `tripoley_round`) appended in the same transaction.
 //! An action names the version it was built on (a stale page is refused)
 //! and carries a key (a double tap records once).
 
@@ -11,13 +14,18 @@ use super::audit::canonical_json;
 use super::kept_games::{self as kept, Claim, KeptGameError, KeptRow, KeptTable};
 use super::{Db, StoreError, begin_write};
 use crate::domain::audit::AuditKey;
+use crate::domain::tripoley::RoundOutput;
 use crate::domain::tripoley::TripoleyError;
 use crate::domain::tripoley::game::{RoundEntry, TripoleyGame};
+use crate::domain::tripoley::round_steps::RoundStep;
 
 /// An action on a game.
 #[derive(Debug, Clone)]
 pub enum TripoleyAction {
+    /// A whole round entered as its results.
     Round(RoundEntry),
+    /// One step of the round kept step by step; the last one pays it out.
+    Step(RoundStep),
     /// Each player's last five cards.
     Final(Vec<(String, String)>),
 }
@@ -42,6 +50,27 @@ impl From<TripoleyError> for KeptGameError {
             other => KeptGameError::Store(StoreError::Internal(other.to_string())),
         }
     }
+}
+
+/// The `tripoley_round` record of a paid-out round.
+pub(crate) fn round_record(
+    id: &str,
+    version: i64,
+    game: &TripoleyGame,
+    out: &RoundOutput,
+) -> (&'static str, serde_json::Value) {
+    let played = game.rounds.last();
+    let payload = json!({
+        "game_id": id,
+        "version": version,
+        "round": played.map(|r| r.number),
+        "input": played.map(|r| &r.input),
+        "steps": out.outcome.steps,
+        "chips": out.outcome.chips,
+        "board": out.outcome.board,
+        "next_dealer": out.next_dealer,
+    });
+    ("tripoley_round", payload)
 }
 
 fn game_of(row: KeptRow) -> Result<StoredGame, StoreError> {
@@ -114,21 +143,28 @@ pub async fn act(
     };
     let stored = game_of(row.clone())?;
     let version = expected_version + 1;
-    let (game, event, payload) = match action {
+    // One record per action; a step that completes the round also records
+    // the round's payouts (`tripoley_round`), in the same transaction.
+    let mut records = Vec::new();
+    let game = match action {
         TripoleyAction::Round(entry) => {
             let (game, out) = stored.game.apply_round(entry)?;
-            let played = game.rounds.last().cloned();
+            records.push(round_record(id, version, &game, &out));
+            game
+        }
+        TripoleyAction::Step(step) => {
+            let (game, out) = stored.game.apply_step(step)?;
             let payload = json!({
                 "game_id": id,
                 "version": version,
-                "round": played.as_ref().map(|r| r.number),
-                "input": played.as_ref().map(|r| &r.input),
-                "steps": out.outcome.steps,
-                "chips": out.outcome.chips,
-                "board": out.outcome.board,
-                "next_dealer": out.next_dealer,
+                "round": stored.game.rounds.len() + 1,
+                "step": step,
             });
-            (game, "tripoley_round", payload)
+            records.push((step.event(), payload));
+            if let Some(out) = out {
+                records.push(round_record(id, version, &game, &out));
+            }
+            game
         }
         TripoleyAction::Final(hands) => {
             let (game, out) = stored.game.finish(hands)?;
@@ -140,7 +176,8 @@ pub async fn act(
                 "chips": out.chips,
                 "money": out.money,
             });
-            (game, "tripoley_finished", payload)
+            records.push(("tripoley_finished", payload));
+            game
         }
     };
     let status = if game.finished() {
@@ -157,7 +194,9 @@ pub async fn act(
         idempotency_key,
     )
     .await?;
-    kept::record(&mut tx, key, actor, event, payload).await?;
+    for (event, payload) in records {
+        kept::record(&mut tx, key, actor, event, payload).await?;
+    }
     tx.commit().await?;
     Ok(StoredGame {
         game,

@@ -6,8 +6,11 @@
 //! (1. the deal, with each player's money cards, 8-9-10 and best five shown
 //! on "Check the deal"; 2. the spare hand, classic only; 3. the poker
 //! result; 4. the Michigan result) then "Pay out", which records it. The
-//! end of the game is the last five-card hands. Every action is one audit
-//! record; refused input is shown beside the form, nothing recorded.
+//! end of the game is the last five-card hands. A round may instead be kept
+//! one screen per step (`steps.rs`: ante, deal, spare, money cards, the
+//! betting action by action, showdown, the Michigan card by card or as a
+//! result), each step one audit record. Every action is recorded with the
+//! game's row; refused input is shown beside the form, nothing recorded.
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -28,6 +31,8 @@ use crate::domain::staff::{Action, allows};
 use crate::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
 use crate::domain::tripoley::{Profile, Section, best_five, eight_nine_ten_suits};
 use crate::store::tripoley_games::{self, StoredGame, TripoleyAction, TripoleyGameError};
+
+mod steps;
 
 /// Games listed on /tripoley.
 const LISTED_GAMES: i64 = 30;
@@ -240,6 +245,8 @@ struct GamePage<'a> {
     readings: Vec<HandReading>,
     /// "Check the deal": what paying out would do (nothing recorded).
     preview: Vec<String>,
+    /// The round kept step by step: the screen of its next step.
+    steps: steps::StepView,
     can_keep: bool,
     typed: Vec<(String, String)>,
     idempotency_key: String,
@@ -476,6 +483,10 @@ fn render(
         .collect();
     let fields = Fields(typed.clone());
     let status = error.as_ref().map(|(s, _)| *s);
+    let steps = match game.progress() {
+        Ok(progress) => steps::view(game, &progress),
+        Err(e) => return internal(e),
+    };
     let body = page(&GamePage {
         csrf: &staff.0.csrf_token,
         username: &user.username,
@@ -500,6 +511,7 @@ fn render(
         history,
         readings: readings(game, &fields),
         preview,
+        steps,
         can_keep: allows(user.role, KEEP),
         typed,
         idempotency_key: uuid::Uuid::new_v4().to_string(),
@@ -631,6 +643,14 @@ async fn act(
     let action = match fields.get("action") {
         "check" | "round" => match round_entry(&current.game, &fields) {
             Ok(e) => TripoleyAction::Round(e),
+            Err(m) => return Ok(refuse(&current, m)),
+        },
+        "step" if fields.get("read") == "1" => {
+            // The deal read back (money cards, 8-9-10, best five): nothing recorded.
+            return Ok(render(&staff, &current, typed.clone(), Vec::new(), None));
+        }
+        "step" => match steps::step_of(&current.game, &fields) {
+            Ok(step) => TripoleyAction::Step(step),
             Err(m) => return Ok(refuse(&current, m)),
         },
         "final" => TripoleyAction::Final(final_hands(&current.game, &fields)),

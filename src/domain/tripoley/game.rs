@@ -19,6 +19,7 @@ use super::input::{BoardInput, NameMap};
 use super::input::{FinalInput, Profile, RoundInput};
 use super::output::{Outcome, RoundOutput};
 use super::round::play_round;
+use super::round_steps::RoundStep;
 use super::table::{ANTE_MAX, CHIPS_MAX, Table, check_chip_value};
 use super::{parse, to_json};
 use crate::domain::money::Money;
@@ -83,6 +84,10 @@ pub struct TripoleyGame {
     pub rounds: Vec<PlayedRound>,
     /// The end of the game: the final contract input and its result.
     pub last_hand: Option<PlayedRound>,
+    /// The round being kept step by step: its recorded steps so far (its
+    /// state is their fold, `round_steps.rs`); empty between rounds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub current: Vec<RoundStep>,
 }
 
 fn int_field(field: &str, value: i64, min: i64, max: u64) -> Result<u64, TripoleyError> {
@@ -131,6 +136,7 @@ impl TripoleyGame {
             total: chips * n,
             rounds: Vec::new(),
             last_hand: None,
+            current: Vec::new(),
         })
     }
 
@@ -218,9 +224,26 @@ impl TripoleyGame {
         Value::Object(m)
     }
 
-    fn ready(&self) -> Result<(), TripoleyError> {
+    pub(super) fn ready(&self) -> Result<(), TripoleyError> {
         if self.finished() {
             return Err(TripoleyError::input("game", "the game has ended"));
+        }
+        Ok(())
+    }
+
+    /// A whole round or the last hand may not start while a round is being
+    /// kept step by step.
+    fn between_rounds(&self) -> Result<(), TripoleyError> {
+        self.ready()?;
+        if !self.current.is_empty() {
+            return Err(TripoleyError::input(
+                "round",
+                format!(
+                    "round {} is being kept step by step ({} steps recorded): finish it first",
+                    self.rounds.len() + 1,
+                    self.current.len()
+                ),
+            ));
         }
         Ok(())
     }
@@ -230,7 +253,7 @@ impl TripoleyGame {
         &self,
         entry: &RoundEntry,
     ) -> Result<(TripoleyGame, RoundOutput), TripoleyError> {
-        self.ready()?;
+        self.between_rounds()?;
         let input = self.round_input(entry);
         let parsed: RoundInput = parse(input.to_string().as_bytes())?;
         let out = play_round(&parsed)?;
@@ -255,7 +278,7 @@ impl TripoleyGame {
         &self,
         hands: &[(String, String)],
     ) -> Result<(TripoleyGame, Outcome), TripoleyError> {
-        self.ready()?;
+        self.between_rounds()?;
         let mut m = self.table_json();
         m.insert("hands".into(), name_map(hands));
         let input = Value::Object(m);
@@ -325,6 +348,9 @@ impl TripoleyGame {
             let out = play_final(&parsed)?;
             game = game.with_outcome(&out, "at the end of the game")?;
             game.last_hand = Some(last.clone());
+        }
+        for step in &self.current {
+            game = game.apply_step(step)?.0;
         }
         Ok(game)
     }

@@ -19,6 +19,7 @@ mod money_cards;
 mod output;
 mod poker;
 mod round;
+pub mod round_steps;
 mod showdown;
 mod spare;
 mod step;
@@ -37,6 +38,8 @@ mod poker_tests;
 #[cfg(test)]
 mod props_tests;
 #[cfg(test)]
+mod round_steps_tests;
+#[cfg(test)]
 mod rules_tests;
 #[cfg(test)]
 mod test_deals;
@@ -51,7 +54,7 @@ pub use input::{
 pub use money_cards::eight_nine_ten_suits;
 pub use output::{Named, Outcome, RoundOutput};
 pub use poker::{PotLayer, pot_layers};
-pub use round::{BeforeBetting, before_betting, play_round};
+pub use round::{BeforeBetting, before_betting, play_round, through_poker};
 pub use showdown::{PokerHand, best_five};
 pub use step::{Step, StepKind};
 pub use table::{ANTE_MAX, CHIP_VALUE_MAX, CHIPS_MAX, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN};

@@ -84,6 +84,21 @@ fn begin(input: &RoundInput) -> Result<Begun, TripoleyError> {
     })
 }
 
+/// The round's steps through the poker (the input's `michigan` is not
+/// read): the showdown's pots, for who won the poker.
+pub fn through_poker(input: &RoundInput) -> Result<Vec<Step>, TripoleyError> {
+    let mut b = begin(input)?;
+    let poker = Poker::check(
+        &input.poker,
+        &b.table,
+        &b.in_round,
+        &b.deal,
+        &b.ledger.chips,
+    )?;
+    play_poker(&poker, input.profile, &b.table, &b.deal, &mut b.ledger)?;
+    Ok(b.ledger.steps)
+}
+
 /// What the table looks like when the betting begins: the steps so far
 /// (antes, spare hand, money cards), each player's chips (their stack for
 /// the betting), the board, and the hands as the round is played with them.
