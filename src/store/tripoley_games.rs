@@ -14,10 +14,12 @@ use super::audit::canonical_json;
 use super::kept_games::{self as kept, Claim, KeptGameError, KeptRow, KeptTable};
 use super::{Db, StoreError, begin_write};
 use crate::domain::audit::AuditKey;
-use crate::domain::tripoley::RoundOutput;
 use crate::domain::tripoley::TripoleyError;
 use crate::domain::tripoley::game::{RoundEntry, TripoleyGame};
 use crate::domain::tripoley::round_steps::RoundStep;
+use crate::domain::tripoley::{Outcome, RoundOutput};
+
+pub(crate) mod replay;
 
 /// An action on a game.
 #[derive(Debug, Clone)]
@@ -71,6 +73,40 @@ pub(crate) fn round_record(
         "next_dealer": out.next_dealer,
     });
     ("tripoley_round", payload)
+}
+
+/// The record of one step of a round kept step by step (`game` before it).
+pub(crate) fn step_record(
+    id: &str,
+    version: i64,
+    game: &TripoleyGame,
+    step: &RoundStep,
+) -> (&'static str, serde_json::Value) {
+    let payload = json!({
+        "game_id": id,
+        "version": version,
+        "round": game.rounds.len() + 1,
+        "step": step,
+    });
+    (step.event(), payload)
+}
+
+/// The `tripoley_finished` record of the last hand.
+pub(crate) fn finished_record(
+    id: &str,
+    version: i64,
+    game: &TripoleyGame,
+    out: &Outcome,
+) -> (&'static str, serde_json::Value) {
+    let payload = json!({
+        "game_id": id,
+        "version": version,
+        "input": game.last_hand.as_ref().map(|r| &r.input),
+        "steps": out.steps,
+        "chips": out.chips,
+        "money": out.money,
+    });
+    ("tripoley_finished", payload)
 }
 
 fn game_of(row: KeptRow) -> Result<StoredGame, StoreError> {
@@ -154,13 +190,7 @@ pub async fn act(
         }
         TripoleyAction::Step(step) => {
             let (game, out) = stored.game.apply_step(step)?;
-            let payload = json!({
-                "game_id": id,
-                "version": version,
-                "round": stored.game.rounds.len() + 1,
-                "step": step,
-            });
-            records.push((step.event(), payload));
+            records.push(step_record(id, version, &stored.game, step));
             if let Some(out) = out {
                 records.push(round_record(id, version, &game, &out));
             }
@@ -168,15 +198,7 @@ pub async fn act(
         }
         TripoleyAction::Final(hands) => {
             let (game, out) = stored.game.finish(hands)?;
-            let payload = json!({
-                "game_id": id,
-                "version": version,
-                "input": game.last_hand.as_ref().map(|r| &r.input),
-                "steps": out.steps,
-                "chips": out.chips,
-                "money": out.money,
-            });
-            records.push(("tripoley_finished", payload));
+            records.push(finished_record(id, version, &game, &out));
             game
         }
     };

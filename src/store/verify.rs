@@ -1,5 +1,6 @@
 //! `pitbook audit verify`: walk the chain, recompute every hash, replay every
-//! hand and recompute every settlement, and compare the hands projection.
+//! hand and recompute every settlement, and compare the hands projection;
+//! then replay the Tripoley games (`tripoley_games/replay.rs`).
 //! Streams the log, so memory stays bounded by the hands still open.
 
 use std::collections::HashMap;
@@ -231,6 +232,7 @@ pub async fn verify(
         Some(p) => Some(p),
         None => hands.compare_projection(db, chain_head_seq).await?,
     };
+    let problem = super::tripoley_games::replay::first_problem(db, chain_head_seq, problem).await?;
     let count = if problem.is_some() { 0 } else { count };
     Ok(VerifyReport {
         count,

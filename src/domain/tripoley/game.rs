@@ -106,6 +106,48 @@ fn name_map<T: Serialize>(pairs: &[(String, T)]) -> Value {
     )
 }
 
+impl RoundEntry {
+    /// The entry a recorded round contract input was built from (the
+    /// inverse of [`TripoleyGame::round_input`]); `None` when `input` is
+    /// not shaped like one.
+    pub fn from_input(input: &Value) -> Option<RoundEntry> {
+        let strings = |v: &Value| -> Option<Vec<(String, String)>> {
+            v.as_object()?
+                .iter()
+                .map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                .collect()
+        };
+        let ints = |v: &Value| -> Option<Vec<(String, i64)>> {
+            v.as_object()?
+                .iter()
+                .map(|(k, v)| Some((k.clone(), v.as_i64()?)))
+                .collect()
+        };
+        let spare = &input["spare"];
+        let auction = &spare["auction"];
+        let poker = &input["poker"];
+        let michigan = &input["michigan"];
+        Some(RoundEntry {
+            hands: strings(&input["hands"])?,
+            dealer_swaps: spare["dealer_swaps"].as_bool().unwrap_or(false),
+            auction: match auction {
+                Value::Null => None,
+                a => Some((a["buyer"].as_str()?.to_string(), a["price"].as_i64()?)),
+            },
+            contributions: ints(&poker["contributions"])?,
+            folded: poker["folded"]
+                .as_array()?
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<_>>()?,
+            shown: strings(&poker["shown"])?,
+            out: michigan["out"].as_str().map(str::to_string),
+            blocked: michigan["blocked"].as_bool().unwrap_or(false),
+            cards_left: ints(&michigan["cards_left"])?,
+        })
+    }
+}
+
 impl TripoleyGame {
     /// A new game: every player with `chips_each`, an empty board, the
     /// first player dealing.
