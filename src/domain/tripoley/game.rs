@@ -1,4 +1,5 @@
-//! A Tripoley game kept at the table: the fold of its recorded rounds. The
+//! A Tripoley game kept at the table: the fold of its recorded rounds (and
+//! of the steps of the round in progress, `round_steps.rs`). The
 //! game holds what does not change (players in seating order, profile, chip
 //! value, ante, bet limit) and what the rounds change (each player's chips,
 //! the board, the dealer, who moves one to the left each round). A round is
@@ -33,8 +34,9 @@ pub struct GameSetup {
     pub chips_each: i64,
     pub chip_value: Money,
     pub ante: i64,
-    /// The most one player may bet in the poker round (shown, not enforced:
-    /// the betting is entered as its result).
+    /// The most a bet or raise may be in the poker round, enforced when the
+    /// betting is kept action by action (`betting.rs`); a whole round
+    /// entered as its results gives only the totals put in.
     pub bet_limit: i64,
 }
 
