@@ -87,7 +87,7 @@ async fn run(name: &str, db: &Db, key: &AuditKey, hands_count: usize) {
     );
 
     // The server's path: TABLES tables at once through the group-commit writer.
-    let writer = HandWriter::spawn(db.clone(), key.clone());
+    let writer = HandWriter::spawn(db.clone(), key.clone()).expect("the hand writer");
     let mut queues: Vec<Vec<HandCommand>> = vec![Vec::new(); TABLES];
     for (i, mut c) in commands.into_iter().enumerate().skip(single) {
         c.idempotency_key = format!("bench-writer-{i}");

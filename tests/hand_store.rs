@@ -261,7 +261,7 @@ async fn the_database_refuses_update_and_delete_on_the_audit_log(backend: Backen
 async fn a_refused_command_does_not_undo_the_others_committed_with_it(backend: Backend) {
     let app = std::sync::Arc::new(spawn_app(backend).await);
     // Good and bad commands at once: the writer commits them in shared
-    // transactions, each in its own savepoint.
+    // transactions; a refused command writes nothing.
     let tasks: Vec<_> = (0..30)
         .map(|i| {
             let app = app.clone();
@@ -290,7 +290,110 @@ async fn a_refused_command_does_not_undo_the_others_committed_with_it(backend: B
     );
 }
 
+/// The server's writer keeps open hands' state between commands; a hand
+/// written meanwhile by another writer (another app instance, the CLI) must
+/// be read again, not served from that memory.
+async fn a_hand_written_by_another_writer_is_read_again(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let hand = open(&app).await;
+    // Another writer: the store's own one-command path, straight to the database.
+    let pd_set: pitbook::store::hands::HandCommand = serde_json::from_value(json!({
+        "idempotency_key": key(), "expected_version": 1, "actor": "other-instance",
+        "events": [{"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"}]}))
+    .expect("command");
+    let (result, _) =
+        pitbook::store::hands::execute(&app.database.db, &common::test_key(), Some(&hand), &pd_set)
+            .await
+            .expect("the other writer's command");
+    assert_eq!(result.version, 2);
+
+    // The server's writer last saw version 1.
+    let (status, body) = send(&app, &hand, 1, seed_events()[1].clone()).await;
+    assert_eq!(status, 409, "{body}");
+    let (status, body) = send(&app, &hand, 2, seed_events()[1].clone()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["version"], 3);
+    let (status, view) = app.get_json(&format!("/api/v1/hands/{hand}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        view["bank"], "200.00",
+        "the PD set by the other writer: {view}"
+    );
+    let types: Vec<&str> = view["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| e["event_type"].as_str().expect("type"))
+        .collect();
+    assert_eq!(types, ["hand_opened", "pd_set", "collection_taken"]);
+}
+
+/// A database error inside a group commit (here a trigger refusing one
+/// command's idempotency row) rolls the shared transaction back; the writer
+/// reruns the commands one by one, so only the one at fault fails and the
+/// hands in that batch go on from their committed state.
+async fn a_database_error_fails_only_its_own_command(backend: Backend) {
+    let app = std::sync::Arc::new(spawn_app(backend).await);
+    let trigger: &[&str] = match backend {
+        Backend::Sqlite => &["CREATE TRIGGER boom BEFORE INSERT ON idempotency_keys \
+             WHEN NEW.key LIKE 'boom%' BEGIN SELECT RAISE(ABORT, 'boom'); END"],
+        Backend::Postgres => &[
+            "CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS \
+             $$ BEGIN IF NEW.key LIKE 'boom%' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$",
+            "CREATE TRIGGER boom BEFORE INSERT ON idempotency_keys \
+             FOR EACH ROW EXECUTE FUNCTION boom()",
+        ],
+    };
+    let mut hands = Vec::new();
+    for _ in 0..8 {
+        hands.push(open(&app).await);
+    }
+    common::tamper(&app.database.db, trigger).await;
+    for round in 0..3 {
+        let tasks: Vec<_> = hands
+            .iter()
+            .enumerate()
+            .map(|(i, hand)| {
+                let (app, hand) = (app.clone(), hand.clone());
+                tokio::spawn(async move {
+                    let boom = i == 3 && round == 1;
+                    let idempotency_key = if boom { format!("boom-{}", key()) } else { key() };
+                    let event = &seed_events()[0];
+                    let events = if round == 0 { vec![event.clone()] } else {
+                        vec![json!({"type": "wager_placed", "id": format!("w{round}"), "seat": 2 + round,
+                                    "bettor": "Ann", "amount": "10"})]
+                    };
+                    let version = if i == 3 && round == 2 { 2 } else { 1 + round };
+                    let body = json!({"idempotency_key": idempotency_key,
+                                      "expected_version": version, "events": events});
+                    let (status, body, _) = app
+                        .post_json(&format!("/api/v1/hands/{hand}/commands"), &body)
+                        .await;
+                    (i, boom, status, body)
+                })
+            })
+            .collect();
+        for t in tasks {
+            let (i, boom, status, body) = t.await.expect("task");
+            let expected = if boom { 500 } else { 200 };
+            assert_eq!(status, expected, "round {round}, hand {i}: {body}");
+        }
+    }
+    for (i, hand) in hands.iter().enumerate() {
+        let (_, view) = app.get_json(&format!("/api/v1/hands/{hand}")).await;
+        let expected = if i == 3 { 3 } else { 4 };
+        assert_eq!(view["version"], expected, "hand {i}: {view}");
+    }
+    let report = pitbook::store::verify::verify(&app.database.db, &common::test_key(), 1, None)
+        .await
+        .expect("verify");
+    assert!(report.ok(), "{report:?}");
+    assert_eq!(report.count, 2 + 8 + 8 * 3 - 1);
+}
+
 on_both_databases!(
+    a_hand_written_by_another_writer_is_read_again,
+    a_database_error_fails_only_its_own_command,
     a_refused_command_does_not_undo_the_others_committed_with_it,
     a_hand_runs_event_by_event_and_closes_with_its_settlement,
     a_repeated_command_returns_the_first_result_and_records_nothing,

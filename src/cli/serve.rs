@@ -36,7 +36,8 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
             backend = db.backend().name(),
             "pitbook listening"
         );
-        let state = AppState::new(db.clone(), audit_key);
+        let state = AppState::new(db.clone(), audit_key)
+            .map_err(|e| CliError::Failure(format!("starting the hand writer: {e}")))?;
         let result = web::serve(listener, state, web::shutdown_signal()).await;
         db.close().await;
         result.map_err(|e| CliError::Failure(format!("server error: {e}")))

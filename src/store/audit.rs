@@ -66,16 +66,23 @@ pub fn now_text() -> String {
 
 pub const SELECT_RECORD: &str = "SELECT seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash FROM audit_log";
 
-const INSERT_RECORDS: &str = "INSERT INTO audit_log \
+pub(super) const SELECT_HEAD: &str = "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1";
+
+pub(super) const INSERT_RECORDS: &str = "INSERT INTO audit_log \
      (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) VALUES ";
+
+/// One record, with SQLite's positional placeholders (the writer thread's
+/// prepared statement).
+pub(super) const INSERT_ONE_RECORD_SQLITE: &str = "INSERT INTO audit_log \
+     (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 
 /// Rows per INSERT statement: one round trip for a whole hand.
 const INSERT_ROWS_MAX: usize = 64;
 
 /// The chain's head: (seq, hash) of the last record, or (0, GENESIS).
 pub async fn head(tx: &mut WriteTx) -> Result<(i64, String), StoreError> {
-    let sql = "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1";
-    let row = on_tx!(tx, |c| sqlx::query(sql)
+    let row = on_tx!(tx, |c| sqlx::query(SELECT_HEAD)
         .fetch_optional(&mut **c)
         .await?
         .map(|r| (r.get(0), r.get(1))));
@@ -88,26 +95,8 @@ pub async fn append(
     key: &AuditKey,
     records: &[NewRecord],
 ) -> Result<Vec<AuditRecord>, StoreError> {
-    let (mut seq, mut prev_hash) = head(tx).await?;
-    let recorded_at = now_text();
-    let mut written = Vec::with_capacity(records.len());
-    for r in records {
-        seq += 1;
-        let mut record = AuditRecord {
-            seq,
-            recorded_at: recorded_at.clone(),
-            actor: r.actor.clone(),
-            table_id: r.table.clone(),
-            hand_id: r.hand.clone(),
-            event_type: r.event_type.clone(),
-            payload: r.payload.clone(),
-            prev_hash: prev_hash.clone(),
-            hash: String::new(),
-        };
-        record.hash = key.record_hash(&record.fields());
-        prev_hash = record.hash.clone();
-        written.push(record);
-    }
+    let (seq, prev_hash) = head(tx).await?;
+    let written = chain(key, seq, prev_hash, &now_text(), records);
     for chunk in written.chunks(INSERT_ROWS_MAX) {
         let mut sql = String::from(INSERT_RECORDS);
         for (i, _) in chunk.iter().enumerate() {
@@ -146,6 +135,37 @@ pub async fn append(
         });
     }
     Ok(written)
+}
+
+/// The records as they follow `(head_seq, head_hash)` on the chain: each
+/// numbered, stamped and hashed over the one before it. Pure.
+pub(super) fn chain(
+    key: &AuditKey,
+    head_seq: i64,
+    head_hash: String,
+    recorded_at: &str,
+    records: &[NewRecord],
+) -> Vec<AuditRecord> {
+    let (mut seq, mut prev_hash) = (head_seq, head_hash);
+    let mut written = Vec::with_capacity(records.len());
+    for r in records {
+        seq += 1;
+        let mut record = AuditRecord {
+            seq,
+            recorded_at: recorded_at.to_string(),
+            actor: r.actor.clone(),
+            table_id: r.table.clone(),
+            hand_id: r.hand.clone(),
+            event_type: r.event_type.clone(),
+            payload: r.payload.clone(),
+            prev_hash,
+            hash: String::new(),
+        };
+        record.hash = key.record_hash(&record.fields());
+        prev_hash = record.hash.clone();
+        written.push(record);
+    }
+    written
 }
 
 /// Appends one staff or configuration record in its own transaction.

@@ -40,6 +40,10 @@ pub enum StoreError {
     Migration(String),
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
+    /// From the connections pitbook drives through rusqlite (the SQLite
+    /// hand writer, the log reader).
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
     #[error("audit key: {0}")]
     AuditKey(String),
     #[error("internal error: {0}")]

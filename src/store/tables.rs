@@ -216,6 +216,52 @@ pub async fn get(db: &Db, name: &str) -> Result<Option<Table>, StoreError> {
     Ok(Some(Table { config, dealers }))
 }
 
+/// Where a command's hand or table stands for a user, in one query: is it a
+/// table configured in pitbook, and is the user assigned to it. None when
+/// the hand does not exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Assignment {
+    pub configured: bool,
+    pub assigned: bool,
+}
+
+/// What a command names: an existing hand, or the table a new hand opens at.
+pub enum AtTable<'a> {
+    Hand(&'a str),
+    Table(&'a str),
+}
+
+pub async fn assignment(
+    db: &Db,
+    at: AtTable<'_>,
+    username: &str,
+) -> Result<Option<Assignment>, StoreError> {
+    const CONFIGURED: &str = "EXISTS (SELECT 1 FROM card_tables c WHERE c.name = t)";
+    const ASSIGNED: &str =
+        "EXISTS (SELECT 1 FROM table_dealers d WHERE d.table_name = t AND d.username = $2)";
+    let (sql, key) = match at {
+        AtTable::Hand(id) => (
+            format!(
+                "SELECT {CONFIGURED}, {ASSIGNED} FROM (SELECT table_id AS t FROM hands WHERE id = $1) h"
+            ),
+            id,
+        ),
+        AtTable::Table(name) => (
+            format!("SELECT {CONFIGURED}, {ASSIGNED} FROM (SELECT CAST($1 AS TEXT) AS t) h"),
+            name,
+        ),
+    };
+    Ok(on_pool!(db, |pool| sqlx::query(&sql)
+        .bind(key)
+        .bind(username)
+        .fetch_optional(pool)
+        .await?
+        .map(|r| Assignment {
+            configured: r.get(0),
+            assigned: r.get(1),
+        })))
+}
+
 pub async fn is_assigned(db: &Db, table: &str, username: &str) -> Result<bool, StoreError> {
     let sql = "SELECT 1 FROM table_dealers WHERE table_name = $1 AND username = $2";
     Ok(on_pool!(db, |pool| sqlx::query(sql)

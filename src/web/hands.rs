@@ -16,7 +16,7 @@ use super::{ApiError, AppState, Staff, json};
 use crate::domain::hand_record::HandEvent;
 use crate::domain::staff::Action;
 use crate::store::hands::{self, CommandError, HandCommand};
-use crate::store::tables;
+use crate::store::tables::{self, Assignment, AtTable};
 
 const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 
@@ -121,26 +121,26 @@ async fn require_assignment(
     hand_id: Option<&str>,
     events: &[HandEvent],
 ) -> Result<(), Response> {
-    let internal = |e: crate::store::StoreError| ApiError::from(e).into_response();
-    let table = match (hand_id, events.first()) {
-        (Some(id), _) => hands::table_of(&state.db, id).await.map_err(internal)?,
-        (None, Some(HandEvent::HandOpened { table, .. })) => Some(table.clone()),
-        (None, _) => None,
+    let at = match (hand_id, events.first()) {
+        (Some(id), _) => AtTable::Hand(id),
+        (None, Some(HandEvent::HandOpened { table, .. })) => AtTable::Table(table),
+        (None, _) => return Ok(()),
     };
-    let Some(table) = table else { return Ok(()) };
-    if tables::get(&state.db, &table)
+    let found = tables::assignment(&state.db, at, &staff.0.user.username)
         .await
-        .map_err(internal)?
-        .is_none()
-    {
-        return Ok(());
+        .map_err(|e| ApiError::from(e).into_response())?;
+    match found {
+        Some(Assignment {
+            configured: true,
+            assigned,
+        }) => {
+            staff
+                .require(state, Action::ActOnTable { assigned }, path)
+                .await
+        }
+        // An unknown hand is the writer's answer to give.
+        _ => Ok(()),
     }
-    let assigned = tables::is_assigned(&state.db, &table, &staff.0.user.username)
-        .await
-        .map_err(internal)?;
-    staff
-        .require(state, Action::ActOnTable { assigned }, path)
-        .await
 }
 
 async fn show_hand(

@@ -33,8 +33,8 @@ pub use error::ApiError;
 pub use session::Staff;
 
 use crate::domain::audit::AuditKey;
-use crate::store::Db;
 use crate::store::writer::HandWriter;
+use crate::store::{Db, StoreError};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -49,14 +49,14 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// Must be called inside the tokio runtime (it starts the writer task).
-    pub fn new(db: Db, audit_key: AuditKey) -> AppState {
-        let hand_writer = HandWriter::spawn(db.clone(), audit_key.clone());
-        AppState {
+    /// Must be called inside the tokio runtime (it starts the hand writer).
+    pub fn new(db: Db, audit_key: AuditKey) -> Result<AppState, StoreError> {
+        let hand_writer = HandWriter::spawn(db.clone(), audit_key.clone())?;
+        Ok(AppState {
             db,
             audit_key,
             hand_writer,
-        }
+        })
     }
 }
 

@@ -313,7 +313,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
         .expect("bind");
     let address = format!("http://{}", listener.local_addr().expect("addr"));
     let (tx, rx) = oneshot::channel::<()>();
-    let state = AppState::new(database.db.clone(), test_key());
+    let state = AppState::new(database.db.clone(), test_key()).expect("the app state");
     tokio::spawn(async move {
         let _ = web::serve(listener, state, async {
             let _ = rx.await;

@@ -5,17 +5,21 @@
 //! (optimistic concurrency) and carry an idempotency key (a double-tap at the
 //! table returns the first result and records nothing new).
 
+mod cache;
+mod plan;
+pub(super) mod sqlite_writer;
+
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use sqlx::Row;
 
-use super::audit::{self, NewRecord, canonical_json};
+use super::audit;
 use super::{Backend, Db, StoreError, WriteTx, begin_write};
-
 use crate::domain::audit::AuditKey;
 use crate::domain::hand_record::{
-    GAME_DOUBLE_HAND_POKER, HandError, HandEvent, HandState, Phase, RecordedSettlement,
+    GAME_DOUBLE_HAND_POKER, HandError, HandEvent, Phase, RecordedSettlement,
 };
+pub(super) use cache::{HandCache, NoCache, OpenHands};
+use plan::{Planned, Projection};
 
 /// Most events in one command (a whole hand fits).
 pub const COMMAND_EVENTS_MAX: usize = 200;
@@ -101,10 +105,10 @@ impl From<sqlx::Error> for CommandError {
     }
 }
 
-/// Executes a command: `hand_id` None opens a new hand.
-/// Returns the result and whether it is a replay of an earlier command.
-/// Executes one command in its own transaction (one fsync). The server uses
-/// [`super::writer::HandWriter`], which commits several commands together.
+/// Executes one command in its own transaction (one fsync): `hand_id` None
+/// opens a new hand. Returns the result and whether it is a replay of an
+/// earlier command. The server uses [`super::writer::HandWriter`], which
+/// commits several commands together.
 pub async fn execute(
     db: &Db,
     key: &AuditKey,
@@ -112,172 +116,57 @@ pub async fn execute(
     command: &HandCommand,
 ) -> Result<(CommandResult, bool), CommandError> {
     let mut tx = begin_write(db).await?;
-    let result = execute_in(&mut tx, key, hand_id, command).await?;
+    let result = execute_in(&mut tx, key, hand_id, command, &mut NoCache).await?;
     tx.commit().await?;
     Ok(result)
 }
 
 /// Executes a command inside an open write transaction. On error nothing
 /// has been written by it (all checks come before the first write; a
-/// database error mid-way is undone by the caller's savepoint or rollback).
-pub async fn execute_in(
+/// database error mid-way is undone by the caller's rollback).
+pub(super) async fn execute_in(
     tx: &mut WriteTx,
     key: &AuditKey,
     hand_id: Option<&str>,
     command: &HandCommand,
+    cache: &mut dyn HandCache,
 ) -> Result<(CommandResult, bool), CommandError> {
-    check_shape(command)?;
-    let request_hash = request_hash(hand_id, command)?;
-
-    if let Some(first) = stored_result(tx, &command.idempotency_key).await? {
-        let (hash, body) = first;
-        if hash != request_hash {
-            return Err(CommandError::IdempotencyMismatch(
-                command.idempotency_key.clone(),
-            ));
-        }
-        let result: CommandResult = serde_json::from_str(&body)
-            .map_err(|e| StoreError::Internal(format!("stored result: {e}")))?;
-        return Ok((result, true));
+    let request_hash = plan::request_hash(hand_id, command)?;
+    if let Some(stored) = stored_result(tx, &command.idempotency_key).await? {
+        return plan::replay(command, &request_hash, stored);
     }
-
-    let (hand_id, state, mut all_events) = match hand_id {
-        None => {
-            if command.expected_version.is_some() {
-                return Err(CommandError::UnexpectedVersion);
-            }
-            // Time-ordered ids keep the by-hand index append-only.
-            (uuid::Uuid::now_v7().to_string(), None, Vec::new())
-        }
+    let prior = match hand_id {
+        None => plan::new_hand(command)?,
         Some(id) => {
-            let current = hand_version(tx, id)
-                .await?
-                .ok_or_else(|| CommandError::UnknownHand(id.into()))?;
-            let expected = command
-                .expected_version
-                .ok_or(CommandError::MissingVersion)?;
-            if expected != current {
-                return Err(CommandError::Stale { expected, current });
+            let version = plan::check_version(id, command, hand_version(tx, id).await?)?;
+            match cache.take(id, version) {
+                Some(prior) => prior,
+                None => plan::existing_hand(id, &hand_payloads(tx, id).await?)?,
             }
-            let events = load_events(tx, id).await?;
-            let state = HandState::fold(&events)?;
-            (id.to_string(), Some(state), events)
         }
     };
-
-    let (state, recorded) = HandState::apply_command(state, &command.events)?;
-
-    // The store's own check, when a settlement is about to be recorded (at
-    // close and at each correction): replaying the whole stream from
-    // scratch gives that settlement.
-    let settles = recorded.iter().any(|e| {
-        matches!(
-            e,
-            HandEvent::HandClosed { .. } | HandEvent::OutcomeCorrected { .. }
-        )
-    });
-    if settles {
-        all_events.extend(recorded.iter().cloned());
-        let replayed = HandState::fold(&all_events)?;
-        if replayed.settlement() != state.settlement() {
-            return Err(StoreError::Internal(format!(
-                "hand {hand_id}: recorded settlement differs from replay"
-            ))
-            .into());
-        }
-    }
-
-    let mut records = Vec::with_capacity(recorded.len());
-    for event in &recorded {
-        records.push(NewRecord {
-            actor: command.actor.clone(),
-            table: Some(state.table.clone()),
-            hand: Some(hand_id.clone()),
-            event_type: event.type_name().to_string(),
-            payload: canonical_json(event)?,
-        });
-    }
-    let written = audit::append(tx, key, &records).await?;
-    let (last_seq, now) = match written.last() {
-        Some(r) => (r.seq, r.recorded_at.clone()),
-        None => return Err(StoreError::Internal("a command wrote no audit record".into()).into()),
-    };
-    write_projection(
-        tx,
-        &hand_id,
-        &state,
-        command.expected_version,
-        last_seq,
-        &now,
-    )
-    .await?;
-
-    let result = CommandResult {
-        hand_id,
-        version: state.version,
-        phase: state.phase,
-        records: written
-            .iter()
-            .map(|r| RecordRef {
-                seq: r.seq,
-                event_type: r.event_type.clone(),
-                hash: r.hash.clone(),
-            })
-            .collect(),
-        settlement: state.settlement().cloned(),
-    };
-    let body = serde_json::to_string(&result).map_err(|e| StoreError::Internal(e.to_string()))?;
-    let insert = "INSERT INTO idempotency_keys (key, request_hash, response_status, response_body, created_at) \
-                  VALUES ($1, $2, $3, $4, $5)";
-    on_tx!(tx, |c| sqlx::query(insert)
+    let planned = plan::plan(prior, command)?;
+    let written = audit::append(tx, key, &planned.records).await?;
+    let projection = planned.projection(&written)?;
+    write_projection(tx, &planned, command.expected_version, &projection).await?;
+    let (result, body) = planned.result(&written)?;
+    on_tx!(tx, |c| sqlx::query(plan::INSERT_RESULT)
         .bind(&command.idempotency_key)
         .bind(&request_hash)
-        .bind(200_i32)
         .bind(&body)
-        .bind(&now)
+        .bind(&projection.now)
         .execute(&mut **c)
         .await
         .map(drop)?);
+    cache.keep(planned);
     Ok((result, false))
-}
-
-fn check_shape(command: &HandCommand) -> Result<(), CommandError> {
-    let key_chars = command.idempotency_key.chars().count();
-    if key_chars == 0 || key_chars > IDEMPOTENCY_KEY_CHARS_MAX {
-        return Err(CommandError::Invalid {
-            field: "idempotency_key",
-            message: format!("must be 1..{IDEMPOTENCY_KEY_CHARS_MAX} characters"),
-        });
-    }
-    if command.actor.trim().is_empty() || command.actor.chars().count() > 64 {
-        return Err(CommandError::Invalid {
-            field: "actor",
-            message: format!("\"{}\" must be 1..64 characters", command.actor),
-        });
-    }
-    if command.events.is_empty() || command.events.len() > COMMAND_EVENTS_MAX {
-        return Err(CommandError::Invalid {
-            field: "events",
-            message: format!(
-                "{} events; a command has 1..{COMMAND_EVENTS_MAX}",
-                command.events.len()
-            ),
-        });
-    }
-    Ok(())
-}
-
-fn request_hash(hand_id: Option<&str>, command: &HandCommand) -> Result<String, StoreError> {
-    let text = canonical_json(&(hand_id, command))?;
-    Ok(hex::encode(Sha256::digest(text.as_bytes())))
 }
 
 async fn stored_result(
     tx: &mut WriteTx,
     key: &str,
 ) -> Result<Option<(String, String)>, StoreError> {
-    let sql = "SELECT request_hash, response_body FROM idempotency_keys WHERE key = $1";
-    Ok(on_tx!(tx, |c| sqlx::query(sql)
+    Ok(on_tx!(tx, |c| sqlx::query(plan::SELECT_STORED_RESULT)
         .bind(key)
         .fetch_optional(&mut **c)
         .await?
@@ -285,8 +174,7 @@ async fn stored_result(
 }
 
 async fn hand_version(tx: &mut WriteTx, id: &str) -> Result<Option<u64>, StoreError> {
-    let sql = "SELECT version FROM hands WHERE id = $1";
-    let version: Option<i64> = on_tx!(tx, |c| sqlx::query(sql)
+    let version: Option<i64> = on_tx!(tx, |c| sqlx::query(plan::SELECT_HAND_VERSION)
         .bind(id)
         .fetch_optional(&mut **c)
         .await?
@@ -294,107 +182,57 @@ async fn hand_version(tx: &mut WriteTx, id: &str) -> Result<Option<u64>, StoreEr
     Ok(version.map(|v| v as u64))
 }
 
-/// The hand's events in order, from the audit log itself.
-async fn load_events(tx: &mut WriteTx, id: &str) -> Result<Vec<HandEvent>, StoreError> {
-    let sql = "SELECT payload FROM audit_log WHERE hand_id = $1 ORDER BY seq";
-    let payloads: Vec<String> = on_tx!(tx, |c| sqlx::query(sql)
+async fn hand_payloads(tx: &mut WriteTx, id: &str) -> Result<Vec<String>, StoreError> {
+    Ok(on_tx!(tx, |c| sqlx::query(plan::SELECT_HAND_EVENTS)
         .bind(id)
         .fetch_all(&mut **c)
         .await?
         .into_iter()
         .map(|r| r.get(0))
-        .collect());
-    payloads
-        .iter()
-        .map(|p| {
-            HandEvent::from_json(p)
-                .map_err(|e| StoreError::Internal(format!("hand {id}: stored event: {e}")))
-        })
-        .collect()
+        .collect()))
 }
 
 async fn write_projection(
     tx: &mut WriteTx,
-    id: &str,
-    state: &HandState,
+    planned: &Planned,
     expected_version: Option<u64>,
-    last_seq: i64,
-    now: &str,
+    p: &Projection,
 ) -> Result<(), CommandError> {
-    let bank = state.pd().map(|pd| pd.bank.to_canonical());
-    let house = state
-        .settlement()
-        .and_then(|s| s.house_collection())
-        .map(|m| m.to_canonical());
-    let settlement = state.settlement().map(|s| s.text().to_string());
-    let numeric = |n: u8| match tx.backend() {
-        Backend::Sqlite => format!("${n}"),
-        Backend::Postgres => format!("CAST(${n} AS NUMERIC)"),
-    };
-    let version = state.version as i64;
+    let sql = plan::projection_sql(
+        expected_version.is_none(),
+        tx.backend() == Backend::Postgres,
+    );
+    let (id, state) = (&planned.hand_id, &planned.state);
     let rows = match expected_version {
-        None => {
-            let sql = format!(
-                "INSERT INTO hands (id, table_id, game, dealer, status, version, bank, house_collection, \
-                 settlement, opened_at, updated_at, last_seq) VALUES ($1, $2, $3, $4, $5, $6, {}, {}, $9, $10, $10, $11)",
-                numeric(7),
-                numeric(8)
-            );
-            on_tx!(tx, |c| sqlx::query(&sql)
-                .bind(id)
-                .bind(&state.table)
-                .bind(GAME_DOUBLE_HAND_POKER)
-                .bind(&state.dealer)
-                .bind(state.phase.name())
-                .bind(version)
-                .bind(&bank)
-                .bind(&house)
-                .bind(&settlement)
-                .bind(now)
-                .bind(last_seq)
-                .execute(&mut **c)
-                .await?
-                .rows_affected())
-        }
-        Some(expected) => {
-            let sql = format!(
-                "UPDATE hands SET status = $2, version = $3, bank = {}, house_collection = {}, settlement = $6, \
-                 updated_at = $7, last_seq = $8 WHERE id = $1 AND version = $9",
-                numeric(4),
-                numeric(5)
-            );
-            on_tx!(tx, |c| sqlx::query(&sql)
-                .bind(id)
-                .bind(state.phase.name())
-                .bind(version)
-                .bind(&bank)
-                .bind(&house)
-                .bind(&settlement)
-                .bind(now)
-                .bind(last_seq)
-                .bind(expected as i64)
-                .execute(&mut **c)
-                .await?
-                .rows_affected())
-        }
+        None => on_tx!(tx, |c| sqlx::query(&sql)
+            .bind(id)
+            .bind(&state.table)
+            .bind(&state.dealer)
+            .bind(p.status)
+            .bind(p.version)
+            .bind(&p.bank)
+            .bind(&p.house_collection)
+            .bind(&p.settlement)
+            .bind(&p.now)
+            .bind(p.last_seq)
+            .execute(&mut **c)
+            .await?
+            .rows_affected()),
+        Some(expected) => on_tx!(tx, |c| sqlx::query(&sql)
+            .bind(id)
+            .bind(p.status)
+            .bind(p.version)
+            .bind(&p.bank)
+            .bind(&p.house_collection)
+            .bind(&p.settlement)
+            .bind(&p.now)
+            .bind(p.last_seq)
+            .bind(expected as i64)
+            .execute(&mut **c)
+            .await?
+            .rows_affected()),
     };
-    if rows != 1 {
-        return Err(StoreError::Internal(format!(
-            "hand {id}: projection write touched {rows} rows"
-        ))
-        .into());
-    }
-    Ok(())
-}
-
-/// The table a hand is at, if the hand exists.
-pub async fn table_of(db: &Db, id: &str) -> Result<Option<String>, StoreError> {
-    let sql = "SELECT table_id FROM hands WHERE id = $1";
-    Ok(on_pool!(db, |pool| sqlx::query(sql)
-        .bind(id)
-        .fetch_optional(pool)
-        .await?
-        .map(|r| r.get(0))))
+    plan::one_row(id, rows)
 }
 
 /// A hand as stored: its projection row and its full history.
