@@ -6,6 +6,8 @@
 //! cargo bench --bench store                      # both databases
 //! PITBOOK_BENCH_HANDS=2000 cargo bench --bench store
 //!
+//! PITBOOK_BENCH_KEEP_SQLITE=/tmp/log.db keeps a copy of the SQLite log.
+//!
 //! PostgreSQL: PITBOOK_TEST_POSTGRES_URL (default the local trust-auth
 //! server); a fresh database is created and dropped.
 
@@ -144,6 +146,16 @@ fn main() {
         let url = format!("sqlite:{}", dir.path().join("bench.db").display());
         let db = Db::open(&url).await.expect("sqlite");
         run("sqlite (WAL, synchronous=FULL)", &db, &key, hands_count).await;
+        // For profiling `pitbook audit verify` on the same log (the key is
+        // PITBOOK_AUDIT_KEY=abab…ab, 64 characters).
+        if let (Ok(keep), Db::Sqlite(pool)) = (std::env::var("PITBOOK_BENCH_KEEP_SQLITE"), &db) {
+            sqlx::query("VACUUM INTO $1")
+                .bind(&keep)
+                .execute(pool)
+                .await
+                .expect("keep the SQLite database");
+            println!("kept the SQLite database at {keep}");
+        }
         db.close().await;
 
         let admin_url = std::env::var("PITBOOK_TEST_POSTGRES_URL")
