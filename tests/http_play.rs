@@ -628,7 +628,90 @@ async fn hands_entered_as_cards_are_decided_by_the_rules(backend: Backend) {
     assert!(page.body.contains("5. Settlement"), "{}", page.body);
 }
 
+/// A training table: trainees (and any dealer) run practice hands there,
+/// on the pages and on the API; a trainee still cannot act at a real table.
+async fn trainees_run_hands_at_training_tables_only(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let _dana = table_with_dealer(&app).await;
+    let mut sup = signed_in(&app, "sam", Role::Supervisor).await;
+    let page = create_table(&mut sup, "TRAIN-1", &[("training", "on")]).await;
+    assert_eq!(page.status, 303, "{}", page.body);
+    let page = create_table(&mut sup, "BAD-1", &[("training", "maybe")]).await;
+    assert_eq!(page.status, 422, "{}", page.body);
+    assert!(
+        page.body.contains("&#34;maybe&#34; is not on or off"),
+        "{}",
+        page.body
+    );
+    let list = sup.get("/tables").await.body;
+    assert!(list.contains("badge training"), "{list}");
+    assert!(!list.contains("BAD-1"), "nothing recorded for the bad form");
+
+    let mut tom = signed_in(&app, "tom", Role::Trainee).await;
+    let page = tom.get("/tables/DHP-1").await;
+    assert!(
+        !page.body.contains("id=\"open-hand\""),
+        "no start at a real table"
+    );
+    let page = submit(&mut tom, "/tables/TRAIN-1", "open-hand", &[]).await;
+    assert_eq!(page.status, 303, "{}", page.body);
+    let hand = page.location;
+    let page = tom.get(&hand).await;
+    assert!(page.body.contains("id=\"training\""), "{}", page.body);
+    ok(
+        &mut tom,
+        &hand,
+        "pd-form",
+        &[("seat", "1"), ("player", "Pat"), ("bank", "200")],
+    )
+    .await;
+    let csrf = tom.csrf("/tables").await;
+    let page = tom
+        .post(
+            "/tables/DHP-1/hands",
+            &[("csrf", &csrf), ("idempotency_key", "tom-real")],
+        )
+        .await;
+    assert_eq!(page.status, 403, "{}", page.body);
+
+    // An unassigned dealer may practise too: here, take over tom's hand.
+    let mut eve = signed_in(&app, "eve", Role::Dealer).await;
+    ok(
+        &mut eve,
+        &hand,
+        "wager-form",
+        &[("seat", "4"), ("bettor", "Ann"), ("amount", "60")],
+    )
+    .await;
+
+    // The API: the same rights.
+    let open = |table: &str, key: &str| {
+        serde_json::json!({"idempotency_key": key, "events": [
+            {"type": "hand_opened", "table": table, "dealer": "tom"}]})
+    };
+    let api = app.client_with_token(&app.token_for("tom").await);
+    for (table, status) in [("TRAIN-1", 201), ("DHP-1", 403), ("T-script", 403)] {
+        let r = api
+            .post(app.url("/api/v1/hands"))
+            .json(&open(table, &format!("tom-{table}")))
+            .send()
+            .await
+            .expect("post");
+        assert_eq!(r.status().as_u16(), status, "trainee opening at {table}");
+    }
+    app.add_user("ann", Role::Auditor).await;
+    let auditor = app.client_with_token(&app.token_for("ann").await);
+    let r = auditor
+        .post(app.url("/api/v1/hands"))
+        .json(&open("TRAIN-1", "ann-1"))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(r.status().as_u16(), 403, "auditors read only");
+}
+
 on_both_databases!(
+    trainees_run_hands_at_training_tables_only,
     hands_entered_as_cards_are_decided_by_the_rules,
     the_chain_page_verifies_and_keeps_the_result,
     the_api_checks_the_table_assignment_too,

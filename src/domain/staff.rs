@@ -73,6 +73,18 @@ pub enum Action {
     Read,
 }
 
+impl Action {
+    /// Running hands at a table: practice at a training table, else the
+    /// real thing (a dealer only where assigned).
+    pub fn run_hands(training: bool, assigned: bool) -> Action {
+        if training {
+            Action::ActInTraining
+        } else {
+            Action::ActOnTable { assigned }
+        }
+    }
+}
+
 /// Whether `role` may do `action`. The matrix is in docs/staff.md.
 pub fn allows(role: Role, action: Action) -> bool {
     use Action::*;

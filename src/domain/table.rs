@@ -33,6 +33,10 @@ pub struct TableConfig {
     pub wager_min: Option<Money>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wager_max: Option<Money>,
+    /// A training table: practice hands, which trainees may run too; its
+    /// hands are recorded like any other but marked as practice.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub training: bool,
 }
 
 /// A table setting refused: the form field and why.
@@ -316,6 +320,7 @@ mod tests {
             bank_schedule: None,
             wager_min: None,
             wager_max: None,
+            training: false,
         }
     }
 

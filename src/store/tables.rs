@@ -105,8 +105,8 @@ pub async fn create(
     let player = json_of(&config.player_schedule)?;
     let bank = json_of(&config.bank_schedule)?;
     let insert = "INSERT INTO card_tables (name, game, profile, options, seats, player_schedule, \
-                  bank_schedule, wager_min, wager_max, created_at, created_by) \
-                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+                  bank_schedule, wager_min, wager_max, created_at, created_by, training) \
+                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
     on_tx!(&mut tx, |c| sqlx::query(insert)
         .bind(&config.name)
         .bind(GAME_DOUBLE_HAND_POKER)
@@ -119,6 +119,7 @@ pub async fn create(
         .bind(config.wager_max.map(|m| m.to_canonical()))
         .bind(&now)
         .bind(actor)
+        .bind(config.training)
         .execute(&mut **c)
         .await
         .map(drop)?);
@@ -129,7 +130,7 @@ pub async fn create(
 }
 
 const SELECT_TABLE: &str = "SELECT name, profile, options, seats, player_schedule, bank_schedule, \
-                            wager_min, wager_max FROM card_tables";
+                            wager_min, wager_max, training FROM card_tables";
 
 fn config_from_row<R: Row>(row: &R) -> Result<TableConfig, StoreError>
 where
@@ -137,6 +138,7 @@ where
     for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
     for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
     for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> bool: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
 {
     let bad = |what: &str, e: String| StoreError::Internal(format!("stored table {what}: {e}"));
     let profile: String = row.try_get("profile")?;
@@ -161,6 +163,7 @@ where
         bank_schedule: schedule("bank_schedule")?,
         wager_min: money("wager_min")?,
         wager_max: money("wager_max")?,
+        training: row.try_get("training")?,
     })
 }
 
@@ -223,6 +226,16 @@ pub async fn get(db: &Db, name: &str) -> Result<Option<Table>, StoreError> {
 pub struct Assignment {
     pub configured: bool,
     pub assigned: bool,
+    /// A training table: practice hands, run by trainees too.
+    pub training: bool,
+}
+
+impl Assignment {
+    /// What running a hand there takes (an unconfigured table name — a
+    /// script, an import — counts as a real table nobody is assigned to).
+    pub fn run_hands(self) -> crate::domain::staff::Action {
+        crate::domain::staff::Action::run_hands(self.training, self.assigned)
+    }
 }
 
 /// What a command names: an existing hand, or the table a new hand opens at.
@@ -236,7 +249,7 @@ pub async fn assignment(
     at: AtTable<'_>,
     username: &str,
 ) -> Result<Option<Assignment>, StoreError> {
-    const CONFIGURED: &str = "EXISTS (SELECT 1 FROM card_tables c WHERE c.name = t)";
+    const CONFIGURED: &str = "(SELECT c.training FROM card_tables c WHERE c.name = t)";
     const ASSIGNED: &str =
         "EXISTS (SELECT 1 FROM table_dealers d WHERE d.table_name = t AND d.username = $2)";
     let (sql, key) = match at {
@@ -256,9 +269,13 @@ pub async fn assignment(
         .bind(username)
         .fetch_optional(pool)
         .await?
-        .map(|r| Assignment {
-            configured: r.get(0),
-            assigned: r.get(1),
+        .map(|r| {
+            let training: Option<bool> = r.get(0);
+            Assignment {
+                configured: training.is_some(),
+                assigned: r.get(1),
+                training: training.unwrap_or(false),
+            }
         })))
 }
 

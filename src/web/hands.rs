@@ -14,9 +14,9 @@ use serde::Deserialize;
 
 use super::{ApiError, AppState, Staff, json};
 use crate::domain::hand_record::HandEvent;
-use crate::domain::staff::Action;
+use crate::domain::staff::{Action, allows};
 use crate::store::hands::{self, CommandError, HandCommand};
-use crate::store::tables::{self, Assignment, AtTable};
+use crate::store::tables::{self, AtTable};
 
 const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 
@@ -69,9 +69,15 @@ async fn run(
     hand_id: Option<&str>,
     body: &Bytes,
 ) -> Result<Response, Response> {
-    staff
-        .require(state, Action::ActOnTable { assigned: true }, path)
-        .await?;
+    // Someone who runs no hands anywhere (an auditor) is refused before
+    // the body is read; where they may run this one is checked below.
+    let role = staff.0.user.role;
+    if !allows(role, Action::ActOnTable { assigned: true }) && !allows(role, Action::ActInTraining)
+    {
+        staff
+            .require(state, Action::ActOnTable { assigned: true }, path)
+            .await?;
+    }
     let api: ApiCommand = json::parse(body).map_err(IntoResponse::into_response)?;
     require_assignment(state, staff, path, hand_id, &api.events).await?;
     let username = &staff.0.user.username;
@@ -111,9 +117,10 @@ async fn run(
     Ok(response)
 }
 
-/// At a table configured in pitbook, a dealer acts only where assigned
-/// (a hand at a name pitbook does not know as a table — a script, an
-/// import — needs only the role).
+/// At a table configured in pitbook, a dealer acts only where assigned and
+/// a trainee only at a training table; a hand at a name pitbook does not
+/// know as a table (a script, an import) needs the right to run hands on
+/// real tables.
 async fn require_assignment(
     state: &AppState,
     staff: &Staff,
@@ -124,23 +131,18 @@ async fn require_assignment(
     let at = match (hand_id, events.first()) {
         (Some(id), _) => AtTable::Hand(id),
         (None, Some(HandEvent::HandOpened { table, .. })) => AtTable::Table(table),
-        (None, _) => return Ok(()),
+        (None, _) => AtTable::Table(""),
     };
     let found = tables::assignment(&state.db, at, &staff.0.user.username)
         .await
         .map_err(|e| ApiError::from(e).into_response())?;
-    match found {
-        Some(Assignment {
-            configured: true,
-            assigned,
-        }) => {
-            staff
-                .require(state, Action::ActOnTable { assigned }, path)
-                .await
-        }
+    let action = match found {
+        Some(a) if a.configured => a.run_hands(),
+        Some(_) => Action::ActOnTable { assigned: true },
         // An unknown hand is the writer's answer to give.
-        _ => Ok(()),
-    }
+        None => return Ok(()),
+    };
+    staff.require(state, action, path).await
 }
 
 async fn show_hand(

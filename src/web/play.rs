@@ -70,6 +70,8 @@ struct HandPage<'a> {
     id: &'a str,
     table: &'a str,
     dealer: &'a str,
+    /// A practice hand at a training table.
+    training: bool,
     version: i64,
     step: &'static str,
     step_number: u8,
@@ -201,6 +203,7 @@ async fn render(
         id: &loaded.view.id,
         table: &loaded.state.table,
         dealer: &loaded.state.dealer,
+        training: table.as_ref().is_some_and(|t| t.training),
         version: loaded.view.version,
         step: step.name(),
         step_number: step.number(),

@@ -19,7 +19,7 @@ use crate::domain::options::{OptionOverrides, Profile};
 use crate::domain::staff::{Action, allows};
 use crate::domain::table::{TableConfig, parse_schedule, schedule_text};
 use crate::store::hands::HandCommand;
-use crate::store::tables::{self, HandSummary, Table, TableStoreError};
+use crate::store::tables::{self, AtTable, HandSummary, Table, TableStoreError};
 
 /// Hands listed on a table's page.
 const RECENT_HANDS: i64 = 20;
@@ -58,6 +58,9 @@ pub(super) struct TableForm {
     wager_min: String,
     #[serde(default)]
     wager_max: String,
+    /// "on" when the training box is ticked (absent otherwise).
+    #[serde(default)]
+    training: String,
 }
 
 impl TableForm {
@@ -110,6 +113,13 @@ impl TableForm {
             bank_schedule: schedule("bank_schedule", &self.bank_schedule)?,
             wager_min: money("wager_min", &self.wager_min)?,
             wager_max: money("wager_max", &self.wager_max)?,
+            training: match self.training.as_str() {
+                "" => false,
+                "on" | "true" => true,
+                other => {
+                    return Err(("training", format!("\"{other}\" is not on or off")));
+                }
+            },
         };
         config.validate().map_err(|e| (e.field, e.message))?;
         Ok(config)
@@ -118,6 +128,7 @@ impl TableForm {
 
 struct TableRow {
     name: String,
+    training: bool,
     profile: &'static str,
     seats: i64,
     dealers: String,
@@ -159,6 +170,7 @@ async fn tables_page(
                 profile: t.config.profile.name(),
                 seats: t.config.seats,
                 dealers: t.dealers.join(", "),
+                training: t.config.training,
                 name: t.config.name,
             })
             .collect(),
@@ -238,12 +250,8 @@ pub(super) async fn require_play(
     table: &str,
     path: &str,
 ) -> Result<(), Response> {
-    let assigned = tables::is_assigned(&state.db, table, &staff.0.user.username)
-        .await
-        .map_err(internal)?;
-    staff
-        .require(state, Action::ActOnTable { assigned }, path)
-        .await
+    let action = play_action(state, staff, table).await?;
+    staff.require(state, action, path).await
 }
 
 /// Whether the signed-in staff member may run hands at `table`.
@@ -252,11 +260,17 @@ pub(super) async fn may_play(
     staff: &Staff,
     table: &str,
 ) -> Result<bool, Response> {
-    let user = &staff.0.user;
-    let assigned = tables::is_assigned(&state.db, table, &user.username)
+    let action = play_action(state, staff, table).await?;
+    Ok(allows(staff.0.user.role, action))
+}
+
+/// What running hands at `table` takes of the signed-in staff member: a
+/// training table takes the training right, a real one the assignment.
+async fn play_action(state: &AppState, staff: &Staff, table: &str) -> Result<Action, Response> {
+    let found = tables::assignment(&state.db, AtTable::Table(table), &staff.0.user.username)
         .await
         .map_err(internal)?;
-    Ok(allows(user.role, Action::ActOnTable { assigned }))
+    Ok(found.map_or(Action::ActOnTable { assigned: false }, |a| a.run_hands()))
 }
 
 async fn table_page(
