@@ -105,18 +105,18 @@ struct ReplayRecord<'a> {
     payload: &'a str,
 }
 
-/// The chain walk: checks each record's hash and link as it is read and
-/// passes hand records on to the replay thread in batches.
-struct Walk {
-    chain: ChainVerifier,
-    problem: Option<Problem>,
+/// Most replay threads: hands are independent, so each thread replays the
+/// hands whose id hashes to it.
+const REPLAY_THREADS_MAX: usize = 8;
+
+/// One replay thread's queue and the batch being filled for it.
+struct Shard {
     batch: ReplayBatch,
-    /// None once the replay thread has stopped at its first problem; then
-    /// only the chain walk goes on.
+    /// None once the thread has stopped at its first problem.
     to_replay: Option<SyncSender<ReplayBatch>>,
 }
 
-impl Walk {
+impl Shard {
     fn flush(&mut self) {
         let batch = std::mem::take(&mut self.batch);
         if let Some(to_replay) = &self.to_replay
@@ -128,19 +128,44 @@ impl Walk {
     }
 }
 
+/// The replay thread a hand belongs to (FNV-1a of its id).
+fn shard_of(hand_id: &str, shards: usize) -> usize {
+    let hash = hand_id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    (hash % shards as u64) as usize
+}
+
+/// The chain walk: checks each record's hash and link as it is read and
+/// passes hand records on to the replay threads in batches.
+struct Walk {
+    chain: ChainVerifier,
+    problem: Option<Problem>,
+    shards: Vec<Shard>,
+}
+
+impl Walk {
+    fn flush(&mut self) {
+        self.shards.iter_mut().for_each(Shard::flush);
+    }
+}
+
 impl RecordVisitor for Walk {
     fn visit(&mut self, record: &RawRecord<'_>) -> ControlFlow<()> {
         if let Err(p) = self.chain.check(&record.fields, record.hash) {
             self.problem = Some(chain_problem(p));
             return ControlFlow::Break(());
         }
-        if let Some(hand_id) = record.fields.hand
-            && self.to_replay.is_some()
-        {
-            self.batch
-                .push(record.fields.seq, hand_id, record.fields.payload);
-            if self.batch.records.len() == REPLAY_BATCH_RECORDS {
-                self.flush();
+        if let Some(hand_id) = record.fields.hand {
+            let count = self.shards.len();
+            let shard = &mut self.shards[shard_of(hand_id, count)];
+            if shard.to_replay.is_some() {
+                shard
+                    .batch
+                    .push(record.fields.seq, hand_id, record.fields.payload);
+                if shard.batch.records.len() == REPLAY_BATCH_RECORDS {
+                    shard.flush();
+                }
             }
         }
         ControlFlow::Continue(())
@@ -148,7 +173,8 @@ impl RecordVisitor for Walk {
 }
 
 /// Verifies records from `from` (1 = all) to the head. The chain walk (read
-/// and hash) and the hand replay (settlements) run on two threads.
+/// and hash) runs on one thread and the hand replay (settlements) on one
+/// thread per CPU, each with its share of the hands.
 pub async fn verify(
     db: &Db,
     key: &AuditKey,
@@ -167,11 +193,20 @@ pub async fn verify(
             .map(|r| r.get(0)))
     };
 
-    let (to_replay, replay_queue) = sync_channel::<ReplayBatch>(REPLAY_QUEUE_BATCHES);
-    let replay = {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, REPLAY_THREADS_MAX);
+    let mut shards = Vec::with_capacity(threads);
+    let mut replays = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        let (to_replay, replay_queue) = sync_channel::<ReplayBatch>(REPLAY_QUEUE_BATCHES);
+        shards.push(Shard {
+            batch: ReplayBatch::default(),
+            to_replay: Some(to_replay),
+        });
         let db = db.clone();
         let runtime = tokio::runtime::Handle::current();
-        tokio::task::spawn_blocking(move || {
+        replays.push(tokio::task::spawn_blocking(move || {
             let mut hands = HandReplay::default();
             for batch in replay_queue {
                 for record in batch.iter() {
@@ -181,14 +216,13 @@ pub async fn verify(
                 }
             }
             Ok((hands, None))
-        })
-    };
+        }));
+    }
 
     let mut walk = Walk {
         chain: ChainVerifier::new(key.clone(), from, prev_hash, anchor),
         problem: None,
-        batch: ReplayBatch::default(),
-        to_replay: Some(to_replay),
+        shards,
     };
     walk = match db {
         Db::Sqlite(pool) => {
@@ -203,16 +237,25 @@ pub async fn verify(
         }
     };
     walk.flush();
-    // Closing the queue ends the replay thread's loop.
-    walk.to_replay = None;
     let Walk {
         chain,
         problem: chain_problem_found,
-        ..
+        shards,
     } = walk;
-    let (hands, replay_problem) = replay
-        .await
-        .map_err(|e| StoreError::Internal(format!("replay thread: {e}")))??;
+    // Closing the queues ends the replay threads' loops.
+    drop(shards);
+    let mut hands = HandReplay::default();
+    let mut replay_problem: Option<Problem> = None;
+    for replay in replays {
+        let (shard, problem) = replay
+            .await
+            .map_err(|e| StoreError::Internal(format!("replay thread: {e}")))??;
+        hands.absorb(shard);
+        replay_problem = match (replay_problem, problem) {
+            (Some(a), Some(b)) => Some(if b.seq < a.seq { b } else { a }),
+            (a, b) => a.or(b),
+        };
+    }
 
     let (count, head, chain_problem_found) = match chain_problem_found {
         Some(p) => (0, None, Some(p)),
@@ -258,6 +301,12 @@ struct HandReplay {
 }
 
 impl HandReplay {
+    /// Takes in another thread's share of the hands (each hand is in one).
+    fn absorb(&mut self, other: HandReplay) {
+        self.settled += other.settled;
+        self.closed.extend(other.closed);
+    }
+
     fn apply(
         &mut self,
         runtime: &tokio::runtime::Handle,
