@@ -14,6 +14,7 @@ pub mod money;
 pub mod options;
 pub mod outcome;
 pub mod poker_dice;
+pub mod rotation;
 pub mod settle;
 pub mod staff;
 pub mod table;

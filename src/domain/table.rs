@@ -1,11 +1,13 @@
 //! A card table's configuration (game profile, option overrides, seats,
-//! collection schedules, wager limits) and the Player-Dealer rotation
-//! proposal. Pure: the store keeps tables, the web shell shows them.
+//! collection schedules, wager limits); the Player-Dealer rotation
+//! proposal lives in `rotation.rs` and is re-exported here. Pure: the store
+//! keeps tables, the web shell shows them.
 
 use serde::{Deserialize, Serialize};
 
 use crate::domain::money::Money;
 use crate::domain::options::{OptionOverrides, Profile, RuleOptions};
+pub use crate::domain::rotation::{PastHand, PdProposal, propose_pd};
 use crate::domain::settle::{
     ActionInput, BracketInput, CollectionInput, PdInput, Scenario, ScenarioInput, WagerInput,
 };
@@ -230,82 +232,6 @@ pub fn schedule_text(brackets: Option<&[BracketInput]>) -> String {
         .join(", ")
 }
 
-/// One earlier hand at the table, for the rotation proposal.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PastHand {
-    pub pd_seat: i64,
-    pub pd_player: String,
-    /// (seat, bettor) of each primary wager.
-    pub primary_wagers: Vec<(i64, String)>,
-}
-
-/// Who the product proposes as the next PD, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PdProposal {
-    pub seat: i64,
-    pub player: String,
-    pub why: String,
-}
-
-/// The rotation rule (double-hand-poker.md): the PD option rotates
-/// clockwise; a player may bank two consecutive hands; the next PD must have
-/// wagered at least `pd_min_wagers` times in the current round of rotation
-/// (the hands since the option last left their seat). `history` is oldest
-/// first. None when nobody is eligible (the dealer asks the table).
-pub fn propose_pd(history: &[PastHand], seats: i64, pd_min_wagers: u32) -> Option<PdProposal> {
-    let last = history.last()?;
-    let consecutive = history
-        .iter()
-        .rev()
-        .take_while(|h| h.pd_seat == last.pd_seat && h.pd_player == last.pd_player)
-        .count();
-    if consecutive == 1 {
-        return Some(PdProposal {
-            seat: last.pd_seat,
-            player: last.pd_player.clone(),
-            why: format!(
-                "{} banked one hand and may bank a second in a row (or pass the option on)",
-                last.pd_player
-            ),
-        });
-    }
-    for step in 1..seats {
-        let seat = (last.pd_seat - 1 + step).rem_euclid(seats) + 1;
-        // The round of rotation for this seat: hands since it last banked.
-        let since = history
-            .iter()
-            .rposition(|h| h.pd_seat == seat)
-            .map_or(0, |i| i + 1);
-        let round = &history[since..];
-        let Some(player) = round.iter().rev().find_map(|h| {
-            h.primary_wagers
-                .iter()
-                .find(|(s, _)| *s == seat)
-                .map(|(_, p)| p.clone())
-        }) else {
-            continue;
-        };
-        let wagers = round
-            .iter()
-            .filter(|h| {
-                h.primary_wagers
-                    .iter()
-                    .any(|(s, p)| *s == seat && *p == player)
-            })
-            .count();
-        if wagers >= pd_min_wagers as usize {
-            return Some(PdProposal {
-                seat,
-                player: player.clone(),
-                why: format!(
-                    "next clockwise with {wagers} wagers this round (at least {pd_min_wagers} needed)"
-                ),
-            });
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,14 +247,6 @@ mod tests {
             wager_min: None,
             wager_max: None,
             training: false,
-        }
-    }
-
-    fn past(pd_seat: i64, pd: &str, wagers: &[(i64, &str)]) -> PastHand {
-        PastHand {
-            pd_seat,
-            pd_player: pd.into(),
-            primary_wagers: wagers.iter().map(|(s, p)| (*s, p.to_string())).collect(),
         }
     }
 
@@ -423,28 +341,5 @@ mod tests {
         assert!(t.check_wager(Money::parse("5").unwrap()).is_ok());
         assert!(t.check_wager(Money::parse("4").unwrap()).is_err());
         assert!(t.check_wager(Money::parse("500.01").unwrap()).is_err());
-    }
-
-    #[test]
-    fn rotation_offers_a_second_hand_then_moves_clockwise() {
-        assert_eq!(propose_pd(&[], 7, 3), None);
-        let regulars = [(2, "Ann"), (3, "Bo"), (4, "Cy")];
-        let one = [past(1, "Dana", &regulars)];
-        let p = propose_pd(&one, 7, 3).unwrap();
-        assert_eq!((p.seat, p.player.as_str()), (1, "Dana"));
-
-        // Dana banked twice; Ann (seat 2) has wagered only twice, Bo three times.
-        let history = [
-            past(1, "Dana", &[(3, "Bo")]),
-            past(1, "Dana", &regulars),
-            past(1, "Dana", &regulars),
-        ];
-        let p = propose_pd(&history, 7, 3).unwrap();
-        assert_eq!((p.seat, p.player.as_str()), (3, "Bo"), "{p:?}");
-        // With a lower threshold, Ann is next.
-        let p = propose_pd(&history, 7, 2).unwrap();
-        assert_eq!((p.seat, p.player.as_str()), (2, "Ann"));
-        // Nobody eligible.
-        assert_eq!(propose_pd(&history, 7, 9), None);
     }
 }

@@ -11,6 +11,7 @@ mod health;
 pub mod json;
 mod play;
 mod play_forms;
+mod play_pd;
 mod play_view;
 mod rules;
 mod session;

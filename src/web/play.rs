@@ -13,6 +13,7 @@ use axum::{Form, Router};
 use serde::Deserialize;
 
 use super::play_forms::{Fields, events_of};
+use super::play_pd;
 use super::play_view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
 use super::staff::page;
 use super::tables::{may_play, require_play};
@@ -50,6 +51,8 @@ async fn load(state: &AppState, id: &str) -> Result<Loaded, Response> {
 struct ShowQuery {
     step: Option<String>,
     mode: Option<String>,
+    /// PD screen: the refusals so far (`SEAT:NAME, …`), before the PD is set.
+    declined: Option<String>,
 }
 
 /// What was typed and what was wrong, to show the form again.
@@ -80,6 +83,11 @@ struct HandPage<'a> {
     pd: Option<(i64, String, String)>,
     proposal: String,
     proposed: Option<PdProposal>,
+    /// PD screen: the refusals so far, and with the proposed player's added.
+    declined: String,
+    declined_next: String,
+    /// The set PD's option and refusals, in words.
+    pd_choice: String,
     wagers: Vec<WagerRow>,
     seats: Vec<i64>,
     all_seats: Vec<i64>,
@@ -104,6 +112,13 @@ impl HandPage<'_> {
             .map_or(default.to_string(), |(_, v)| v.clone())
     }
 
+    /// The PD's option as typed, else `bank_two` when the proposed PD banks
+    /// the second of two hands; otherwise the dealer chooses.
+    fn option_chosen(&self) -> String {
+        let second = self.proposed.as_ref().is_some_and(|p| p.second_hand);
+        self.typed_or("option", if second { "bank_two" } else { "" })
+    }
+
     fn is_error(&self, name: &str) -> bool {
         self.error_field == name
     }
@@ -121,6 +136,7 @@ async fn proposal(
     state: &AppState,
     loaded: &Loaded,
     table: Option<&TableConfig>,
+    refused: &[i64],
 ) -> Option<PdProposal> {
     let recent = tables::hands(&state.db, &loaded.state.table, ROTATION_HANDS)
         .await
@@ -134,9 +150,12 @@ async fn proposal(
             continue;
         };
         let Some(pd) = past.state.pd() else { continue };
+        let choice = past.state.pd_choice();
         history.push(PastHand {
             pd_seat: pd.seat,
             pd_player: pd.player.clone(),
+            option: choice.option,
+            declined: choice.declined.clone(),
             primary_wagers: past
                 .state
                 .wagers()
@@ -147,7 +166,7 @@ async fn proposal(
         });
     }
     let min_wagers = table.map_or(3, |t| t.rules().pd_min_wagers);
-    propose_pd(&history, loaded.seats(), min_wagers)
+    propose_pd(&history, refused, loaded.seats(), min_wagers)
 }
 
 async fn render(
@@ -159,11 +178,29 @@ async fn render(
 ) -> Result<Response, Response> {
     let table = table_of(state, &loaded.state.table).await?;
     let step = loaded.step(query.step.as_deref());
+    // The refusals typed into a refused form, else those the page carries.
+    let declined = refusal
+        .typed
+        .iter()
+        .find(|(k, _)| k == "declined")
+        .map_or_else(
+            || query.declined.clone().unwrap_or_default(),
+            |(_, v)| v.clone(),
+        );
     let proposed = if step == Step::Pd {
-        proposal(state, loaded, table.as_ref()).await
+        let refused: Vec<i64> = play_pd::parse_declined(&declined)
+            .unwrap_or_default()
+            .iter()
+            .map(|d| d.seat)
+            .collect();
+        proposal(state, loaded, table.as_ref(), &refused).await
     } else {
         None
     };
+    let declined_next = proposed
+        .as_ref()
+        .map(|p| play_pd::with_refusal(&declined, p))
+        .unwrap_or_default();
     let steps = loaded
         .with_settlement(|s| v::step_rows(s, loaded))
         .unwrap_or_default();
@@ -215,6 +252,9 @@ async fn render(
             .map(|p| (p.seat, p.player.clone(), p.bank.to_string())),
         proposal: v::proposal_text(&proposed),
         proposed,
+        declined,
+        declined_next,
+        pd_choice: play_pd::choice_text(loaded.state.pd_choice()),
         wagers: loaded.wager_rows(table.as_ref()),
         seats: loaded.wagered_seats(),
         all_seats,
@@ -267,6 +307,7 @@ async fn act(
     let query = ShowQuery {
         step: (step == "dice").then(|| "dice".to_string()),
         mode: (fields.get("mode") == "cards").then(|| "cards".to_string()),
+        declined: None,
     };
     let again = |field: String, message: String, status: StatusCode| Refusal {
         field,
@@ -327,6 +368,9 @@ async fn act(
 fn field_of(e: &CommandError) -> String {
     let text = e.to_string();
     let head = text.split(':').next().unwrap_or_default();
+    if head.contains("declined") {
+        return "declined".to_string();
+    }
     let field = head.rsplit('.').next().unwrap_or(head).trim();
     match field {
         "seat" | "player" | "bank" | "amount" | "bettor" | "dice" | "reason" => field.to_string(),
@@ -343,7 +387,8 @@ struct RecordPage<'a> {
     id: &'a str,
     table: &'a str,
     status: &'a str,
-    events: &'a [crate::store::audit::AuditRecord],
+    /// Each record, with its event in words where the page has them.
+    events: Vec<(&'a crate::store::audit::AuditRecord, String)>,
 }
 
 /// Every event of a hand: who, when, what, with its chain position.
@@ -361,6 +406,17 @@ async fn record(
         id: &loaded.view.id,
         table: &loaded.view.table,
         status: &loaded.view.status,
-        events: &loaded.view.events,
+        events: loaded
+            .view
+            .events
+            .iter()
+            .map(|r| {
+                let note = match r.event_type.as_str() {
+                    "pd_set" => play_pd::pd_set_note(&r.payload).unwrap_or_default(),
+                    _ => String::new(),
+                };
+                (r, note)
+            })
+            .collect(),
     }))
 }

@@ -48,11 +48,7 @@ pub(super) fn events_of(
     table: Option<&TableConfig>,
 ) -> Result<Vec<HandEvent>, Refused> {
     Ok(match step {
-        "pd" => vec![HandEvent::PdSet {
-            seat: int_field(fields, "seat")?,
-            player: text_field(fields, "player")?,
-            bank: v::money_field("bank", fields.get("bank"))?,
-        }],
+        "pd" => vec![super::play_pd::pd_event(fields)?],
         "wager" => {
             let amount = v::money_field("amount", fields.get("amount"))?;
             if let Some(t) = table {

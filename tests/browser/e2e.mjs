@@ -183,14 +183,17 @@ try {
     await atStep(page, '1. Who banks?');
   });
 
-  await step('PD: seat 1, Dana, bank 200', async () => {
+  await step('PD: seat 1, Dana, bank 200, banks two hands', async () => {
     const form = page.locator('#pd-form');
     await form.getByLabel('PD seat').fill('1');
     await form.getByLabel('PD player').fill('Dana');
-    await form.getByLabel('Bank').fill('200');
+    // Exact: the option's labels ("Bank two hands", …) contain "Bank" too.
+    await form.getByLabel('Bank', { exact: true }).fill('200');
+    await form.getByLabel('Bank two hands').check();
     await form.getByRole('button', { name: 'Set the PD' }).click();
     await atStep(page, '2. Wagers');
     await expectText(page.locator('#pd'), 'PD: seat 1, Dana, bank 200.00', 'the PD line');
+    await expectText(page.locator('#pd-option'), 'Option: banks two hands.', 'the PD option line');
   });
 
   const wagers = [

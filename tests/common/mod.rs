@@ -6,6 +6,7 @@
 
 pub mod browser;
 pub mod cli;
+pub mod play;
 
 use pitbook::domain::staff::Role;
 use pitbook::store::Db;

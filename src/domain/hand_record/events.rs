@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::RecordedSettlement;
+use super::pd::{Declined, PdOption};
 use crate::domain::money::Money;
 use crate::domain::options::{OptionOverrides, Profile};
 use crate::domain::outcome::Outcome;
@@ -26,11 +27,18 @@ pub enum HandEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seats: Option<i64>,
     },
-    /// Who banks and how much.
+    /// Who banks, how much, which option they chose and who refused the
+    /// option before them. `option` and `declined` are absent from events
+    /// recorded before they existed (and `option` on an API command that
+    /// omits it): such events read and replay exactly as before.
     PdSet {
         seat: i64,
         player: String,
         bank: Money,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        option: Option<PdOption>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        declined: Vec<Declined>,
     },
     /// A bet, in placement order.
     WagerPlaced {

@@ -3,12 +3,14 @@
 //! again and must get the settlement that was recorded.
 
 mod events;
+mod pd;
 mod recorded;
 mod state;
 
 pub use events::{GAME_DOUBLE_HAND_POKER, HandEvent};
+pub use pd::{Declined, PdOption, check_declined};
 pub use recorded::RecordedSettlement;
-pub use state::{Check, EVENTS_PER_HAND_MAX, HandState, Phase, REASON_CHARS_MAX};
+pub use state::{Check, EVENTS_PER_HAND_MAX, HandState, PdChoice, Phase, REASON_CHARS_MAX};
 
 use crate::domain::settle::SettleError;
 

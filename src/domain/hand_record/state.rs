@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::events::HandEvent;
+use super::pd::{Declined, PdOption, check_declined};
 use super::{HandError, RecordedSettlement};
 use crate::domain::cards;
 use crate::domain::outcome::Outcome;
@@ -63,6 +64,13 @@ impl Phase {
     }
 }
 
+/// What a `pd_set` recorded beyond who banks and how much.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PdChoice {
+    pub option: Option<PdOption>,
+    pub declined: Vec<Declined>,
+}
+
 /// Results of the seats: either outcomes or hands, never both.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 enum Results {
@@ -81,6 +89,8 @@ pub struct HandState {
     pub version: u64,
     input: ScenarioInput,
     pd_set: bool,
+    /// The option the PD chose and who refused it first (last `pd_set`).
+    pd_choice: PdChoice,
     results: Results,
     /// Wager ids whose settlement step the dealer confirmed.
     confirmed: BTreeSet<String>,
@@ -172,6 +182,7 @@ impl HandState {
                         version: 1,
                         input,
                         pd_set: false,
+                        pd_choice: PdChoice::default(),
                         results: Results::None,
                         confirmed: BTreeSet::new(),
                         settlement: None,
@@ -200,8 +211,22 @@ impl HandState {
                 reason_text(reason)?;
                 next.phase = Phase::Voided;
             }
-            HandEvent::PdSet { seat, player, bank } => {
+            HandEvent::PdSet {
+                seat,
+                player,
+                bank,
+                option,
+                declined,
+            } => {
                 next.require(Phase::Betting, event, "the PD is set before the dice")?;
+                if check != Check::Replay {
+                    let seats = next.input.seats.unwrap_or(settle::DEFAULT_SEATS);
+                    check_declined(*seat, declined, seats)?;
+                }
+                next.pd_choice = PdChoice {
+                    option: *option,
+                    declined: declined.clone(),
+                };
                 next.input.pd = PdInput {
                     seat: *seat,
                     player: player.clone(),
@@ -442,6 +467,12 @@ impl HandState {
 
     pub fn pd(&self) -> Option<&PdInput> {
         self.pd_set.then_some(&self.input.pd)
+    }
+
+    /// The PD's option and the refusals before it, as the last `pd_set`
+    /// recorded them (None and empty for hands recorded without them).
+    pub fn pd_choice(&self) -> &PdChoice {
+        &self.pd_choice
     }
 
     fn require(&self, phase: Phase, event: &HandEvent, why: &str) -> Result<(), HandError> {

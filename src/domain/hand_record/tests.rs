@@ -287,3 +287,68 @@ fn unknown_event_fields_and_types_are_refused() {
         .is_err()
     );
 }
+
+#[test]
+fn a_pd_set_recorded_before_options_reads_and_writes_back_unchanged() {
+    // As recorded before `option` and `declined` existed.
+    let old = r#"{"type":"pd_set","seat":1,"player":"Pat","bank":"200.00"}"#;
+    let event = HandEvent::from_json(old).expect("old pd_set");
+    assert_eq!(
+        event,
+        HandEvent::PdSet {
+            seat: 1,
+            player: "Pat".into(),
+            bank: crate::domain::money::Money::parse("200").expect("money"),
+            option: None,
+            declined: Vec::new(),
+        }
+    );
+    assert_eq!(serde_json::to_string(&event).expect("json"), old);
+    // The seed hand folds, and closes with the same settlement, as before.
+    let (state, recorded) = run(&seed_hand()).expect("seed hand");
+    assert_eq!(state.pd_choice(), &PdChoice::default());
+    assert_eq!(HandState::fold(&recorded).expect("replay"), state);
+}
+
+#[test]
+fn a_pd_set_records_the_option_and_the_refusals() {
+    let new = r#"{"type":"pd_set","seat":3,"player":"Bo","bank":"200.00","option":"bank_one","declined":[{"seat":2,"player":"Ann"}]}"#;
+    let event = HandEvent::from_json(new).expect("new pd_set");
+    assert_eq!(serde_json::to_string(&event).expect("json"), new);
+    let mut events = seed_hand();
+    events[1] = event;
+    // The seed's wagers are at seats 4..6; seat 3 is the PD now.
+    let (state, recorded) = run(&events).expect("hand");
+    assert_eq!(
+        state.pd_choice(),
+        &PdChoice {
+            option: Some(PdOption::BankOne),
+            declined: vec![Declined {
+                seat: 2,
+                player: "Ann".into()
+            }],
+        }
+    );
+    assert_eq!(HandState::fold(&recorded).expect("replay"), state);
+
+    // A refusal from the PD's own seat, or off the table: refused, named.
+    for (declined, field) in [
+        (json!([{"seat": 3, "player": "Bo"}]), "declined[0].seat"),
+        (
+            json!([{"seat": 2, "player": "Ann"}, {"seat": 8, "player": "Al"}]),
+            "declined[1].seat",
+        ),
+    ] {
+        let mut events = seed_hand();
+        events[1] = ev(
+            json!({"type": "pd_set", "seat": 3, "player": "Bo", "bank": "200",
+                              "option": "bank_two", "declined": declined}),
+        );
+        let err = run(&events).expect_err("refused");
+        assert!(
+            matches!(&err, HandError::Text { field: f, .. } if f == field),
+            "{err}"
+        );
+        assert!(err.is_bad_input() && !err.is_state_conflict(), "{err}");
+    }
+}

@@ -1,0 +1,95 @@
+//! The guided hand's pages driven as a browser would: a form found on a
+//! page posted with its hidden fields, a table with its dealer, a new hand.
+
+use super::browser::{Browser, Page, input_value};
+use super::{TEST_PASSWORD as PASSWORD, TestApp};
+use pitbook::domain::staff::Role;
+
+/// Posts a form found on `path`, with its hidden fields (csrf, version,
+/// idempotency key) plus `fields`.
+pub async fn submit(b: &mut Browser, path: &str, form_id: &str, fields: &[(&str, &str)]) -> Page {
+    let page = b.get(path).await;
+    assert_eq!(page.status, 200, "{path}: {}", page.body);
+    let form = form_html(&page.body, form_id);
+    let action = attr(&form, "action");
+    let mut all: Vec<(String, String)> = [
+        "csrf",
+        "version",
+        "idempotency_key",
+        "step",
+        "mode",
+        "wagers",
+    ]
+    .iter()
+    .filter(|name| form.contains(&format!("name=\"{name}\" value=")))
+    .map(|name| (name.to_string(), input_value(&form, name)))
+    .collect();
+    all.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let pairs: Vec<(&str, &str)> = all.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    b.post(&action, &pairs).await
+}
+
+pub fn form_html(html: &str, id: &str) -> String {
+    let start = html
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no form {id} in:\n{html}"));
+    let open = html[..start].rfind("<form").expect("form start");
+    let end = html[start..].find("</form>").expect("form end") + start;
+    html[open..end].to_string()
+}
+
+pub fn attr(html: &str, name: &str) -> String {
+    let needle = format!("{name}=\"");
+    let start = html.find(&needle).expect("attribute") + needle.len();
+    let end = html[start..].find('"').expect("quote") + start;
+    html[start..end].to_string()
+}
+
+pub async fn create_table(b: &mut Browser, name: &str, extra: &[(&str, &str)]) -> Page {
+    let mut fields = vec![
+        ("name", name),
+        ("profile", "lucky-chances"),
+        ("seats", "7"),
+        ("min_unit", "0.01"),
+    ];
+    fields.retain(|(k, _)| !extra.iter().any(|(e, _)| e == k));
+    fields.extend_from_slice(extra);
+    submit(b, "/tables", "new-table", &fields).await
+}
+
+/// A table DHP-1 with dealer `dana` assigned; returns dana's browser.
+pub async fn table_with_dealer(app: &TestApp) -> Browser {
+    let mut sup = super::browser::signed_in(app, "sue", Role::Supervisor).await;
+    let page = create_table(&mut sup, "DHP-1", &[("wager_max", "500")]).await;
+    assert_eq!(
+        (page.status, page.location.as_str()),
+        (303, "/tables/DHP-1"),
+        "{}",
+        page.body
+    );
+    app.add_user("dana", Role::Dealer).await;
+    let page = submit(
+        &mut sup,
+        "/tables/DHP-1",
+        "assign",
+        &[("username", "dana"), ("op", "assign")],
+    )
+    .await;
+    assert_eq!(page.status, 303, "{}", page.body);
+    let mut dana = Browser::new(app);
+    assert_eq!(dana.login("dana", PASSWORD).await.status, 303);
+    dana
+}
+
+/// Opens a hand as the browser's user; returns the hand's page path.
+pub async fn open_hand(b: &mut Browser) -> String {
+    let page = submit(b, "/tables/DHP-1", "open-hand", &[]).await;
+    assert_eq!(page.status, 303, "{}", page.body);
+    assert!(page.location.starts_with("/hands/"), "{}", page.location);
+    page.location
+}
+
+pub async fn ok(b: &mut Browser, hand: &str, form: &str, fields: &[(&str, &str)]) {
+    let page = submit(b, hand, form, fields).await;
+    assert_eq!(page.status, 303, "{form} {fields:?}: {}", page.body);
+}
