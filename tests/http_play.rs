@@ -604,7 +604,12 @@ async fn trainees_run_hands_at_training_tables_only(backend: Backend) {
         &mut tom,
         &hand,
         "pd-form",
-        &[("seat", "1"), ("player", "Pat"), ("bank", "200")],
+        &[
+            ("seat", "1"),
+            ("player", "Pat"),
+            ("bank", "200"),
+            ("option", "bank_one"),
+        ],
     )
     .await;
     let csrf = tom.csrf("/tables").await;
