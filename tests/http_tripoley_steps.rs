@@ -220,6 +220,10 @@ async fn verify_ok(app: &TestApp) {
         .await
         .expect("verify");
     assert!(report.ok(), "{report:?}");
+    assert_eq!(
+        report.tripoley_games, 1,
+        "the game was replayed: {report:?}"
+    );
 }
 
 async fn a_round_is_kept_step_by_step_with_the_michigan_card_by_card(backend: Backend) {

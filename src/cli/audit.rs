@@ -109,9 +109,10 @@ async fn verify_cmd(args: VerifyArgs) -> Result<(), CliError> {
         println!("FAILED at seq {}: {} — {}", p.seq, p.kind, p.message);
     } else {
         println!(
-            "OK: {} records verified, {} settlements recomputed, head {}",
+            "OK: {} records verified, {} settlements recomputed, {} Tripoley games replayed, head {}",
             report.count,
             report.hands_settled,
+            report.tripoley_games,
             report.head.as_deref().unwrap_or("(empty log)")
         );
     }

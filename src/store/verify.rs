@@ -27,6 +27,8 @@ pub struct VerifyReport {
     pub count: u64,
     /// Hands whose settlement was recomputed.
     pub hands_settled: u64,
+    /// Tripoley games replayed from their first record.
+    pub tripoley_games: u64,
     pub head: Option<String>,
     /// The first thing wrong, if any.
     pub problem: Option<Problem>,
@@ -275,11 +277,13 @@ pub async fn verify(
         Some(p) => Some(p),
         None => hands.compare_projection(db, chain_head_seq).await?,
     };
-    let problem = super::tripoley_games::replay::first_problem(db, chain_head_seq, problem).await?;
+    let (problem, tripoley_games) =
+        super::tripoley_games::replay::first_problem(db, chain_head_seq, problem).await?;
     let count = if problem.is_some() { 0 } else { count };
     Ok(VerifyReport {
         count,
         hands_settled,
+        tripoley_games,
         head: if problem.is_some() {
             None
         } else {

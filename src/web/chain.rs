@@ -56,9 +56,11 @@ async fn show(State(state): State<AppState>, staff: Staff) -> Result<Response, R
                 p["message"].as_str().unwrap_or_default()
             ),
             None => format!(
-                "OK: {} records verified, {} settlements recomputed, head {}",
+                "OK: {} records verified, {} settlements recomputed, {} Tripoley games replayed, head {}",
                 v["count"],
                 v["hands_settled"],
+                // Absent from records of verifications before it was counted.
+                v["tripoley_games"].as_u64().unwrap_or(0),
                 v["head"].as_str().unwrap_or("-")
             ),
         };

@@ -36,12 +36,13 @@ fn problem(seq: i64, message: String) -> Problem {
 }
 
 /// The earlier of the problem already found and the first Tripoley
-/// problem among the records up to `head_seq` (the walked chain's head).
+/// problem among the records up to `head_seq` (the walked chain's head),
+/// and how many games were replayed.
 pub async fn first_problem(
     db: &Db,
     head_seq: i64,
     found: Option<Problem>,
-) -> Result<Option<Problem>, StoreError> {
+) -> Result<(Option<Problem>, u64), StoreError> {
     let bound = found.as_ref().map_or(head_seq, |p| p.seq.min(head_seq));
     let sql = "SELECT seq, event_type, payload FROM audit_log \
                WHERE seq <= $1 AND event_type LIKE 'tripoley%' ORDER BY seq";
@@ -63,10 +64,11 @@ pub async fn first_problem(
     if mine.is_none() && found.is_none() {
         mine = compare_rows(db, &games, head_seq).await?;
     }
-    Ok(match (found, mine) {
+    let problem = match (found, mine) {
         (Some(f), Some(m)) => Some(if m.seq < f.seq { m } else { f }),
         (f, m) => f.or(m),
-    })
+    };
+    Ok((problem, games.len() as u64))
 }
 
 fn replay_record(
