@@ -114,6 +114,22 @@ async fn to_michigan(app: &TestApp, dana: &mut Browser, game: &str) {
     assert!(page.body.contains("Four of a kind"), "{}", page.body);
     assert_eq!(records(app, "tripoley_deal").await, 0);
     ok(dana, game, &deal_fields()).await;
+    // A bad price: refused, what was chosen kept, nothing recorded.
+    let page = step(
+        dana,
+        game,
+        &[
+            f("step", "spare"),
+            f("swap", "1"),
+            f("buyer", "Cy"),
+            f("price", "two"),
+        ],
+    )
+    .await;
+    assert_eq!(page.status, 422, "{}", page.body);
+    assert!(page.body.contains("value=\"Cy\" selected"), "{}", page.body);
+    assert!(page.body.contains("value=\"1\" checked"), "{}", page.body);
+    assert_eq!(records(app, "tripoley_spare").await, 0);
     ok(
         dana,
         game,
