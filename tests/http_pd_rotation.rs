@@ -5,29 +5,14 @@
 
 mod common;
 
-use common::browser::{Browser, input_value, signed_in, urlencode};
-use common::play::{create_table, form_html, ok, open_hand, submit};
-use common::{Backend, TEST_PASSWORD as PASSWORD, TestApp, records, spawn_app, test_key};
-use pitbook::domain::staff::Role;
+use common::browser::{Browser, input_value, urlencode};
+use common::play::{form_html, ok, open_hand, submit, table_with_dealer_and};
+use common::{Backend, TestApp, records, spawn_app, test_key};
 use serde_json::json;
 
 /// Table DHP-1 where two wagers make a player eligible; dana deals there.
 async fn table(app: &TestApp) -> Browser {
-    let mut sup = signed_in(app, "sue", Role::Supervisor).await;
-    let page = create_table(&mut sup, "DHP-1", &[("options", r#"{"pd_min_wagers": 2}"#)]).await;
-    assert_eq!(page.status, 303, "{}", page.body);
-    app.add_user("dana", Role::Dealer).await;
-    let page = submit(
-        &mut sup,
-        "/tables/DHP-1",
-        "assign",
-        &[("username", "dana"), ("op", "assign")],
-    )
-    .await;
-    assert_eq!(page.status, 303, "{}", page.body);
-    let mut dana = Browser::new(app);
-    assert_eq!(dana.login("dana", PASSWORD).await.status, 303);
-    dana
+    table_with_dealer_and(app, &[("options", r#"{"pd_min_wagers": 2}"#)]).await
 }
 
 /// The rest of a hand whose PD is set: a 10 wager per (seat, bettor), the

@@ -57,10 +57,17 @@ pub async fn create_table(b: &mut Browser, name: &str, extra: &[(&str, &str)]) -
     submit(b, "/tables", "new-table", &fields).await
 }
 
-/// A table DHP-1 with dealer `dana` assigned; returns dana's browser.
+/// A table DHP-1 (wagers up to 500) with dealer `dana` assigned; returns
+/// dana's browser.
 pub async fn table_with_dealer(app: &TestApp) -> Browser {
+    table_with_dealer_and(app, &[("wager_max", "500")]).await
+}
+
+/// A table DHP-1 made with the form fields `extra`, with dealer `dana`
+/// assigned; returns dana's browser.
+pub async fn table_with_dealer_and(app: &TestApp, extra: &[(&str, &str)]) -> Browser {
     let mut sup = super::browser::signed_in(app, "sue", Role::Supervisor).await;
-    let page = create_table(&mut sup, "DHP-1", &[("wager_max", "500")]).await;
+    let page = create_table(&mut sup, "DHP-1", extra).await;
     assert_eq!(
         (page.status, page.location.as_str()),
         (303, "/tables/DHP-1"),

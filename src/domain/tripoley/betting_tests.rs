@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
 use super::betting::{BetAction, Betting, Offer};
+use super::test_deals::Choices;
 use super::*;
 use crate::domain::cards::Card;
 
@@ -176,23 +177,6 @@ fn all_in_under_the_limit_raises_and_the_others_act_again() {
         b.result().unwrap().0,
         players(&[("Ann", 7), ("Bo", 7), ("Cy", 7)])
     );
-}
-
-/// A small deterministic stream of choices from one seed.
-struct Choices(u64);
-
-impl Choices {
-    fn next(&mut self, below: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        if below == 0 {
-            0
-        } else {
-            (self.0 >> 33) % below
-        }
-    }
 }
 
 /// Random actions, each one of the offers, until the round is over.

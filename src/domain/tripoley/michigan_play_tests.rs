@@ -9,6 +9,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
 use super::michigan_play::{MichiganPlay, Turn, leader};
+use super::test_deals::Choices;
 use super::*;
 use crate::domain::cards::{Card, parse_card, parse_cards};
 
@@ -226,23 +227,6 @@ fn the_leader_is_the_dealer_or_the_poker_winner_nearest_the_dealers_left() {
         .as_deref(),
         Some("Cy")
     );
-}
-
-/// A small deterministic stream of choices from one seed.
-struct Choices(u64);
-
-impl Choices {
-    fn next(&mut self, below: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        if below == 0 {
-            0
-        } else {
-            (self.0 >> 33) % below
-        }
-    }
 }
 
 proptest! {

@@ -7,25 +7,9 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
+use super::test_deals::Choices;
 use super::*;
 use crate::domain::cards::Card;
-
-/// A small deterministic stream of choices from one seed.
-struct Choices(u64);
-
-impl Choices {
-    fn next(&mut self, below: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        if below == 0 {
-            0
-        } else {
-            (self.0 >> 33) % below
-        }
-    }
-}
 
 fn cards_text(cards: &[Card]) -> Value {
     json!(cards.iter().map(Card::to_string).collect::<Vec<_>>())

@@ -110,3 +110,20 @@ pub fn section_step(out: &RoundOutput, section: Section) -> Vec<&Step> {
 pub fn chips_of(out: &RoundOutput, name: &str) -> u64 {
     *out.outcome.chips.get(name).expect("player")
 }
+
+/// A small deterministic stream of choices from one seed.
+pub struct Choices(pub u64);
+
+impl Choices {
+    pub fn next(&mut self, below: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        if below == 0 {
+            0
+        } else {
+            (self.0 >> 33) % below
+        }
+    }
+}
