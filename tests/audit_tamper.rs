@@ -40,14 +40,6 @@ async fn verify_with(app: &TestApp, key: &AuditKey, anchor: Option<Anchor>) -> V
         .expect("verify runs")
 }
 
-fn problem(report: &VerifyReport) -> (i64, &'static str) {
-    let p = report
-        .problem
-        .as_ref()
-        .unwrap_or_else(|| panic!("tampering undetected: {report:?}"));
-    (p.seq, p.kind)
-}
-
 async fn an_untouched_log_verifies(backend: Backend) {
     let app = app_with_hands(backend, 3).await;
     let report = verify_with(&app, &test_key(), None).await;
@@ -63,7 +55,7 @@ async fn an_edited_payload_is_detected(backend: Backend) {
     )
     .await;
     assert_eq!(
-        problem(&verify_with(&app, &test_key(), None).await),
+        common::problem(&verify_with(&app, &test_key(), None).await),
         (5, "hash_mismatch")
     );
 }
@@ -72,7 +64,7 @@ async fn an_edited_amount_is_detected(backend: Backend) {
     let app = app_with_hands(backend, 2).await;
     tamper(&app.database.db, &["UPDATE audit_log SET payload = replace(payload, '\"60.00\"', '\"6.00\"') WHERE seq = 15"]).await;
     assert_eq!(
-        problem(&verify_with(&app, &test_key(), None).await),
+        common::problem(&verify_with(&app, &test_key(), None).await),
         (15, "hash_mismatch")
     );
 }
@@ -85,7 +77,7 @@ async fn an_edited_projection_settlement_is_detected(backend: Backend) {
     )
     .await;
     assert_eq!(
-        problem(&verify_with(&app, &test_key(), None).await).1,
+        common::problem(&verify_with(&app, &test_key(), None).await).1,
         "settlement_mismatch"
     );
 }
@@ -94,7 +86,7 @@ async fn a_deleted_row_is_detected(backend: Backend) {
     let app = app_with_hands(backend, 2).await;
     tamper(&app.database.db, &["DELETE FROM audit_log WHERE seq = 5"]).await;
     assert_eq!(
-        problem(&verify_with(&app, &test_key(), None).await),
+        common::problem(&verify_with(&app, &test_key(), None).await),
         (6, "gap")
     );
 }
@@ -108,7 +100,7 @@ async fn an_inserted_row_is_detected(backend: Backend) {
         "ab".repeat(32)
     )]).await;
     assert_eq!(
-        problem(&verify_with(&app, &test_key(), None).await),
+        common::problem(&verify_with(&app, &test_key(), None).await),
         (12, "hash_mismatch")
     );
 }
@@ -126,7 +118,7 @@ async fn swapped_rows_are_detected(backend: Backend) {
     )
     .await;
     assert_eq!(
-        problem(&verify_with(&app, &test_key(), None).await),
+        common::problem(&verify_with(&app, &test_key(), None).await),
         (5, "hash_mismatch")
     );
 }
@@ -146,7 +138,7 @@ async fn a_truncated_tail_is_caught_by_the_anchor(backend: Backend) {
     // Without the anchor the shorter chain looks whole; with it, it does not.
     assert!(verify_with(&app, &test_key(), None).await.ok());
     assert_eq!(
-        problem(&verify_with(&app, &test_key(), Some(anchor)).await),
+        common::problem(&verify_with(&app, &test_key(), Some(anchor)).await),
         (20, "truncated")
     );
 }
@@ -155,7 +147,7 @@ async fn a_changed_key_is_detected(backend: Backend) {
     let app = app_with_hands(backend, 1).await;
     let other = AuditKey::from_text(&"cd".repeat(32)).unwrap();
     assert_eq!(
-        problem(&verify_with(&app, &other, None).await),
+        common::problem(&verify_with(&app, &other, None).await),
         (1, "hash_mismatch")
     );
 }

@@ -145,14 +145,6 @@ async fn verify_now(app: &TestApp) -> VerifyReport {
         .expect("verify runs")
 }
 
-fn problem(report: &VerifyReport) -> (i64, &'static str) {
-    let p = report
-        .problem
-        .as_ref()
-        .unwrap_or_else(|| panic!("tampering undetected: {report:?}"));
-    (p.seq, p.kind)
-}
-
 async fn an_untouched_game_verifies(backend: Backend) {
     let app = spawn_app(backend).await;
     game_with_a_round(&app).await;
@@ -171,7 +163,10 @@ async fn an_edited_bet_is_caught_by_its_hash(backend: Backend) {
         )],
     )
     .await;
-    assert_eq!(problem(&verify_now(&app).await), (seq, "hash_mismatch"));
+    assert_eq!(
+        common::problem(&verify_now(&app).await),
+        (seq, "hash_mismatch")
+    );
 }
 
 async fn a_resigned_edited_bet_is_caught_by_the_replay(backend: Backend) {
@@ -182,7 +177,11 @@ async fn a_resigned_edited_bet_is_caught_by_the_replay(backend: Backend) {
     let seq = seq_of(&app, "tripoley_bet").await;
     edit_and_resign(&app, seq, |p| p.replace("\"chips\":5", "\"chips\":11")).await;
     let report = verify_now(&app).await;
-    assert_eq!(problem(&report), (seq, "tripoley_mismatch"), "{report:?}");
+    assert_eq!(
+        common::problem(&report),
+        (seq, "tripoley_mismatch"),
+        "{report:?}"
+    );
     assert!(
         report
             .problem
@@ -203,7 +202,11 @@ async fn a_resigned_legal_looking_bet_is_caught_where_the_round_disagrees(backen
     let round = seq_of(&app, "tripoley_round").await;
     edit_and_resign(&app, seq, |p| p.replace("\"chips\":5", "\"chips\":9")).await;
     let report = verify_now(&app).await;
-    assert_eq!(problem(&report), (round, "tripoley_mismatch"), "{report:?}");
+    assert_eq!(
+        common::problem(&report),
+        (round, "tripoley_mismatch"),
+        "{report:?}"
+    );
 }
 
 async fn resigned_edited_round_chips_are_caught_by_the_replay(backend: Backend) {
@@ -215,7 +218,11 @@ async fn resigned_edited_round_chips_are_caught_by_the_replay(backend: Backend) 
     })
     .await;
     let report = verify_now(&app).await;
-    assert_eq!(problem(&report), (seq, "tripoley_mismatch"), "{report:?}");
+    assert_eq!(
+        common::problem(&report),
+        (seq, "tripoley_mismatch"),
+        "{report:?}"
+    );
 }
 
 async fn an_edited_game_row_is_caught_at_its_last_record(backend: Backend) {
@@ -228,7 +235,11 @@ async fn an_edited_game_row_is_caught_at_its_last_record(backend: Backend) {
     )
     .await;
     let report = verify_now(&app).await;
-    assert_eq!(problem(&report), (last, "tripoley_mismatch"), "{report:?}");
+    assert_eq!(
+        common::problem(&report),
+        (last, "tripoley_mismatch"),
+        "{report:?}"
+    );
 }
 
 on_both_databases!(

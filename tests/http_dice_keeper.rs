@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::browser::{Browser, Page, input_value, signed_in};
+use common::browser::{Browser, Page, hidden_fields, input_value, signed_in};
 use common::{Backend, records, spawn_app, test_key};
 use pitbook::domain::staff::Role;
 
@@ -170,16 +170,9 @@ async fn bad_input_roles_stale_pages_and_double_taps(backend: Backend) {
 
     // A double tap: the same form twice records once; an old page is stale.
     let page = dana.get(&game).await;
-    let form = [
-        ("csrf", input_value(&page.body, "csrf")),
-        ("version", input_value(&page.body, "version")),
-        (
-            "idempotency_key",
-            input_value(&page.body, "idempotency_key"),
-        ),
-        ("action", "throw".to_string()),
-        ("dice", "2 2 2 3".to_string()),
-    ];
+    let mut form = hidden_fields(&page.body);
+    form.push(("action", "throw".to_string()));
+    form.push(("dice", "2 2 2 3".to_string()));
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
     assert_eq!(dana.post(&game, &pairs).await.status, 303);
     assert_eq!(dana.post(&game, &pairs).await.status, 303);

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::browser::{Browser, Page, input_value, signed_in};
+use common::browser::{Browser, Page, hidden_fields, input_value, signed_in};
 use common::{Backend, TestApp, records, spawn_app, test_key};
 use pitbook::domain::money::Money;
 use pitbook::domain::staff::Role;
@@ -344,16 +344,9 @@ async fn steps_stale_repeated_and_by_auditors_record_once_or_not_at_all(backend:
     let mut audrey = signed_in(&app, "audrey", Role::Auditor).await;
     let game = new_game(&mut dana).await;
     let page = dana.get(&game).await;
-    let form = [
-        ("csrf", input_value(&page.body, "csrf")),
-        ("version", input_value(&page.body, "version")),
-        (
-            "idempotency_key",
-            input_value(&page.body, "idempotency_key"),
-        ),
-        ("action", "step".to_string()),
-        ("step", "ante".to_string()),
-    ];
+    let mut form = hidden_fields(&page.body);
+    form.push(("action", "step".to_string()));
+    form.push(("step", "ante".to_string()));
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
     assert_eq!(dana.post(&game, &pairs).await.status, 303);
     // The same form again (a double tap): recorded once.

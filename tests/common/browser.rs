@@ -151,6 +151,15 @@ pub fn input_value(html: &str, name: &str) -> String {
 }
 
 /// A new account of `role` (see [`TestApp::add_user`]), signed in.
+/// A page form's hidden fields (CSRF token, version, idempotency key) as
+/// the page holds them, to post the form again or a copy of it.
+pub fn hidden_fields(body: &str) -> Vec<(&'static str, String)> {
+    ["csrf", "version", "idempotency_key"]
+        .into_iter()
+        .map(|name| (name, input_value(body, name)))
+        .collect()
+}
+
 pub async fn signed_in(app: &TestApp, name: &str, role: Role) -> Browser {
     let (username, password) = app.add_user(name, role).await;
     let mut b = Browser::new(app);

@@ -366,6 +366,15 @@ impl TestApp {
 
 /// Runs SQL as a database administrator would to tamper with the log:
 /// the append-only triggers are taken off first.
+/// Where and what verification found wrong; panics when it found nothing.
+pub fn problem(report: &pitbook::store::verify::VerifyReport) -> (i64, &'static str) {
+    let p = report
+        .problem
+        .as_ref()
+        .unwrap_or_else(|| panic!("tampering undetected: {report:?}"));
+    (p.seq, p.kind)
+}
+
 pub async fn tamper(db: &pitbook::store::Db, statements: &[&str]) {
     use pitbook::store::Db;
     match db {
