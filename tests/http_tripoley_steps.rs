@@ -329,6 +329,17 @@ async fn the_michigan_entered_as_a_result_pays_the_round(backend: Backend) {
         "{}",
         page.body
     );
+    // What was typed is kept.
+    assert!(
+        page.body.contains("value=\"Ann\" selected"),
+        "{}",
+        page.body
+    );
+    let bo = format!(
+        "name=\"left_{}\" inputmode=\"numeric\" size=\"3\" value=\"30\"",
+        seat("Bo")
+    );
+    assert!(page.body.contains(&bo), "{}", page.body);
     assert_eq!(records(&app, "tripoley_michigan_result").await, 0);
     assert_eq!(records(&app, "tripoley_round").await, 0);
     ok(&mut dana, &game, &result("3")).await;
