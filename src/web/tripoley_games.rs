@@ -21,7 +21,6 @@ use axum::{Form, Router};
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-use super::drawing::escape;
 use super::play_forms::Fields;
 use super::staff::page;
 use super::{ApiError, AppState, Staff};
@@ -29,10 +28,15 @@ use crate::domain::cards::{Card, Rank, Suit, format_cards, parse_cards};
 use crate::domain::money::Money;
 use crate::domain::staff::{Action, allows};
 use crate::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
-use crate::domain::tripoley::{Profile, Section, best_five, eight_nine_ten_suits};
+use crate::domain::tripoley::{Profile, best_five, eight_nine_ten_suits};
 use crate::store::tripoley_games::{self, StoredGame, TripoleyAction, TripoleyGameError};
 
+mod board;
+mod index;
 mod steps;
+
+use board::{board_of, board_svg};
+use index::{list, start};
 
 /// Games listed on /tripoley.
 const LISTED_GAMES: i64 = 30;
@@ -55,144 +59,6 @@ fn typed_or(typed: &[(String, String)], name: &str, default: &str) -> String {
         .iter()
         .find(|(k, _)| k == name)
         .map_or(default.to_string(), |(_, v)| v.clone())
-}
-
-#[derive(Template)]
-#[template(path = "tripoley_games.html")]
-struct ListPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
-    /// (id, players, status, rounds, started).
-    games: Vec<(String, String, String, usize, String)>,
-    can_keep: bool,
-    typed: Vec<(String, String)>,
-    error: String,
-}
-
-impl ListPage<'_> {
-    fn typed_or(&self, name: &str, default: &str) -> String {
-        typed_or(&self.typed, name, default)
-    }
-}
-
-async fn list_page(
-    state: &AppState,
-    staff: &Staff,
-    typed: Vec<(String, String)>,
-    error: Option<(String, String)>,
-) -> Response {
-    let games = match tripoley_games::list(&state.db, LISTED_GAMES).await {
-        Ok(g) => g,
-        Err(e) => return internal(e),
-    };
-    let user = &staff.0.user;
-    let failed = error.is_some();
-    let body = page(&ListPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
-        games: games
-            .into_iter()
-            .map(|g| {
-                (
-                    g.id,
-                    g.game.players.join(", "),
-                    g.status,
-                    g.game.rounds.len(),
-                    g.created_at,
-                )
-            })
-            .collect(),
-        can_keep: allows(user.role, KEEP),
-        typed,
-        error: error
-            .map(|(field, message)| format!("{field}: {message}"))
-            .unwrap_or_default(),
-    });
-    if failed {
-        (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
-    } else {
-        body
-    }
-}
-
-async fn list(State(state): State<AppState>, staff: Staff) -> Response {
-    list_page(&state, &staff, Vec::new(), None).await
-}
-
-fn number(fields: &Fields, name: &str, default: i64) -> Result<i64, (String, String)> {
-    let text = fields.get(name).trim();
-    if text.is_empty() {
-        return Ok(default);
-    }
-    text.parse().map_err(|_| {
-        (
-            name.to_string(),
-            format!("\"{text}\" is not a whole number"),
-        )
-    })
-}
-
-fn new_game(fields: &Fields) -> Result<TripoleyGame, (String, String)> {
-    let players: Vec<String> = fields
-        .get("players")
-        .split([',', '\n'])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(str::to_string)
-        .collect();
-    let profile = match fields.get("profile") {
-        "" | "classic" => Profile::Classic,
-        "cadaco" => Profile::Cadaco,
-        other => {
-            return Err((
-                "profile".into(),
-                format!("\"{other}\" is not a profile (cadaco or classic)"),
-            ));
-        }
-    };
-    let value = fields.get("chip_value").trim();
-    let chip_value = Money::parse(if value.is_empty() { "1" } else { value }).map_err(|_| {
-        (
-            "chip_value".to_string(),
-            format!("\"{value}\" is not a decimal amount (e.g. 0.25)"),
-        )
-    })?;
-    let setup = GameSetup {
-        profile,
-        players,
-        chips_each: number(fields, "chips", 50)?,
-        chip_value,
-        ante: number(fields, "ante", 1)?,
-        bet_limit: number(fields, "bet_limit", 10)?,
-    };
-    TripoleyGame::start(&setup).map_err(|e| match e {
-        crate::domain::tripoley::TripoleyError::Input { field, message } => (field, message),
-        other => ("game".into(), other.to_string()),
-    })
-}
-
-async fn start(
-    State(state): State<AppState>,
-    staff: Staff,
-    uri: Uri,
-    Form(form): Form<Vec<(String, String)>>,
-) -> Result<Response, Response> {
-    let fields = Fields(form);
-    staff.check_csrf(fields.get("csrf"))?;
-    staff.require(&state, KEEP, uri.path()).await?;
-    let game = match new_game(&fields) {
-        Ok(g) => g,
-        Err(e) => return Ok(list_page(&state, &staff, fields.0, Some(e)).await),
-    };
-    match tripoley_games::start(&state.db, &state.audit_key, &staff.0.user.username, &game).await {
-        Ok(id) => Ok(Redirect::to(&format!("/tripoley/{id}")).into_response()),
-        Err(TripoleyGameError::Rules { field, message }) => {
-            Ok(list_page(&state, &staff, fields.0, Some((field, message))).await)
-        }
-        Err(e) => Err(internal(e)),
-    }
 }
 
 /// A player's line in the balances and the round form.
@@ -277,78 +143,6 @@ fn explanations(result: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-fn board_of(value: &Value) -> Vec<u64> {
-    Section::ALL
-        .iter()
-        .map(|s| value[s.key()].as_u64().unwrap_or(0))
-        .collect()
-}
-
-/// Where each section is drawn: the Pot in the middle (column, row).
-const LAYOUT: [(Section, u32, u32); 9] = [
-    (Section::Ace, 0, 0),
-    (Section::King, 1, 0),
-    (Section::Queen, 2, 0),
-    (Section::Jack, 0, 1),
-    (Section::Pot, 1, 1),
-    (Section::Ten, 2, 1),
-    (Section::KingQueen, 0, 2),
-    (Section::EightNineTen, 1, 2),
-    (Section::Kitty, 2, 2),
-];
-
-/// The board as SVG: the nine sections with their chips (a stack of up to
-/// ten drawn, the count written). `id` prefixes each section's element id.
-fn board_svg(id: &str, caption: &str, board: &[u64]) -> String {
-    use std::fmt::Write;
-    let id = escape(id);
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        r##"<svg class="tripoley-board" id="{id}" viewBox="0 0 330 350" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg">"##,
-        escape(caption)
-    );
-    s.push_str(r##"<rect x="0" y="0" width="330" height="350" rx="18" fill="#0b6e4f"/>"##);
-    let _ = write!(
-        s,
-        r##"<text x="165" y="338" text-anchor="middle" fill="#fff" class="caption">{}</text>"##,
-        escape(caption)
-    );
-    for (section, col, row) in LAYOUT {
-        let chips = Section::ALL
-            .iter()
-            .position(|&t| t == section)
-            .and_then(|i| board.get(i))
-            .copied()
-            .unwrap_or(0);
-        let (x, y) = (10 + col * 105, 10 + row * 105);
-        let key = section.key();
-        let _ = write!(
-            s,
-            r##"<g class="section" id="{id}-{key}" data-chips="{chips}"><rect x="{x}" y="{y}" width="100" height="100" rx="8" fill="#f4efe1" stroke="#5a3b1a" stroke-width="2"/><text x="{}" y="{}" text-anchor="middle" class="label">{}</text>"##,
-            x + 50,
-            y + 18,
-            escape(section.label())
-        );
-        for k in 0..chips.min(10) as u32 {
-            let _ = write!(
-                s,
-                r##"<circle cx="{}" cy="{}" r="7" fill="#c0392b" stroke="#fff" stroke-width="1.5"/>"##,
-                x + 20 + (k % 5) * 15,
-                y + 40 + (k / 5) * 16
-            );
-        }
-        let _ = write!(
-            s,
-            r##"<text x="{}" y="{}" text-anchor="middle" class="count">{chips}</text></g>"##,
-            x + 50,
-            y + 90
-        );
-    }
-    s.push_str("</svg>");
-    s
 }
 
 /// Money cards, 8-9-10 and best five read from each typed hand.
@@ -718,29 +512,5 @@ async fn act(
             Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response())
         }
         Err(TripoleyGameError::Store(e)) => Err(internal(e)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_board_drawing_escapes_its_caption_and_shows_every_section() {
-        let board = [1, 2, 3, 4, 5, 6, 7, 8, 30];
-        let svg = board_svg("b", "Before round 1 (dealer <Ann & \"Bo\">)", &board);
-        assert!(svg.contains("&lt;Ann &amp; &quot;Bo&quot;&gt;"), "{svg}");
-        assert!(!svg.contains("<Ann"));
-        for (s, c) in Section::ALL.iter().zip(board) {
-            assert!(
-                svg.contains(&format!("id=\"b-{}\" data-chips=\"{c}\"", s.key())),
-                "{s:?}"
-            );
-        }
-        // At most ten chips are drawn per section.
-        assert_eq!(
-            svg.matches("<circle").count(),
-            1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 10
-        );
     }
 }
