@@ -7,7 +7,10 @@
 mod common;
 
 use common::browser::{Browser, csrf_of, input_value, signed_in};
-use common::play::{create_table, form_html, ok, open_hand, submit, table_with_dealer};
+use common::play::{
+    DANA_BANKS_200, create_table, dana_banks_200, form_html, ok, open_hand, submit,
+    table_with_dealer,
+};
 use common::{Backend, TEST_PASSWORD as PASSWORD, records, spawn_app, test_key};
 use pitbook::domain::staff::Role;
 
@@ -15,18 +18,7 @@ async fn seed_example_hand(dana: &mut Browser) -> String {
     let hand = open_hand(dana).await;
     let page = dana.get(&hand).await;
     assert!(page.body.contains("1. Who banks?"), "{}", page.body);
-    ok(
-        dana,
-        &hand,
-        "pd-form",
-        &[
-            ("seat", "1"),
-            ("player", "Dana"),
-            ("bank", "200"),
-            ("option", "bank_two"),
-        ],
-    )
-    .await;
+    dana_banks_200(dana, &hand).await;
     for (seat, bettor, amount) in [
         ("4", "Ann", "60"),
         ("5", "Bo", "60"),
@@ -192,18 +184,7 @@ async fn roles_are_checked_at_every_step(backend: Backend) {
         .await;
     assert_eq!(page.status, 403);
     // A dealer cannot void.
-    let page = submit(
-        &mut dana,
-        &hand,
-        "pd-form",
-        &[
-            ("seat", "1"),
-            ("player", "Dana"),
-            ("bank", "200"),
-            ("option", "bank_two"),
-        ],
-    )
-    .await;
+    let page = submit(&mut dana, &hand, "pd-form", DANA_BANKS_200).await;
     assert_eq!(page.status, 303);
     let csrf = dana.csrf("/tables").await;
     let page = dana
@@ -247,18 +228,7 @@ async fn bad_input_is_shown_beside_the_field_and_records_nothing(backend: Backen
         page.body.contains("value=\"Dana\""),
         "what was typed is kept"
     );
-    ok(
-        &mut dana,
-        &hand,
-        "pd-form",
-        &[
-            ("seat", "1"),
-            ("player", "Dana"),
-            ("bank", "200"),
-            ("option", "bank_two"),
-        ],
-    )
-    .await;
+    dana_banks_200(&mut dana, &hand).await;
     // Above the table's limit of 500.
     let page = submit(
         &mut dana,
@@ -301,18 +271,7 @@ async fn a_double_submit_records_once_and_a_stale_page_is_refused(backend: Backe
     let app = spawn_app(backend).await;
     let mut dana = table_with_dealer(&app).await;
     let hand = open_hand(&mut dana).await;
-    ok(
-        &mut dana,
-        &hand,
-        "pd-form",
-        &[
-            ("seat", "1"),
-            ("player", "Dana"),
-            ("bank", "200"),
-            ("option", "bank_two"),
-        ],
-    )
-    .await;
+    dana_banks_200(&mut dana, &hand).await;
     let page = dana.get(&hand).await;
     let form = form_html(&page.body, "wager-form");
     let fields = |f: &str| -> Vec<(String, String)> {
@@ -504,18 +463,7 @@ async fn hands_entered_as_cards_are_decided_by_the_rules(backend: Backend) {
     let app = spawn_app(backend).await;
     let mut dana = table_with_dealer(&app).await;
     let hand = open_hand(&mut dana).await;
-    ok(
-        &mut dana,
-        &hand,
-        "pd-form",
-        &[
-            ("seat", "1"),
-            ("player", "Dana"),
-            ("bank", "200"),
-            ("option", "bank_two"),
-        ],
-    )
-    .await;
+    dana_banks_200(&mut dana, &hand).await;
     for (seat, bettor) in [("4", "Ann"), ("5", "Bo"), ("6", "Cy"), ("7", "Di")] {
         ok(
             &mut dana,

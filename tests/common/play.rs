@@ -96,6 +96,19 @@ pub async fn open_hand(b: &mut Browser) -> String {
     page.location
 }
 
+/// The PD form of the seed's example: Dana on seat 1 banks 200, two hands.
+pub const DANA_BANKS_200: &[(&str, &str)] = &[
+    ("seat", "1"),
+    ("player", "Dana"),
+    ("bank", "200"),
+    ("option", "bank_two"),
+];
+
+/// Sets the PD of the seed's example on `hand`.
+pub async fn dana_banks_200(b: &mut Browser, hand: &str) {
+    ok(b, hand, "pd-form", DANA_BANKS_200).await;
+}
+
 pub async fn ok(b: &mut Browser, hand: &str, form: &str, fields: &[(&str, &str)]) {
     let page = submit(b, hand, form, fields).await;
     assert_eq!(page.status, 303, "{form} {fields:?}: {}", page.body);
