@@ -74,6 +74,16 @@ impl AuditKey {
         String::from_utf8_lossy(&hex_hash).into_owned()
     }
 
+    /// The record's stored hash is the one its fields give.
+    pub fn check_hash(&self, r: &RecordFields<'_>, stored_hash: &str) -> Result<(), ChainProblem> {
+        let mut computed = [0u8; 64];
+        self.record_hash_hex(r, &mut computed);
+        if computed != stored_hash.as_bytes() {
+            return Err(ChainProblem::HashMismatch { seq: r.seq });
+        }
+        Ok(())
+    }
+
     /// [`Self::record_hash`] into a stack buffer: verification checks
     /// millions of records and allocates nothing per record.
     pub fn record_hash_hex(&self, r: &RecordFields<'_>, out: &mut [u8; 64]) {
@@ -210,7 +220,16 @@ impl ChainVerifier {
         }
     }
 
+    /// Checks one record in full: its place in the sequence, its own hash,
+    /// and its link to the record before it.
     pub fn check(&mut self, r: &RecordFields<'_>, stored_hash: &str) -> Result<(), ChainProblem> {
+        self.check_sequence(r)?;
+        self.key.check_hash(r, stored_hash)?;
+        self.link(r, stored_hash)
+    }
+
+    /// The record is the next one in seq order.
+    pub fn check_sequence(&self, r: &RecordFields<'_>) -> Result<(), ChainProblem> {
         if r.seq > self.expected_seq {
             return Err(ChainProblem::Gap {
                 expected: self.expected_seq,
@@ -223,13 +242,16 @@ impl ChainVerifier {
                 found: r.seq,
             });
         }
-        let mut computed = [0u8; 64];
-        self.key.record_hash_hex(r, &mut computed);
-        if computed != stored_hash.as_bytes() {
-            return Err(ChainProblem::HashMismatch { seq: r.seq });
-        }
-        // The link is checked after the hash: a record whose own hash is
-        // valid but whose predecessor changed was moved or had a neighbour removed.
+        Ok(())
+    }
+
+    /// Links a record in sequence to the one before it (and checks the
+    /// anchor) and moves on to the next. Its own hash is checked apart, by
+    /// [`AuditKey::check_hash`] (the verifier does that on other threads);
+    /// at one seq a hash mismatch is the problem to report, before this one.
+    pub fn link(&mut self, r: &RecordFields<'_>, stored_hash: &str) -> Result<(), ChainProblem> {
+        // A record whose own hash is valid but whose predecessor changed was
+        // moved or had a neighbour removed.
         if let Some(prev) = &self.prev_hash
             && prev != r.prev_hash
         {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::ops::Range;
-use std::sync::mpsc::{SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use serde::Serialize;
 use sqlx::Row;
@@ -18,7 +18,9 @@ use super::log_reader::{
     RawRecord, RecordVisitor, read_postgres, read_settlements_sqlite, read_sqlite,
 };
 use super::{Db, StoreError};
-use crate::domain::audit::{Anchor, AuditKey, ChainProblem, ChainVerifier, GENESIS_HASH};
+use crate::domain::audit::{
+    Anchor, AuditKey, ChainProblem, ChainVerifier, GENESIS_HASH, RecordFields,
+};
 use crate::domain::hand_record::{Check, HandEvent, HandState, Phase};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -63,40 +65,75 @@ fn chain_problem(p: ChainProblem) -> Problem {
     }
 }
 
-/// Hand records sent to the replay thread at once.
+/// Records sent to a replay thread at once.
 const REPLAY_BATCH_RECORDS: usize = 512;
-/// Batches in flight between the chain walk and the hand replay.
+/// Batches in flight between the chain walk and each replay thread.
 const REPLAY_QUEUE_BATCHES: usize = 16;
 
-/// Hand records on their way to the replay thread: their text in one
-/// buffer, so a batch costs two allocations, not two per record.
+/// Records on their way to a replay thread: their text in one buffer, so a
+/// batch costs two allocations, not several per record.
 #[derive(Default)]
 struct ReplayBatch {
     text: String,
-    /// (seq, hand id, payload) as ranges of `text`.
-    records: Vec<(i64, Range<usize>, Range<usize>)>,
+    records: Vec<BatchRecord>,
+}
+
+/// A record's fields as ranges of [`ReplayBatch::text`].
+struct BatchRecord {
+    seq: i64,
+    recorded_at: Range<usize>,
+    actor: Range<usize>,
+    table: Option<Range<usize>>,
+    hand: Option<Range<usize>>,
+    event_type: Range<usize>,
+    payload: Range<usize>,
+    prev_hash: Range<usize>,
+    hash: Range<usize>,
 }
 
 impl ReplayBatch {
-    fn push(&mut self, seq: i64, hand_id: &str, payload: &str) {
+    fn push(&mut self, record: &RawRecord<'_>) {
+        let text = &mut self.text;
         let mut add = |s: &str| {
-            let start = self.text.len();
-            self.text.push_str(s);
-            start..self.text.len()
+            let start = text.len();
+            text.push_str(s);
+            start..text.len()
         };
-        let hand = add(hand_id);
-        let payload = add(payload);
-        self.records.push((seq, hand, payload));
+        let f = &record.fields;
+        self.records.push(BatchRecord {
+            seq: f.seq,
+            recorded_at: add(f.recorded_at),
+            actor: add(f.actor),
+            table: f.table.map(&mut add),
+            hand: f.hand.map(&mut add),
+            event_type: add(f.event_type),
+            payload: add(f.payload),
+            prev_hash: add(f.prev_hash),
+            hash: add(record.hash),
+        });
     }
 
-    fn iter(&self) -> impl Iterator<Item = ReplayRecord<'_>> {
-        self.records
-            .iter()
-            .map(|(seq, hand, payload)| ReplayRecord {
-                seq: *seq,
-                hand_id: &self.text[hand.clone()],
-                payload: &self.text[payload.clone()],
-            })
+    /// Empties it, keeping its buffers for the next batch.
+    fn clear(&mut self) {
+        self.text.clear();
+        self.records.clear();
+    }
+
+    fn iter(&self) -> impl Iterator<Item = RawRecord<'_>> {
+        let at = |r: &Range<usize>| &self.text[r.clone()];
+        self.records.iter().map(move |r| RawRecord {
+            fields: RecordFields {
+                seq: r.seq,
+                recorded_at: at(&r.recorded_at),
+                actor: at(&r.actor),
+                table: r.table.as_ref().map(at),
+                hand: r.hand.as_ref().map(at),
+                event_type: at(&r.event_type),
+                payload: at(&r.payload),
+                prev_hash: at(&r.prev_hash),
+            },
+            hash: at(&r.hash),
+        })
     }
 }
 
@@ -116,11 +153,15 @@ struct Shard {
     batch: ReplayBatch,
     /// None once the thread has stopped at its first problem.
     to_replay: Option<SyncSender<ReplayBatch>>,
+    /// Batches the thread has replayed, emptied, to be filled again: fresh
+    /// buffers for every batch cost more in page faults than the copy.
+    replayed: Receiver<ReplayBatch>,
 }
 
 impl Shard {
     fn flush(&mut self) {
-        let batch = std::mem::take(&mut self.batch);
+        let next = self.replayed.try_recv().unwrap_or_default();
+        let batch = std::mem::replace(&mut self.batch, next);
         if let Some(to_replay) = &self.to_replay
             && !batch.records.is_empty()
             && to_replay.send(batch).is_err()
@@ -130,16 +171,21 @@ impl Shard {
     }
 }
 
-/// The replay thread a hand belongs to (FNV-1a of its id).
-fn shard_of(hand_id: &str, shards: usize) -> usize {
-    let hash = hand_id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
+/// The replay thread a record goes to: a hand's records all go to one
+/// (FNV-1a of its id); other records spread by seq.
+fn shard_of(record: &RecordFields<'_>, shards: usize) -> usize {
+    let hash = match record.hand {
+        Some(hand_id) => hand_id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        }),
+        None => record.seq.unsigned_abs(),
+    };
     (hash % shards as u64) as usize
 }
 
-/// The chain walk: checks each record's hash and link as it is read and
-/// passes hand records on to the replay threads in batches.
+/// The chain walk: checks each record's place in the sequence and its link
+/// to the one before as it is read, and passes every record on to a replay
+/// thread, which checks its hash (the costly part) and replays hand records.
 struct Walk {
     chain: ChainVerifier,
     problem: Option<Problem>,
@@ -154,29 +200,57 @@ impl Walk {
 
 impl RecordVisitor for Walk {
     fn visit(&mut self, record: &RawRecord<'_>) -> ControlFlow<()> {
-        if let Err(p) = self.chain.check(&record.fields, record.hash) {
+        if let Err(p) = self.chain.check_sequence(&record.fields) {
             self.problem = Some(chain_problem(p));
             return ControlFlow::Break(());
         }
-        if let Some(hand_id) = record.fields.hand {
-            let count = self.shards.len();
-            let shard = &mut self.shards[shard_of(hand_id, count)];
-            if shard.to_replay.is_some() {
-                shard
-                    .batch
-                    .push(record.fields.seq, hand_id, record.fields.payload);
-                if shard.batch.records.len() == REPLAY_BATCH_RECORDS {
-                    shard.flush();
-                }
+        // A record that breaks the link is still hashed: at one seq, a
+        // changed record (hash mismatch) is the problem to report.
+        let linked = self.chain.link(&record.fields, record.hash);
+        let count = self.shards.len();
+        let shard = &mut self.shards[shard_of(&record.fields, count)];
+        if shard.to_replay.is_some() {
+            shard.batch.push(record);
+            if shard.batch.records.len() == REPLAY_BATCH_RECORDS {
+                shard.flush();
             }
         }
-        ControlFlow::Continue(())
+        match linked {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(p) => {
+                self.problem = Some(chain_problem(p));
+                ControlFlow::Break(())
+            }
+        }
     }
 }
 
-/// Verifies records from `from` (1 = all) to the head. The chain walk (read
-/// and hash) runs on one thread and the hand replay (settlements) on one
-/// thread per CPU, each with its share of the hands.
+/// Which of two problems at one seq is reported: a record's own hash
+/// first (it was changed), then its place in the chain, then its replay.
+fn rank(problem: &Problem) -> u8 {
+    match problem.kind {
+        "hash_mismatch" => 0,
+        SETTLEMENT_MISMATCH => 2,
+        _ => 1,
+    }
+}
+
+/// The problem to report: the earliest.
+fn earliest(a: Option<Problem>, b: Option<Problem>) -> Option<Problem> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if (b.seq, rank(&b)) < (a.seq, rank(&a)) {
+            b
+        } else {
+            a
+        }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Verifies records from `from` (1 = all) to the head. The chain walk (read,
+/// sequence and links) runs on one thread; each record's hash and the hand
+/// replay (settlements) run on one thread per CPU, each with its share of
+/// the records.
 pub async fn verify(
     db: &Db,
     key: &AuditKey,
@@ -202,20 +276,37 @@ pub async fn verify(
     let mut replays = Vec::with_capacity(threads);
     for _ in 0..threads {
         let (to_replay, replay_queue) = sync_channel::<ReplayBatch>(REPLAY_QUEUE_BATCHES);
+        let (give_back, replayed) = sync_channel::<ReplayBatch>(REPLAY_QUEUE_BATCHES + 1);
         shards.push(Shard {
             batch: ReplayBatch::default(),
             to_replay: Some(to_replay),
+            replayed,
         });
         let db = db.clone();
+        let key = key.clone();
         let runtime = tokio::runtime::Handle::current();
         replays.push(tokio::task::spawn_blocking(move || {
             let mut hands = HandReplay::default();
-            for batch in replay_queue {
+            for mut batch in replay_queue {
                 for record in batch.iter() {
+                    if let Err(p) = key.check_hash(&record.fields, record.hash) {
+                        return Ok::<_, StoreError>((hands, Some(chain_problem(p))));
+                    }
+                    let Some(hand_id) = record.fields.hand else {
+                        continue;
+                    };
+                    let record = ReplayRecord {
+                        seq: record.fields.seq,
+                        hand_id,
+                        payload: record.fields.payload,
+                    };
                     if let Some(p) = hands.apply(&runtime, &db, &record)? {
-                        return Ok::<_, StoreError>((hands, Some(p)));
+                        return Ok((hands, Some(p)));
                     }
                 }
+                batch.clear();
+                // A full return queue only means a fresh batch next time.
+                let _ = give_back.try_send(batch);
             }
             Ok((hands, None))
         }));
@@ -253,10 +344,7 @@ pub async fn verify(
             .await
             .map_err(|e| StoreError::Internal(format!("replay thread: {e}")))??;
         hands.absorb(shard);
-        replay_problem = match (replay_problem, problem) {
-            (Some(a), Some(b)) => Some(if b.seq < a.seq { b } else { a }),
-            (a, b) => a.or(b),
-        };
+        replay_problem = earliest(replay_problem, problem);
     }
 
     let (count, head, chain_problem_found) = match chain_problem_found {
@@ -267,11 +355,7 @@ pub async fn verify(
         },
     };
     let chain_head_seq = head.as_ref().map_or(from - 1, |h| h.seq);
-    // The earliest problem is the one reported.
-    let problem = match (chain_problem_found, replay_problem) {
-        (Some(c), Some(r)) => Some(if r.seq < c.seq { r } else { c }),
-        (c, r) => c.or(r),
-    };
+    let problem = earliest(chain_problem_found, replay_problem);
     let hands_settled = hands.settled;
     let problem = match problem {
         Some(p) => Some(p),
@@ -454,10 +538,12 @@ fn digest(text: &str) -> [u8; 32] {
     Sha256::digest(text.as_bytes()).into()
 }
 
+const SETTLEMENT_MISMATCH: &str = "settlement_mismatch";
+
 fn settlement_problem(seq: i64, message: String) -> Problem {
     Problem {
         seq,
-        kind: "settlement_mismatch",
+        kind: SETTLEMENT_MISMATCH,
         message: format!("seq {seq}: {message}"),
     }
 }
@@ -472,4 +558,68 @@ pub async fn anchor(db: &Db) -> Result<Option<Anchor>, StoreError> {
             seq: r.get(0),
             hash: r.get(1)
         })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(seq: i64, kind: &'static str) -> Option<Problem> {
+        Some(Problem {
+            seq,
+            kind,
+            message: String::new(),
+        })
+    }
+
+    #[test]
+    fn the_earliest_problem_is_reported_and_a_changed_record_first_at_one_seq() {
+        let cases = [
+            (
+                at(5, "broken_link"),
+                at(5, "hash_mismatch"),
+                "hash_mismatch",
+                5,
+            ),
+            (
+                at(5, "hash_mismatch"),
+                at(5, "broken_link"),
+                "hash_mismatch",
+                5,
+            ),
+            (at(5, SETTLEMENT_MISMATCH), at(5, "gap"), "gap", 5),
+            (
+                at(4, SETTLEMENT_MISMATCH),
+                at(5, "hash_mismatch"),
+                SETTLEMENT_MISMATCH,
+                4,
+            ),
+            (None, at(9, "anchor_mismatch"), "anchor_mismatch", 9),
+        ];
+        for (a, b, kind, seq) in cases {
+            let found = earliest(a, b).unwrap();
+            assert_eq!((found.kind, found.seq), (kind, seq));
+        }
+        assert!(earliest(None, None).is_none());
+    }
+
+    #[test]
+    fn a_hands_records_all_go_to_one_replay_thread() {
+        let record = |seq, hand| RecordFields {
+            seq,
+            recorded_at: "",
+            actor: "",
+            table: None,
+            hand,
+            event_type: "",
+            payload: "",
+            prev_hash: "",
+        };
+        let first = shard_of(&record(1, Some("h-1")), 4);
+        assert!((2..50).all(|seq| shard_of(&record(seq, Some("h-1")), 4) == first));
+        // Records of no hand spread over every thread.
+        let used: std::collections::BTreeSet<usize> =
+            (1..9).map(|seq| shard_of(&record(seq, None), 4)).collect();
+        assert_eq!(used.len(), 4);
+    }
 }

@@ -2,6 +2,8 @@
 //! `Scenario` value is always one the engine can settle (parse, don't
 //! validate). All rule checks on the input live here.
 
+use std::fmt::Display;
+
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 use serde::Serialize;
@@ -105,11 +107,11 @@ impl Grid {
     }
 
     /// A validated amount (a multiple of the unit) as a count of units.
-    fn units(self, field: &str, m: Money) -> Result<i64, SettleError> {
+    fn units(self, field: impl Display, m: Money) -> Result<i64, SettleError> {
         let unit = Decimal::new(self.mantissa, self.scale);
         (m.as_decimal() / unit)
             .to_i64()
-            .ok_or_else(|| SettleError::limit(field, m, amount_max()))
+            .ok_or_else(|| SettleError::limit(field.to_string(), m, amount_max()))
     }
 }
 
@@ -199,7 +201,13 @@ impl Scenario {
 
         let (collection, mut wagers, pd_fee) = collect(input, wagers, bank, unit)?;
         for (i, w) in wagers.iter_mut().enumerate() {
-            w.fee_units = grid.units(&format!("wagers[{i}].fee"), w.fee)?;
+            w.fee_units = grid.units(
+                WagerField {
+                    index: i,
+                    name: "fee",
+                },
+                w.fee,
+            )?;
         }
         let pd_fee_units = grid.units("pd.fee", pd_fee)?;
 
@@ -294,9 +302,9 @@ fn check_unit(unit: Unit) -> Result<(), SettleError> {
 }
 
 /// A seat number in 1..=seats.
-pub(crate) fn seat(field: &str, value: i64, seats: u8) -> Result<u8, SettleError> {
+pub(crate) fn seat(field: impl Display, value: i64, seats: u8) -> Result<u8, SettleError> {
     dice::check_seat(value, seats).map_err(|_| SettleError::SeatOutsideTable {
-        field: field.into(),
+        field: field.to_string(),
         seat: value,
         seats,
     })
@@ -304,21 +312,24 @@ pub(crate) fn seat(field: &str, value: i64, seats: u8) -> Result<u8, SettleError
 
 /// A person's name or a wager id: 1..=64 characters, no control
 /// characters, no space at either end.
-pub(crate) fn name(field: &str, text: &str) -> Result<String, SettleError> {
+pub(crate) fn name(field: impl Display, text: &str) -> Result<String, SettleError> {
     let chars = text.chars().count();
     if chars > NAME_CHARS_MAX {
         return Err(SettleError::limit(
-            field,
+            field.to_string(),
             format!("{chars} characters"),
             format!("{NAME_CHARS_MAX} characters"),
         ));
     }
     if text.trim().is_empty() {
-        return Err(SettleError::invalid(field, format!("\"{text}\" is empty")));
+        return Err(SettleError::invalid(
+            field.to_string(),
+            format!("\"{text}\" is empty"),
+        ));
     }
     if text.trim() != text || text.chars().any(char::is_control) {
         return Err(SettleError::invalid(
-            field,
+            field.to_string(),
             format!("{text:?} has spaces at an end or control characters"),
         ));
     }
@@ -326,10 +337,15 @@ pub(crate) fn name(field: &str, text: &str) -> Result<String, SettleError> {
 }
 
 /// A positive amount on the unit's grid, at most [`amount_max()`].
-fn amount(field: &str, m: Money, unit: Unit) -> Result<Money, SettleError> {
-    let m = unit.positive(field, m)?;
+fn amount(field: impl Display, m: Money, unit: Unit) -> Result<Money, SettleError> {
+    // The field's name is formatted only for an error (replay settles
+    // every recorded hand, and these names are most of its allocations).
+    let m = match unit.positive("", m) {
+        Ok(m) => m,
+        Err(_) => unit.positive(&field.to_string(), m)?,
+    };
     if m > amount_max() {
-        return Err(SettleError::limit(field, m, amount_max()));
+        return Err(SettleError::limit(field.to_string(), m, amount_max()));
     }
     Ok(m)
 }
@@ -374,6 +390,19 @@ fn action(input: &ActionInput, pd_seat: u8, seats: u8) -> Result<Action, SettleE
     }
 }
 
+/// `wagers[i].name`: a field of one wager, formatted only for an error.
+#[derive(Debug, Clone, Copy)]
+struct WagerField {
+    index: usize,
+    name: &'static str,
+}
+
+impl Display for WagerField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "wagers[{}].{}", self.index, self.name)
+    }
+}
+
 fn wagers(
     input: &[WagerInput],
     pd_seat: u8,
@@ -393,8 +422,8 @@ fn wagers(
     // First primary wager index per seat.
     let mut primary: [Option<usize>; SEATS_MAX as usize + 1] = [None; SEATS_MAX as usize + 1];
     for (i, w) in input.iter().enumerate() {
-        let at = |f: &str| format!("wagers[{i}].{f}");
-        let id = name(&at("id"), &w.id)?;
+        let at = |name: &'static str| WagerField { index: i, name };
+        let id = name(at("id"), &w.id)?;
         if let Some(first) = wagers.iter().position(|x| x.id == id) {
             return Err(SettleError::DuplicateWagerId {
                 index: i,
@@ -402,24 +431,24 @@ fn wagers(
                 id,
             });
         }
-        let s = seat(&at("seat"), w.seat, seats)?;
+        let s = seat(at("seat"), w.seat, seats)?;
         if s == pd_seat {
             return Err(SettleError::WagerOnPdSeat { index: i, seat: s });
         }
-        let bettor = name(&at("bettor"), &w.bettor)?;
+        let bettor = name(at("bettor"), &w.bettor)?;
         if bettor == PD_KEY {
             return Err(SettleError::invalid(
-                at("bettor"),
+                at("bettor").to_string(),
                 format!(
                     "\"{PD_KEY}\" is reserved for the Player-Dealer's totals; use the player's name"
                 ),
             ));
         }
-        let amount = amount(&at("amount"), w.amount, unit)?;
-        let units = grid.units(&at("amount"), amount)?;
+        let amount = amount(at("amount"), w.amount, unit)?;
+        let units = grid.units(at("amount"), amount)?;
         let payout = match &w.payout {
             None => Ratio::EVEN,
-            Some(text) => Ratio::parse(&at("payout"), text)?,
+            Some(text) => Ratio::parse(&at("payout").to_string(), text)?,
         };
         if !w.backline {
             if let Some(first) = primary[s as usize] {
@@ -479,7 +508,7 @@ pub(crate) fn seat_key(field: &str, key: &str, seats: u8) -> Result<u8, SettleEr
             None
         };
     match n {
-        Some(n) if n.to_string() == key => seat(&format!("{field}.{key}"), n, seats),
+        Some(n) if n.to_string() == key => seat(format_args!("{field}.{key}"), n, seats),
         _ => Err(SettleError::invalid(
             format!("{field}.{key}"),
             format!("\"{key}\" is not a seat number (write it like \"4\")"),
