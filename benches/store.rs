@@ -7,9 +7,11 @@
 //! PITBOOK_BENCH_HANDS=2000 cargo bench --bench store
 //!
 //! PITBOOK_BENCH_KEEP_SQLITE=/tmp/log.db keeps a copy of the SQLite log.
+//! PITBOOK_BENCH_ONLY=sqlite|postgres runs one database.
 //!
 //! PostgreSQL: PITBOOK_TEST_POSTGRES_URL (default the local trust-auth
-//! server); a fresh database is created and dropped.
+//! server); a fresh database is created and dropped
+//! (PITBOOK_BENCH_KEEP_POSTGRES=1 keeps it and prints its name).
 
 use std::time::Instant;
 
@@ -141,11 +143,23 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
+    let only = std::env::var("PITBOOK_BENCH_ONLY").unwrap_or_default();
     rt.block_on(async {
+        if only != "postgres" {
+            sqlite(&key, hands_count).await;
+        }
+        if only != "sqlite" {
+            postgres(&key, hands_count).await;
+        }
+    });
+}
+
+async fn sqlite(key: &AuditKey, hands_count: usize) {
+    {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = format!("sqlite:{}", dir.path().join("bench.db").display());
         let db = Db::open(&url).await.expect("sqlite");
-        run("sqlite (WAL, synchronous=FULL)", &db, &key, hands_count).await;
+        run("sqlite (WAL, synchronous=FULL)", &db, key, hands_count).await;
         // For profiling `pitbook audit verify` on the same log (the key is
         // PITBOOK_AUDIT_KEY=abab…ab, 64 characters).
         if let (Ok(keep), Db::Sqlite(pool)) = (std::env::var("PITBOOK_BENCH_KEEP_SQLITE"), &db) {
@@ -157,7 +171,11 @@ fn main() {
             println!("kept the SQLite database at {keep}");
         }
         db.close().await;
+    }
+}
 
+async fn postgres(key: &AuditKey, hands_count: usize) {
+    {
         let admin_url = std::env::var("PITBOOK_TEST_POSTGRES_URL")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
         let admin = sqlx::PgPool::connect(&admin_url).await.expect("postgres");
@@ -171,11 +189,15 @@ fn main() {
             .map(|(b, _)| b.to_string())
             .unwrap_or(admin_url.clone());
         let db = Db::open(&format!("{base}/{name}")).await.expect("open pg");
-        run("postgres", &db, &key, hands_count).await;
+        run("postgres", &db, key, hands_count).await;
         db.close().await;
+        if std::env::var("PITBOOK_BENCH_KEEP_POSTGRES").is_ok() {
+            println!("kept the PostgreSQL database {base}/{name}");
+            return;
+        }
         sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)"))
             .execute(&admin)
             .await
             .expect("drop db");
-    });
+    }
 }

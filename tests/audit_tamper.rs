@@ -73,7 +73,8 @@ async fn an_edited_projection_settlement_is_detected(backend: Backend) {
     let app = app_with_hands(backend, 2).await;
     tamper(
         &app.database.db,
-        &["UPDATE hands SET settlement = replace(settlement, '140.00', '150.00')"],
+        // The hand's settlement is taken from an earlier record of it.
+        &["UPDATE hands SET settlement_seq = settlement_seq - 1"],
     )
     .await;
     assert_eq!(

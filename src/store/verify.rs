@@ -12,10 +12,10 @@ use serde::Serialize;
 use sqlx::Row;
 
 use futures_util::TryStreamExt;
-use sha2::{Digest, Sha256};
 
 use super::log_reader::{
-    RawRecord, RecordVisitor, read_postgres, read_settlements_sqlite, read_sqlite,
+    RawRecord, RecordVisitor, SELECT_SETTLED_HANDS, read_postgres, read_settled_hands_sqlite,
+    read_sqlite,
 };
 use super::{Db, StoreError};
 use crate::domain::audit::{
@@ -65,14 +65,15 @@ fn chain_problem(p: ChainProblem) -> Problem {
     }
 }
 
-/// Records sent to a replay thread at once.
+/// Records sent to a replay thread at once: at most this many, or as many
+/// as fill this much text.
 const REPLAY_BATCH_RECORDS: usize = 512;
+const REPLAY_BATCH_BYTES: usize = 256 * 1024;
 /// Batches in flight between the chain walk and each replay thread.
 const REPLAY_QUEUE_BATCHES: usize = 16;
 
 /// Records on their way to a replay thread: their text in one buffer, so a
 /// batch costs two allocations, not several per record.
-#[derive(Default)]
 struct ReplayBatch {
     text: String,
     records: Vec<BatchRecord>,
@@ -92,6 +93,20 @@ struct BatchRecord {
 }
 
 impl ReplayBatch {
+    /// Buffers sized for a full batch once, so they never grow in use: a
+    /// batch goes round between the walk and its replay thread.
+    fn new() -> ReplayBatch {
+        ReplayBatch {
+            // A record past the byte limit still joins the batch it fills.
+            text: String::with_capacity(2 * REPLAY_BATCH_BYTES),
+            records: Vec::with_capacity(REPLAY_BATCH_RECORDS),
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.records.len() >= REPLAY_BATCH_RECORDS || self.text.len() >= REPLAY_BATCH_BYTES
+    }
+
     fn push(&mut self, record: &RawRecord<'_>) {
         let text = &mut self.text;
         let mut add = |s: &str| {
@@ -160,7 +175,10 @@ struct Shard {
 
 impl Shard {
     fn flush(&mut self) {
-        let next = self.replayed.try_recv().unwrap_or_default();
+        let next = self
+            .replayed
+            .try_recv()
+            .unwrap_or_else(|_| ReplayBatch::new());
         let batch = std::mem::replace(&mut self.batch, next);
         if let Some(to_replay) = &self.to_replay
             && !batch.records.is_empty()
@@ -211,7 +229,7 @@ impl RecordVisitor for Walk {
         let shard = &mut self.shards[shard_of(&record.fields, count)];
         if shard.to_replay.is_some() {
             shard.batch.push(record);
-            if shard.batch.records.len() == REPLAY_BATCH_RECORDS {
+            if shard.batch.is_full() {
                 shard.flush();
             }
         }
@@ -257,6 +275,8 @@ pub async fn verify(
     from: i64,
     anchor: Option<Anchor>,
 ) -> Result<VerifyReport, StoreError> {
+    // Phase times, for RUST_LOG=pitbook=debug (what to look at when it is slow).
+    let started = std::time::Instant::now();
     let from = from.max(1);
     let prev_hash = if from == 1 {
         Some(GENESIS_HASH.to_string())
@@ -278,7 +298,7 @@ pub async fn verify(
         let (to_replay, replay_queue) = sync_channel::<ReplayBatch>(REPLAY_QUEUE_BATCHES);
         let (give_back, replayed) = sync_channel::<ReplayBatch>(REPLAY_QUEUE_BATCHES + 1);
         shards.push(Shard {
-            batch: ReplayBatch::default(),
+            batch: ReplayBatch::new(),
             to_replay: Some(to_replay),
             replayed,
         });
@@ -329,6 +349,10 @@ pub async fn verify(
             walk
         }
     };
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "verify: chain walk done"
+    );
     walk.flush();
     let Walk {
         chain,
@@ -356,13 +380,25 @@ pub async fn verify(
     };
     let chain_head_seq = head.as_ref().map_or(from - 1, |h| h.seq);
     let problem = earliest(chain_problem_found, replay_problem);
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "verify: replay done"
+    );
     let hands_settled = hands.settled;
     let problem = match problem {
         Some(p) => Some(p),
         None => hands.compare_projection(db, chain_head_seq).await?,
     };
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "verify: projection compared"
+    );
     let (problem, tripoley_games) =
         super::tripoley_games::replay::first_problem(db, chain_head_seq, problem).await?;
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "verify: Tripoley games replayed"
+    );
     let count = if problem.is_some() { 0 } else { count };
     Ok(VerifyReport {
         count,
@@ -382,9 +418,9 @@ pub async fn verify(
 #[derive(Default)]
 struct HandReplay {
     open: HashMap<String, HandState>,
-    /// Closed hand → (seq of the close or correction, digest of the
-    /// settlement text): 32 bytes a hand, not the settlement itself.
-    closed: HashMap<String, (i64, [u8; 32])>,
+    /// Closed hand → the seq of the record carrying its settlement (its
+    /// close or latest correction), which the projection must name.
+    closed: HashMap<String, i64>,
     settled: u64,
 }
 
@@ -429,15 +465,14 @@ impl HandReplay {
                 )));
             }
         };
-        if let Some(settlement) = next.settlement().filter(|_| {
-            matches!(
+        if next.settlement().is_some()
+            && matches!(
                 event,
                 HandEvent::HandClosed { .. } | HandEvent::OutcomeCorrected { .. }
             )
-        }) {
+        {
             self.settled += 1;
-            self.closed
-                .insert(hand_id.to_string(), (record.seq, digest(settlement.text())));
+            self.closed.insert(hand_id.to_string(), record.seq);
         }
         if matches!(next.phase, Phase::Closed | Phase::Voided) {
             // Closed hands leave memory; a later correction reloads them.
@@ -468,9 +503,10 @@ impl HandReplay {
         HandState::fold(&events).map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))
     }
 
-    /// The projection's stored settlement of every closed hand must be the
-    /// one the events produce. Rows changed after the walked head (a live
-    /// server goes on writing) are left for the next verification.
+    /// The projection must name, as each closed hand's settlement, the
+    /// record the replay recomputed it from (the hand's close or latest
+    /// correction). Rows changed after the walked head (a live server goes
+    /// on writing) are left for the next verification.
     async fn compare_projection(
         self,
         db: &Db,
@@ -481,8 +517,8 @@ impl HandReplay {
                 let path = pool.connect_options().get_filename().to_path_buf();
                 tokio::task::spawn_blocking(move || {
                     let mut problem = None;
-                    read_settlements_sqlite(&path, &mut |id, stored, last_seq| {
-                        problem = self.check_projection(id, stored, last_seq, head_seq);
+                    read_settled_hands_sqlite(&path, &mut |id, settlement_seq, last_seq| {
+                        problem = self.check_projection(id, settlement_seq, last_seq, head_seq);
                         flow(&problem)
                     })?;
                     Ok(problem)
@@ -491,8 +527,7 @@ impl HandReplay {
                 .map_err(|e| StoreError::Internal(format!("projection thread: {e}")))?
             }
             Db::Postgres(pool) => {
-                let sql = "SELECT id, settlement, last_seq FROM hands WHERE settlement IS NOT NULL";
-                let mut rows = sqlx::query(sql).fetch(pool);
+                let mut rows = sqlx::query(SELECT_SETTLED_HANDS).fetch(pool);
                 while let Some(row) = rows.try_next().await? {
                     let problem =
                         self.check_projection(row.get(0), row.get(1), row.get(2), head_seq);
@@ -508,19 +543,19 @@ impl HandReplay {
     fn check_projection(
         &self,
         id: &str,
-        stored: &str,
+        settlement_seq: i64,
         last_seq: i64,
         head_seq: i64,
     ) -> Option<Problem> {
         if last_seq > head_seq {
             return None;
         }
-        let (seq, replayed) = self.closed.get(id)?;
-        (*replayed != digest(stored)).then(|| {
+        let seq = *self.closed.get(id)?;
+        (settlement_seq != seq).then(|| {
             settlement_problem(
-                *seq,
+                seq,
                 format!(
-                    "hand {id}: the stored settlement differs from the one recomputed from its events"
+                    "hand {id}: the stored hand names seq {settlement_seq} as its settlement; its events settle at seq {seq}"
                 ),
             )
         })
@@ -532,10 +567,6 @@ fn flow(problem: &Option<Problem>) -> ControlFlow<()> {
         Some(_) => ControlFlow::Break(()),
         None => ControlFlow::Continue(()),
     }
-}
-
-fn digest(text: &str) -> [u8; 32] {
-    Sha256::digest(text.as_bytes()).into()
 }
 
 const SETTLEMENT_MISMATCH: &str = "settlement_mismatch";

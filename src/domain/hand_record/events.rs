@@ -115,6 +115,20 @@ impl HandEvent {
         }
     }
 
+    /// The settlement the event carries (a recorded close or correction).
+    pub fn settlement(&self) -> Option<&RecordedSettlement> {
+        match self {
+            HandEvent::HandClosed { settlement }
+            | HandEvent::OutcomeCorrected { settlement, .. } => settlement.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// True for the `event_type` of an event that carries a settlement.
+    pub fn carries_settlement(event_type: &str) -> bool {
+        matches!(event_type, "hand_closed" | "outcome_corrected")
+    }
+
     /// Only a supervisor may record these.
     pub fn is_supervisor_only(&self) -> bool {
         matches!(
@@ -159,6 +173,18 @@ impl HandEvent {
             reason: String,
             #[serde(default)]
             settlement: Option<RecordedSettlement>,
+        }
+        // A recorded close is exactly this; its settlement (kilobytes) is
+        // parsed once, when it is checked against the recomputed one.
+        const CLOSED_PREFIX: &str = r#"{"type":"hand_closed","settlement":{"#;
+        if let Some(settlement) = json
+            .strip_prefix(CLOSED_PREFIX)
+            .and_then(|rest| rest.strip_suffix('}'))
+        {
+            let text = &json[CLOSED_PREFIX.len() - 1..][..settlement.len() + 1];
+            return Ok(HandEvent::HandClosed {
+                settlement: Some(RecordedSettlement::unparsed(text)),
+            });
         }
         // Recorded payloads put the tag first (`{"type":"hand_closed",…`);
         // reading it there spares a scan of a settlement's kilobytes.

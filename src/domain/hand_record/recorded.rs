@@ -7,8 +7,9 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use super::HandError;
@@ -16,18 +17,25 @@ use crate::domain::money::Money;
 use crate::domain::outcome::Outcome;
 use crate::domain::settle::{Settlement, Total};
 
-/// The settlement JSON carried by `hand_closed` and `outcome_corrected`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct RecordedSettlement(Box<RawValue>);
+/// The settlement JSON carried by `hand_closed` and `outcome_corrected`,
+/// shared (a hand's state and its event hold the same text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedSettlement(Arc<str>);
 
-impl PartialEq for RecordedSettlement {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.get() == other.0.get()
+impl Serialize for RecordedSettlement {
+    /// Written as the JSON it is, not as a string.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let raw: &RawValue = serde_json::from_str(&self.0).map_err(serde::ser::Error::custom)?;
+        raw.serialize(serializer)
     }
 }
 
-impl Eq for RecordedSettlement {}
+impl<'de> Deserialize<'de> for RecordedSettlement {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = Box::<RawValue>::deserialize(deserializer)?;
+        Ok(RecordedSettlement(Arc::from(raw.get())))
+    }
+}
 
 impl RecordedSettlement {
     /// The canonical JSON of a computed settlement (keys sorted).
@@ -35,20 +43,26 @@ impl RecordedSettlement {
         let internal = |e: serde_json::Error| HandError::Internal(e.to_string());
         let value = serde_json::to_value(settlement).map_err(internal)?;
         let text = serde_json::to_string(&value).map_err(internal)?;
-        RawValue::from_string(text)
-            .map(RecordedSettlement)
-            .map_err(internal)
+        Ok(RecordedSettlement(Arc::from(text)))
     }
 
     pub fn text(&self) -> &str {
-        self.0.get()
+        &self.0
     }
 
     /// Parses stored text (the hands projection) back into this form.
     pub fn from_text(text: &str) -> Result<RecordedSettlement, HandError> {
-        RawValue::from_string(text.to_string())
-            .map(RecordedSettlement)
-            .map_err(|e| HandError::Internal(format!("stored settlement: {e}")))
+        serde_json::from_str::<&RawValue>(text)
+            .map_err(|e| HandError::Internal(format!("stored settlement: {e}")))?;
+        Ok(RecordedSettlement(Arc::from(text)))
+    }
+
+    /// The settlement text of a recorded event, not parsed yet: a carried
+    /// settlement is only ever used once [`Self::matches`] has parsed it in
+    /// full against the recomputed one (invalid JSON does not match), so
+    /// reading a hand's events scans its kilobytes once, not twice.
+    pub(super) fn unparsed(text: &str) -> RecordedSettlement {
+        RecordedSettlement(Arc::from(text))
     }
 
     /// The house collection it states.

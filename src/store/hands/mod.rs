@@ -212,7 +212,7 @@ async fn write_projection(
             .bind(p.version)
             .bind(&p.bank)
             .bind(&p.house_collection)
-            .bind(&p.settlement)
+            .bind(p.settlement_seq)
             .bind(&p.now)
             .bind(p.last_seq)
             .execute(&mut **c)
@@ -224,7 +224,7 @@ async fn write_projection(
             .bind(p.version)
             .bind(&p.bank)
             .bind(&p.house_collection)
-            .bind(&p.settlement)
+            .bind(p.settlement_seq)
             .bind(&p.now)
             .bind(p.last_seq)
             .bind(expected as i64)
@@ -254,7 +254,7 @@ pub struct HandView {
 
 pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
     let sql = "SELECT id, table_id, game, dealer, status, version, CAST(bank AS TEXT), \
-               CAST(house_collection AS TEXT), settlement, opened_at, updated_at FROM hands WHERE id = $1";
+               CAST(house_collection AS TEXT), opened_at, updated_at FROM hands WHERE id = $1";
     let row = on_pool!(db, |pool| sqlx::query(sql)
         .bind(id)
         .fetch_optional(pool)
@@ -269,24 +269,11 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
                 r.get::<i64, _>(5),
                 r.get::<Option<String>, _>(6),
                 r.get::<Option<String>, _>(7),
-                r.get::<Option<String>, _>(8),
+                r.get::<String, _>(8),
                 r.get::<String, _>(9),
-                r.get::<String, _>(10),
             )
         }));
-    let Some((
-        id,
-        table,
-        game,
-        dealer,
-        status,
-        version,
-        bank,
-        house,
-        settlement,
-        opened_at,
-        updated_at,
-    )) = row
+    let Some((id, table, game, dealer, status, version, bank, house, opened_at, updated_at)) = row
     else {
         return Ok(None);
     };
@@ -295,10 +282,17 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
         .bind(&id)
         .fetch_all(pool)
         .await?);
-    let settlement = settlement
-        .map(|s| RecordedSettlement::from_text(&s))
-        .transpose()
-        .map_err(|e| StoreError::Internal(format!("hand {id}: {e}")))?;
+    // The settlement is the one its last close or correction carries.
+    let settlement = events
+        .iter()
+        .rev()
+        .find(|r| HandEvent::carries_settlement(&r.event_type))
+        .map(|r| {
+            HandEvent::from_json(&r.payload)
+                .map_err(|e| StoreError::Internal(format!("hand {id}: seq {}: {e}", r.seq)))
+        })
+        .transpose()?
+        .and_then(|event| event.settlement().cloned());
     let money = |m: Option<String>| {
         m.and_then(|t| crate::domain::money::Money::parse(&t).ok())
             .map(|m| m.to_canonical())

@@ -193,7 +193,9 @@ pub(super) struct Projection {
     pub version: i64,
     pub bank: Option<String>,
     pub house_collection: Option<String>,
-    pub settlement: Option<String>,
+    /// The record carrying the settlement, when this command recorded one
+    /// (None keeps the one stored).
+    pub settlement_seq: Option<i64>,
     pub last_seq: i64,
     pub now: String,
 }
@@ -212,7 +214,11 @@ impl Planned {
                 .settlement()
                 .and_then(|s| s.house_collection())
                 .map(|m| m.to_canonical()),
-            settlement: state.settlement().map(|s| s.text().to_string()),
+            settlement_seq: written
+                .iter()
+                .rev()
+                .find(|r| HandEvent::carries_settlement(&r.event_type))
+                .map(|r| r.seq),
             last_seq: last.seq,
             now: last.recorded_at.clone(),
         })
@@ -255,7 +261,7 @@ pub(super) fn projection_sql(new_hand: bool, numeric_cast: bool) -> String {
     if new_hand {
         format!(
             "INSERT INTO hands (id, table_id, game, dealer, status, version, bank, house_collection, \
-             settlement, opened_at, updated_at, last_seq) \
+             settlement_seq, opened_at, updated_at, last_seq) \
              VALUES ($1, $2, '{GAME_DOUBLE_HAND_POKER}', $3, $4, $5, {}, {}, $8, $9, $9, $10)",
             numeric(6),
             numeric(7)
@@ -263,7 +269,8 @@ pub(super) fn projection_sql(new_hand: bool, numeric_cast: bool) -> String {
     } else {
         format!(
             "UPDATE hands SET status = $2, version = $3, bank = {}, house_collection = {}, \
-             settlement = $6, updated_at = $7, last_seq = $8 WHERE id = $1 AND version = $9",
+             settlement_seq = COALESCE($6, settlement_seq), updated_at = $7, last_seq = $8 \
+             WHERE id = $1 AND version = $9",
             numeric(4),
             numeric(5)
         )

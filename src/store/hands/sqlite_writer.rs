@@ -229,7 +229,7 @@ fn write_projection(
             p.version,
             p.bank,
             p.house_collection,
-            p.settlement,
+            p.settlement_seq,
             p.now,
             p.last_seq
         ])?,
@@ -239,7 +239,7 @@ fn write_projection(
             p.version,
             p.bank,
             p.house_collection,
-            p.settlement,
+            p.settlement_seq,
             p.now,
             p.last_seq,
             expected as i64
