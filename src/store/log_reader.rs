@@ -120,27 +120,26 @@ pub async fn read_postgres(
          TO STDOUT (FORMAT binary)"
     );
     let mut conn = pool.acquire().await?;
+    // This connection leaves the pool when done: it may hold unread COPY
+    // data (the visitor stopped early) or the open transaction below.
+    conn.close_on_drop();
+    sqlx::query("BEGIN READ ONLY").execute(&mut *conn).await?;
+    // Along the primary key, never a sort: with statistics not yet updated
+    // after a burst of writes the planner would sort the whole log (in
+    // memory, or on disk for a long one) before the first row.
+    sqlx::query("SET LOCAL enable_sort = off")
+        .execute(&mut *conn)
+        .await?;
     let mut buffer: Vec<u8> = Vec::with_capacity(1 << 20);
     let mut parser = CopyParser::default();
-    let mut stopped_early = false;
+    let mut stream = conn.copy_out_raw(&sql).await?;
+    // Past the trailer, or stopped by the visitor, the rest is not read.
+    while !parser.done
+        && let Some(chunk) = stream.try_next().await?
     {
-        let mut stream = conn.copy_out_raw(&sql).await?;
-        while let Some(chunk) = stream.try_next().await? {
-            if parser.done {
-                // Past the trailer, or stopped by the visitor: the stream
-                // must still be read to its end before the connection can
-                // be used again.
-                stopped_early = true;
-                break;
-            }
-            buffer.extend_from_slice(&chunk);
-            let consumed = parser.parse(&buffer, visitor)?;
-            buffer.drain(..consumed);
-        }
-    }
-    if stopped_early {
-        // Unread COPY data would confuse the connection's next user.
-        conn.close_on_drop();
+        buffer.extend_from_slice(&chunk);
+        let consumed = parser.parse(&buffer, visitor)?;
+        buffer.drain(..consumed);
     }
     if !parser.done && !buffer.is_empty() {
         return Err(bad_copy("the COPY stream ended inside a record"));

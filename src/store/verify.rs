@@ -68,7 +68,7 @@ fn chain_problem(p: ChainProblem) -> Problem {
 /// Records sent to a replay thread at once: at most this many, or as many
 /// as fill this much text.
 const REPLAY_BATCH_RECORDS: usize = 512;
-const REPLAY_BATCH_BYTES: usize = 256 * 1024;
+const REPLAY_BATCH_BYTES: usize = 128 * 1024;
 /// Batches in flight between the chain walk and each replay thread.
 const REPLAY_QUEUE_BATCHES: usize = 16;
 
@@ -97,8 +97,8 @@ impl ReplayBatch {
     /// batch goes round between the walk and its replay thread.
     fn new() -> ReplayBatch {
         ReplayBatch {
-            // A record past the byte limit still joins the batch it fills.
-            text: String::with_capacity(2 * REPLAY_BATCH_BYTES),
+            // The record that fills a batch may pass the byte limit.
+            text: String::with_capacity(REPLAY_BATCH_BYTES + REPLAY_BATCH_BYTES / 2),
             records: Vec::with_capacity(REPLAY_BATCH_RECORDS),
         }
     }

@@ -198,6 +198,47 @@ impl HandEvent {
             None => serde_json::from_str::<Kind<'_>>(json)?.kind,
         };
         match kind.as_ref() {
+            // The most frequent events, read without buffering too.
+            "wager_placed" => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct Wager {
+                    #[serde(rename = "type")]
+                    _kind: IgnoredAny,
+                    id: String,
+                    seat: i64,
+                    bettor: String,
+                    amount: Money,
+                    #[serde(default)]
+                    backline: bool,
+                    #[serde(default)]
+                    payout: Option<String>,
+                }
+                let w: Wager = serde_json::from_str(json)?;
+                Ok(HandEvent::WagerPlaced {
+                    id: w.id,
+                    seat: w.seat,
+                    bettor: w.bettor,
+                    amount: w.amount,
+                    backline: w.backline,
+                    payout: w.payout,
+                })
+            }
+            "outcome_recorded" => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct Result {
+                    #[serde(rename = "type")]
+                    _kind: IgnoredAny,
+                    seat: i64,
+                    outcome: Outcome,
+                }
+                let r: Result = serde_json::from_str(json)?;
+                Ok(HandEvent::OutcomeRecorded {
+                    seat: r.seat,
+                    outcome: r.outcome,
+                })
+            }
             "hand_closed" => {
                 let c: Closed = serde_json::from_str(json)?;
                 Ok(HandEvent::HandClosed {

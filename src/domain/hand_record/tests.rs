@@ -352,3 +352,71 @@ fn a_pd_set_records_the_option_and_the_refusals() {
         assert!(err.is_bad_input() && !err.is_state_conflict(), "{err}");
     }
 }
+
+/// `from_json` reads the frequent events (and a recorded close) without
+/// serde's buffering: it must read exactly what the derived form reads, and
+/// refuse what it refuses.
+#[test]
+fn recorded_events_read_the_same_by_the_fast_paths() {
+    let (_, recorded) = run(&seed_hand()).expect("seed hand");
+    let mut payloads: Vec<String> = recorded
+        .iter()
+        .map(|e| serde_json::to_string(e).expect("json"))
+        .collect();
+    payloads.extend([
+        r#"{"type":"wager_placed","id":"w9","seat":3,"bettor":"Al","amount":"5.00","backline":true,"payout":"3:2"}"#.into(),
+        r#"{"seat":3,"type":"outcome_recorded","outcome":"pd"}"#.into(),
+    ]);
+    for payload in &payloads {
+        let read = HandEvent::from_json(payload).expect(payload);
+        if read.settlement().is_none() {
+            // serde's own reading cannot carry a settlement (raw JSON).
+            let derived: HandEvent = serde_json::from_str(payload).expect(payload);
+            assert_eq!(read, derived);
+        }
+    }
+    // Every recorded payload reads back to itself, the close included.
+    for (event, payload) in recorded.iter().zip(&payloads) {
+        let read = HandEvent::from_json(payload).expect(payload);
+        assert_eq!(&read, event);
+        assert_eq!(&serde_json::to_string(&read).expect("json"), payload);
+    }
+    assert!(
+        payloads
+            .iter()
+            .any(|p| p.starts_with(r#"{"type":"hand_closed","settlement":{"#))
+    );
+    for refused in [
+        r#"{"type":"wager_placed","id":"w9","seat":3,"bettor":"Al","amount":"5.00","extra":1}"#,
+        r#"{"type":"wager_placed","id":"w9","seat":3,"bettor":"Al","amount":5}"#,
+        r#"{"type":"outcome_recorded","seat":3}"#,
+        r#"{"type":"outcome_recorded","seat":3,"outcome":"pd","hand":null}"#,
+    ] {
+        assert!(
+            serde_json::from_str::<HandEvent>(refused).is_err(),
+            "{refused}"
+        );
+        assert!(HandEvent::from_json(refused).is_err(), "{refused}");
+    }
+}
+
+/// A recorded close's settlement is read as text and parsed when checked:
+/// one that is not valid JSON, or has anything after it, never matches.
+#[test]
+fn a_malformed_recorded_settlement_does_not_replay() {
+    let (_, recorded) = run(&seed_hand()).expect("seed hand");
+    let close = serde_json::to_string(recorded.last().expect("close")).expect("json");
+    let mut events = recorded.clone();
+    for broken in [
+        close.replacen(r#""steps":["#, r#""steps":[,"#, 1),
+        close.replacen(
+            r#"{"type":"hand_closed","settlement":{"#,
+            r#"{"type":"hand_closed","settlement":{"x":1},"y":{"#,
+            1,
+        ),
+    ] {
+        let event = HandEvent::from_json(&broken).expect("read as text");
+        *events.last_mut().expect("close") = event;
+        assert!(HandState::fold(&events).is_err(), "{broken}");
+    }
+}
