@@ -50,7 +50,7 @@ impl RecordedSettlement {
         &self.0
     }
 
-    /// Parses stored text (the hands projection) back into this form.
+    /// Reads settlement text, checking that it is JSON.
     pub fn from_text(text: &str) -> Result<RecordedSettlement, HandError> {
         serde_json::from_str::<&RawValue>(text)
             .map_err(|e| HandError::Internal(format!("stored settlement: {e}")))?;
