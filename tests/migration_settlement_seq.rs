@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Backend, postgres_admin_url};
+use common::{Backend, TestDb};
 use sqlx::Row;
 
 /// Migrations up to 0009, as a database written before 0010 has them.
@@ -42,30 +42,7 @@ const HANDS: [(&str, Option<&str>, i64); 3] = [
 ];
 
 async fn settled_hands_point_at_their_settlement_record(backend: Backend) {
-    let (url, _dir, pg_name) = match backend {
-        Backend::Sqlite => {
-            let dir = tempfile::tempdir().expect("temp dir");
-            let url = format!("sqlite:{}", dir.path().join("old.db").display());
-            (url, Some(dir), None)
-        }
-        Backend::Postgres => {
-            let name = format!("pitbook_test_{}", uuid::Uuid::new_v4().simple());
-            let admin = sqlx::PgPool::connect(&postgres_admin_url())
-                .await
-                .expect("pg");
-            sqlx::query(&format!("CREATE DATABASE {name}"))
-                .execute(&admin)
-                .await
-                .expect("create");
-            let base = postgres_admin_url();
-            let base = base
-                .rsplit_once('/')
-                .map(|(b, _)| b.to_string())
-                .expect("url");
-            (format!("{base}/{name}"), None, Some(name))
-        }
-    };
-    let old = pitbook::store::Db::connect(&url).await.expect("connect");
+    let test_db = TestDb::unmigrated(backend).await;
     let insert_record = "INSERT INTO audit_log (seq, recorded_at, actor, table_id, hand_id, \
                          event_type, payload, prev_hash, hash) \
                          VALUES ($1, '2026-11-01T10:00:00.000000Z', 'dana', 'T1', $2, $3, '{}', 'p', 'h')";
@@ -99,14 +76,14 @@ async fn settled_hands_point_at_their_settlement_record(backend: Backend) {
             }
         }};
     }
-    match &old {
+    match &test_db.db {
         pitbook::store::Db::Sqlite(pool) => old_database!(pool),
         pitbook::store::Db::Postgres(pool) => old_database!(pool),
     }
-    old.close().await;
 
-    // Opening it as the server does applies 0010.
-    let db = pitbook::store::Db::open(&url).await.expect("migrate");
+    // Migrating it as the server does at start applies 0010.
+    let db = &test_db.db;
+    db.migrate().await.expect("migrate");
     let sql = "SELECT id, settlement_seq FROM hands ORDER BY id";
     macro_rules! settled {
         ($pool:expr) => {
@@ -119,7 +96,7 @@ async fn settled_hands_point_at_their_settlement_record(backend: Backend) {
                 .collect::<Vec<_>>()
         };
     }
-    let rows = match &db {
+    let rows = match db {
         pitbook::store::Db::Sqlite(pool) => settled!(pool),
         pitbook::store::Db::Postgres(pool) => settled!(pool),
     };
@@ -131,16 +108,6 @@ async fn settled_hands_point_at_their_settlement_record(backend: Backend) {
             ("h-open".to_string(), None),
         ]
     );
-    db.close().await;
-    if let Some(name) = pg_name {
-        let admin = sqlx::PgPool::connect(&postgres_admin_url())
-            .await
-            .expect("pg");
-        sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-            .execute(&admin)
-            .await
-            .expect("drop");
-    }
 }
 
 on_both_databases!(settled_hands_point_at_their_settlement_record);

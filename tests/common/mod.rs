@@ -36,11 +36,18 @@ pub struct TestDb {
 
 impl TestDb {
     pub async fn new(backend: Backend) -> TestDb {
+        let test_db = TestDb::unmigrated(backend).await;
+        test_db.db.migrate().await.expect("migrate");
+        test_db
+    }
+
+    /// A fresh database with no tables yet (for migration tests).
+    pub async fn unmigrated(backend: Backend) -> TestDb {
         match backend {
             Backend::Sqlite => {
                 let dir = tempfile::tempdir().expect("temp dir");
                 let url = format!("sqlite:{}", dir.path().join("pitbook.db").display());
-                let db = Db::open(&url).await.expect("open sqlite");
+                let db = Db::connect(&url).await.expect("open sqlite");
                 TestDb {
                     url,
                     db,
@@ -57,7 +64,7 @@ impl TestDb {
                     .expect("create test database");
                 admin.close().await;
                 let url = database_url_for(&name);
-                let db = Db::open(&url).await.expect("open postgres");
+                let db = Db::connect(&url).await.expect("open postgres");
                 TestDb {
                     url,
                     db,
