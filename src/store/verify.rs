@@ -447,14 +447,17 @@ impl HandReplay {
                 )));
             }
         };
-        let state = match self.open.remove(hand_id) {
-            Some(state) => Some(state),
+        // The key comes out with the state and goes back with the next one:
+        // no allocation per record.
+        let (key, state) = match self.open.remove_entry(hand_id) {
+            Some((key, state)) => (Some(key), Some(state)),
             // A hand opened before `--from`, or a closed hand being corrected:
             // replay its earlier events from the log.
-            None if !matches!(event, HandEvent::HandOpened { .. }) => {
-                Some(runtime.block_on(self.load_before(db, hand_id, record.seq))?)
-            }
-            None => None,
+            None if !matches!(event, HandEvent::HandOpened { .. }) => (
+                None,
+                Some(runtime.block_on(self.load_before(db, hand_id, record.seq))?),
+            ),
+            None => (None, None),
         };
         let next = match HandState::apply_with(state, &event, Check::Replay) {
             Ok((next, _)) => next,
@@ -480,7 +483,8 @@ impl HandReplay {
                 self.closed.remove(hand_id);
             }
         } else {
-            self.open.insert(hand_id.to_string(), next);
+            self.open
+                .insert(key.unwrap_or_else(|| hand_id.to_string()), next);
         }
         Ok(None)
     }
