@@ -227,13 +227,13 @@ impl HandEvent {
             "outcome_recorded" => {
                 #[derive(Deserialize)]
                 #[serde(deny_unknown_fields)]
-                struct Result {
+                struct SeatOutcome {
                     #[serde(rename = "type")]
                     _kind: IgnoredAny,
                     seat: i64,
                     outcome: Outcome,
                 }
-                let r: Result = serde_json::from_str(json)?;
+                let r: SeatOutcome = serde_json::from_str(json)?;
                 Ok(HandEvent::OutcomeRecorded {
                     seat: r.seat,
                     outcome: r.outcome,
