@@ -155,49 +155,45 @@ fn main() {
 }
 
 async fn sqlite(key: &AuditKey, hands_count: usize) {
-    {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let url = format!("sqlite:{}", dir.path().join("bench.db").display());
-        let db = Db::open(&url).await.expect("sqlite");
-        run("sqlite (WAL, synchronous=FULL)", &db, key, hands_count).await;
-        // For profiling `pitbook audit verify` on the same log (the key is
-        // PITBOOK_AUDIT_KEY=abab…ab, 64 characters).
-        if let (Ok(keep), Db::Sqlite(pool)) = (std::env::var("PITBOOK_BENCH_KEEP_SQLITE"), &db) {
-            sqlx::query("VACUUM INTO $1")
-                .bind(&keep)
-                .execute(pool)
-                .await
-                .expect("keep the SQLite database");
-            println!("kept the SQLite database at {keep}");
-        }
-        db.close().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite:{}", dir.path().join("bench.db").display());
+    let db = Db::open(&url).await.expect("sqlite");
+    run("sqlite (WAL, synchronous=FULL)", &db, key, hands_count).await;
+    // For profiling `pitbook audit verify` on the same log (the key is
+    // PITBOOK_AUDIT_KEY=abab…ab, 64 characters).
+    if let (Ok(keep), Db::Sqlite(pool)) = (std::env::var("PITBOOK_BENCH_KEEP_SQLITE"), &db) {
+        sqlx::query("VACUUM INTO $1")
+            .bind(&keep)
+            .execute(pool)
+            .await
+            .expect("keep the SQLite database");
+        println!("kept the SQLite database at {keep}");
     }
+    db.close().await;
 }
 
 async fn postgres(key: &AuditKey, hands_count: usize) {
-    {
-        let admin_url = std::env::var("PITBOOK_TEST_POSTGRES_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-        let admin = sqlx::PgPool::connect(&admin_url).await.expect("postgres");
-        let name = format!("pitbook_bench_{}", uuid::Uuid::new_v4().simple());
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&admin)
-            .await
-            .expect("create db");
-        let base = admin_url
-            .rsplit_once('/')
-            .map(|(b, _)| b.to_string())
-            .unwrap_or(admin_url.clone());
-        let db = Db::open(&format!("{base}/{name}")).await.expect("open pg");
-        run("postgres", &db, key, hands_count).await;
-        db.close().await;
-        if std::env::var("PITBOOK_BENCH_KEEP_POSTGRES").is_ok() {
-            println!("kept the PostgreSQL database {base}/{name}");
-            return;
-        }
-        sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)"))
-            .execute(&admin)
-            .await
-            .expect("drop db");
+    let admin_url = std::env::var("PITBOOK_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let admin = sqlx::PgPool::connect(&admin_url).await.expect("postgres");
+    let name = format!("pitbook_bench_{}", uuid::Uuid::new_v4().simple());
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&admin)
+        .await
+        .expect("create db");
+    let base = admin_url
+        .rsplit_once('/')
+        .map(|(b, _)| b.to_string())
+        .unwrap_or(admin_url.clone());
+    let db = Db::open(&format!("{base}/{name}")).await.expect("open pg");
+    run("postgres", &db, key, hands_count).await;
+    db.close().await;
+    if std::env::var("PITBOOK_BENCH_KEEP_POSTGRES").is_ok() {
+        println!("kept the PostgreSQL database {base}/{name}");
+        return;
     }
+    sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .execute(&admin)
+        .await
+        .expect("drop db");
 }

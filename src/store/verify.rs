@@ -277,6 +277,10 @@ pub async fn verify(
 ) -> Result<VerifyReport, StoreError> {
     // Phase times, for RUST_LOG=pitbook=debug (what to look at when it is slow).
     let started = std::time::Instant::now();
+    let phase_done = |phase: &str| {
+        let elapsed_ms = started.elapsed().as_millis() as u64;
+        tracing::debug!(elapsed_ms, "verify: {phase} done");
+    };
     let from = from.max(1);
     let prev_hash = if from == 1 {
         Some(GENESIS_HASH.to_string())
@@ -349,10 +353,7 @@ pub async fn verify(
             walk
         }
     };
-    tracing::debug!(
-        elapsed_ms = started.elapsed().as_millis() as u64,
-        "verify: chain walk done"
-    );
+    phase_done("chain walk");
     walk.flush();
     let Walk {
         chain,
@@ -380,25 +381,16 @@ pub async fn verify(
     };
     let chain_head_seq = head.as_ref().map_or(from - 1, |h| h.seq);
     let problem = earliest(chain_problem_found, replay_problem);
-    tracing::debug!(
-        elapsed_ms = started.elapsed().as_millis() as u64,
-        "verify: replay done"
-    );
+    phase_done("replay");
     let hands_settled = hands.settled;
     let problem = match problem {
         Some(p) => Some(p),
         None => hands.compare_projection(db, chain_head_seq).await?,
     };
-    tracing::debug!(
-        elapsed_ms = started.elapsed().as_millis() as u64,
-        "verify: projection compared"
-    );
+    phase_done("projection check");
     let (problem, tripoley_games) =
         super::tripoley_games::replay::first_problem(db, chain_head_seq, problem).await?;
-    tracing::debug!(
-        elapsed_ms = started.elapsed().as_millis() as u64,
-        "verify: Tripoley games replayed"
-    );
+    phase_done("Tripoley replay");
     let count = if problem.is_some() { 0 } else { count };
     Ok(VerifyReport {
         count,
