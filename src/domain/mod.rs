@@ -19,4 +19,5 @@ pub mod settle;
 pub mod staff;
 pub mod table;
 pub mod ten_thousand;
+pub mod text;
 pub mod tripoley;
