@@ -67,6 +67,10 @@ pub enum CommandError {
     #[error("hand_id: no hand \"{0}\"")]
     UnknownHand(String),
     #[error(
+        "events[0].table: \"{0}\" is not a configured table; a supervisor creates tables on the tables page"
+    )]
+    UnknownTable(String),
+    #[error(
         "expected_version: the hand is at version {current}, the command was built on {expected}; reload the hand"
     )]
     Stale { expected: u64, current: u64 },
@@ -136,7 +140,18 @@ pub(super) async fn execute_in(
         return plan::replay(command, &request_hash, stored);
     }
     let prior = match hand_id {
-        None => plan::new_hand(command)?,
+        None => {
+            let name = plan::table_to_open(command)?;
+            let sql = plan::select_table();
+            let table = on_tx!(tx, |c| sqlx::query(&sql)
+                .bind(&name)
+                .fetch_optional(&mut **c)
+                .await?
+                .as_ref()
+                .map(crate::store::tables::config_from_row)
+                .transpose()?);
+            plan::new_hand(command, &name, table)?
+        }
         Some(id) => {
             let version = plan::check_version(id, command, hand_version(tx, id).await?)?;
             match cache.take(id, version) {
