@@ -80,7 +80,58 @@ async fn an_edited_projection_settlement_is_detected(backend: Backend) {
     .await;
     assert_eq!(
         common::problem(&verify_with(&app, &test_key(), None).await).1,
-        "settlement_mismatch"
+        "projection"
+    );
+}
+
+/// The `hands` row is a projection of the log: each of its fields edited
+/// by SQL is reported, at the hand's last record, naming the field.
+async fn an_edited_hands_row_is_detected(backend: Backend) {
+    for (edit, field) in [
+        ("UPDATE hands SET status = 'voided'", "status"),
+        ("UPDATE hands SET dealer = 'mallory'", "dealer"),
+        ("UPDATE hands SET bank = 2000", "bank"),
+        ("UPDATE hands SET house_collection = 99", "house_collection"),
+        ("UPDATE hands SET version = version + 1", "version"),
+        ("UPDATE hands SET table_id = 'T2'", "table"),
+        ("DELETE FROM hands", "no row"),
+    ] {
+        let app = app_with_hands(backend, 1).await;
+        tamper(&app.database.db, &[edit]).await;
+        let report = verify_with(&app, &test_key(), None).await;
+        let problem = report.problem.expect(edit);
+        assert_eq!(
+            (problem.seq, problem.kind),
+            (12, "projection"),
+            "{edit}: {problem:?}"
+        );
+        assert!(problem.message.contains(field), "{edit}: {problem:?}");
+    }
+}
+
+/// The API shows a hand as its events give it, whatever its row says.
+async fn the_api_shows_the_fold_not_an_edited_row(backend: Backend) {
+    let app = app_with_hands(backend, 1).await;
+    tamper(
+        &app.database.db,
+        &["UPDATE hands SET status = 'voided', dealer = 'mallory', bank = 2000"],
+    )
+    .await;
+    let sql = "SELECT id FROM hands";
+    let id: String = match &app.database.db {
+        pitbook::store::Db::Sqlite(p) => sqlx::query_scalar(sql).fetch_one(p).await,
+        pitbook::store::Db::Postgres(p) => sqlx::query_scalar(sql).fetch_one(p).await,
+    }
+    .expect("hand id");
+    let (status, view) = app.get_json(&format!("/api/v1/hands/{id}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        (&view["status"], &view["dealer"], &view["bank"]),
+        (
+            &json!("closed"),
+            &json!(common::TEST_ADMIN),
+            &json!("200.00")
+        )
     );
 }
 
@@ -134,7 +185,10 @@ async fn a_truncated_tail_is_caught_by_the_anchor(backend: Backend) {
     assert_eq!(anchor.seq, 21);
     tamper(
         &app.database.db,
-        &["DELETE FROM hands", "DELETE FROM audit_log WHERE seq > 12"],
+        &[
+            "DELETE FROM hands WHERE last_seq > 12",
+            "DELETE FROM audit_log WHERE seq > 12",
+        ],
     )
     .await;
     // Without the anchor the shorter chain looks whole; with it, it does not.
@@ -179,6 +233,8 @@ on_both_databases!(
     an_edited_payload_is_detected,
     an_edited_amount_is_detected,
     an_edited_projection_settlement_is_detected,
+    an_edited_hands_row_is_detected,
+    the_api_shows_the_fold_not_an_edited_row,
     a_deleted_row_is_detected,
     an_inserted_row_is_detected,
     swapped_rows_are_detected,

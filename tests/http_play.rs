@@ -501,6 +501,23 @@ async fn hands_entered_as_cards_are_decided_by_the_rules(backend: Backend) {
     assert_eq!(page.status, 422, "{}", page.body);
     assert!(page.body.contains("id=\"form-error\""), "{}", page.body);
     assert_eq!(records(&app, "hand_recorded").await, 0);
+    // Six cards typed for a seat: refused with the count, what was typed kept.
+    let page = submit(
+        &mut dana,
+        &format!("{hand}?mode=cards"),
+        "results-form",
+        &cards("4s 5s 6s 7s 8s Jc"),
+    )
+    .await;
+    assert_eq!(page.status, 422, "{}", page.body);
+    assert!(
+        page.body
+            .contains("is 6 cards; a seat&#39;s hand to set is exactly 7 cards"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("4s 5s 6s 7s 8s Jc"), "{}", page.body);
+    assert_eq!(records(&app, "hand_recorded").await, 0);
     let page = submit(
         &mut dana,
         &format!("{hand}?mode=cards"),
