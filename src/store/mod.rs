@@ -14,6 +14,7 @@ pub mod staff;
 pub mod tables;
 pub mod tripoley_games;
 pub mod verify;
+mod verify_projections;
 pub mod writer;
 
 use std::str::FromStr;

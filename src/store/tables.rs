@@ -98,28 +98,23 @@ pub async fn create(
         return Err(invalid("name", format!("at most {TABLES_MAX} tables")));
     }
     let now = audit::now_text();
-    let json_of = |v: &Option<Vec<crate::domain::settle::BracketInput>>| {
-        v.as_ref().map(canonical_json).transpose()
-    };
-    let options = canonical_json(&config.options)?;
-    let player = json_of(&config.player_schedule)?;
-    let bank = json_of(&config.bank_schedule)?;
+    let columns = TableColumns::of(config)?;
     let insert = "INSERT INTO card_tables (name, game, profile, options, seats, player_schedule, \
                   bank_schedule, wager_min, wager_max, created_at, created_by, training) \
                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
     on_tx!(&mut tx, |c| sqlx::query(insert)
         .bind(&config.name)
-        .bind(GAME_DOUBLE_HAND_POKER)
-        .bind(config.profile.name())
-        .bind(&options)
-        .bind(config.seats)
-        .bind(&player)
-        .bind(&bank)
-        .bind(config.wager_min.map(|m| m.to_canonical()))
-        .bind(config.wager_max.map(|m| m.to_canonical()))
+        .bind(&columns.game)
+        .bind(&columns.profile)
+        .bind(&columns.options)
+        .bind(columns.seats)
+        .bind(&columns.player_schedule)
+        .bind(&columns.bank_schedule)
+        .bind(&columns.wager_min)
+        .bind(&columns.wager_max)
         .bind(&now)
         .bind(actor)
-        .bind(config.training)
+        .bind(columns.training)
         .execute(&mut **c)
         .await
         .map(drop)?);
@@ -127,6 +122,40 @@ pub async fn create(
     config_record(&mut tx, key, actor, &config.name, "table_created", payload).await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// The `card_tables` columns a configuration is stored as; `audit verify`
+/// re-derives them from the `table_created` record the same way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TableColumns {
+    pub game: String,
+    pub profile: String,
+    pub options: String,
+    pub seats: i64,
+    pub player_schedule: Option<String>,
+    pub bank_schedule: Option<String>,
+    pub wager_min: Option<String>,
+    pub wager_max: Option<String>,
+    pub training: bool,
+}
+
+impl TableColumns {
+    pub(crate) fn of(config: &TableConfig) -> Result<TableColumns, StoreError> {
+        let json_of = |v: &Option<Vec<crate::domain::settle::BracketInput>>| {
+            v.as_ref().map(canonical_json).transpose()
+        };
+        Ok(TableColumns {
+            game: GAME_DOUBLE_HAND_POKER.to_string(),
+            profile: config.profile.name().to_string(),
+            options: canonical_json(&config.options)?,
+            seats: config.seats,
+            player_schedule: json_of(&config.player_schedule)?,
+            bank_schedule: json_of(&config.bank_schedule)?,
+            wager_min: config.wager_min.map(|m| m.to_canonical()),
+            wager_max: config.wager_max.map(|m| m.to_canonical()),
+            training: config.training,
+        })
+    }
 }
 
 const SELECT_TABLE: &str = "SELECT name, profile, options, seats, player_schedule, bank_schedule, \
