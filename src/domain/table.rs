@@ -137,27 +137,6 @@ impl TableConfig {
         })
     }
 
-    /// Refuses a wager outside the table's limits.
-    pub fn check_wager(&self, amount: Money) -> Result<(), TableError> {
-        if let Some(lo) = self.wager_min
-            && amount < lo
-        {
-            return Err(refuse(
-                "amount",
-                format!("{amount} is below the table minimum {lo}"),
-            ));
-        }
-        if let Some(hi) = self.wager_max
-            && amount > hi
-        {
-            return Err(refuse(
-                "amount",
-                format!("{amount} is above the table maximum {hi}"),
-            ));
-        }
-        Ok(())
-    }
-
     fn probe(&self) -> ScenarioInput {
         let unit = self.rules().min_unit.amount();
         ScenarioInput {
@@ -329,17 +308,5 @@ mod tests {
         let err = parse_schedule("bank_schedule", "1-100").unwrap_err();
         assert_eq!(err.field, "bank_schedule");
         assert!(err.message.contains("\"1-100\""), "{err}");
-    }
-
-    #[test]
-    fn wagers_outside_limits_are_refused() {
-        let t = TableConfig {
-            wager_min: Some(Money::parse("5").unwrap()),
-            wager_max: Some(Money::parse("500").unwrap()),
-            ..table()
-        };
-        assert!(t.check_wager(Money::parse("5").unwrap()).is_ok());
-        assert!(t.check_wager(Money::parse("4").unwrap()).is_err());
-        assert!(t.check_wager(Money::parse("500.01").unwrap()).is_err());
     }
 }

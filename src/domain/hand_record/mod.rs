@@ -109,3 +109,6 @@ impl HandError {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod posted_tests;
