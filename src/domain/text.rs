@@ -43,6 +43,17 @@ impl FreeText {
         FreeText::parse(field, value, max_chars, true)
     }
 
+    /// True when `value` is already exactly what [`FreeText::line`] makes
+    /// of it — checked without allocating (the replay of a recorded name).
+    pub fn is_line(value: &str, max_chars: usize) -> bool {
+        use unicode_normalization::{IsNormalized, is_nfc_quick};
+        !value.is_empty()
+            && value.trim() == value
+            && !value.chars().any(refused_char)
+            && value.chars().count() <= max_chars
+            && is_nfc_quick(value.chars()) == IsNormalized::Yes
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -199,6 +210,24 @@ mod tests {
             assert!(shown.starts_with("table: \""), "{shown}");
             assert!(shown.chars().all(|c| !refused_char(c)), "{shown:?}");
         }
+    }
+
+    #[test]
+    fn is_line_agrees_with_line() {
+        for text in [
+            "Ann",
+            " Ann",
+            "Ann ",
+            "",
+            "Jos\u{e9}",
+            "Jose\u{301}",
+            "A\u{200b}",
+            "x\ny",
+        ] {
+            let same = FreeText::line("f", text, 8).is_ok_and(|t| t.as_str() == text);
+            assert_eq!(FreeText::is_line(text, 8), same, "{text:?}");
+        }
+        assert!(!FreeText::is_line("123456789", 8));
     }
 
     #[test]

@@ -568,7 +568,9 @@ impl HandState {
     /// recorded so; a replayed hand recorded under its table's rules must
     /// hold it already normalised. Older hands replay as recorded.
     fn name(&self, field: &str, value: &str, check: Check) -> Result<Option<String>, HandError> {
-        if check == Check::Replay && self.enforced.is_none() {
+        if (check == Check::Replay && self.enforced.is_none())
+            || FreeText::is_line(value, NAME_CHARS_MAX)
+        {
             return Ok(None);
         }
         let text = FreeText::line(field, value, NAME_CHARS_MAX)?;
