@@ -11,6 +11,7 @@ pub mod hands;
 mod kept_games;
 mod log_reader;
 pub mod staff;
+pub mod staff_admin;
 pub mod tables;
 pub mod tripoley_games;
 pub mod verify;

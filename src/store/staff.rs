@@ -18,6 +18,7 @@ use super::audit::{NewRecord, append, canonical_json};
 use super::{Db, StoreError, WriteTx, begin_write};
 use crate::domain::audit::AuditKey;
 use crate::domain::staff::{Role, check_password, check_username};
+use crate::domain::text::FreeText;
 
 /// A session ends after this long without a request…
 pub const IDLE_TIMEOUT: Duration = Duration::minutes(30);
@@ -82,7 +83,7 @@ impl From<sqlx::Error> for AccountError {
     }
 }
 
-fn invalid(field: &'static str, message: impl Into<String>) -> AccountError {
+pub(super) fn invalid(field: &'static str, message: impl Into<String>) -> AccountError {
     AccountError::Invalid {
         field,
         message: message.into(),
@@ -90,7 +91,7 @@ fn invalid(field: &'static str, message: impl Into<String>) -> AccountError {
 }
 
 /// UTC time in the stored form (the audit log's), so times compare as text.
-fn time_text(t: DateTime<Utc>) -> String {
+pub(super) fn time_text(t: DateTime<Utc>) -> String {
     t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
 }
 
@@ -154,7 +155,7 @@ async fn dummy_hash() -> Result<String, StoreError> {
     Ok(DUMMY.get_or_init(|| h).clone())
 }
 
-fn staff_record(
+pub(super) fn staff_record(
     actor: &str,
     event_type: &str,
     payload: serde_json::Value,
@@ -168,7 +169,7 @@ fn staff_record(
     })
 }
 
-fn user_from_row<R: Row>(row: &R) -> Result<User, StoreError>
+pub(super) fn user_from_row<R: Row>(row: &R) -> Result<User, StoreError>
 where
     for<'a> &'a str: sqlx::ColumnIndex<R>,
     for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
@@ -183,7 +184,7 @@ where
     })
 }
 
-const SELECT_USER: &str =
+pub(super) const SELECT_USER: &str =
     "SELECT id, username, role, must_change_password, password_hash, disabled FROM staff_users";
 
 /// A user with its password hash and whether the account is disabled.
@@ -210,6 +211,17 @@ pub async fn user_count(db: &Db) -> Result<i64, StoreError> {
     Ok(on_pool!(db, |pool| sqlx::query_scalar::<_, i64>(sql)
         .fetch_one(pool)
         .await?))
+}
+
+/// How an account is shown in lists: disabled, a password change due, or active.
+pub fn account_state(user: &User, disabled: bool) -> &'static str {
+    if disabled {
+        "disabled"
+    } else if user.must_change_password {
+        "password change due"
+    } else {
+        "active"
+    }
 }
 
 /// Every account, by user name: (user, disabled).
@@ -486,14 +498,17 @@ pub async fn logout(db: &Db, key: &AuditKey, session: &Session) -> Result<(), St
 }
 
 /// Changes a user's own password: the current one must be right and the
-/// new one must follow the rules and differ from it. Clears the forced change.
+/// new one must follow the rules and differ from it. Clears the forced
+/// change and ends every other session of the user (the one it was
+/// changed from stays); returns how many were ended.
 pub async fn change_password(
     db: &Db,
     key: &AuditKey,
-    user: &User,
+    session: &Session,
     current: &str,
     new: &str,
-) -> Result<(), AccountError> {
+) -> Result<u64, AccountError> {
+    let user = &session.user;
     let Some((_, phc, _)) = find_user(db, &user.username).await? else {
         return Err(invalid("current", "the account no longer exists"));
     };
@@ -524,8 +539,17 @@ pub async fn change_password(
         &[staff_record(&user.username, "password_changed", payload)?],
     )
     .await?;
+    let ended = super::staff_admin::end_sessions(
+        &mut tx,
+        key,
+        &user.username,
+        user,
+        Some(&session.id_hash),
+        "password_changed",
+    )
+    .await?;
     tx.commit().await?;
-    Ok(())
+    Ok(ended)
 }
 
 /// Records that `user` tried something their role does not allow.
@@ -574,17 +598,22 @@ pub enum RevokeWhich {
     Label(String),
 }
 
-/// A token label: 0..64 characters, no control characters.
-pub fn check_token_label(label: &str) -> Result<(), String> {
-    if label.chars().count() > TOKEN_LABEL_MAX {
-        return Err(format!(
-            "\"{label}\" is longer than {TOKEN_LABEL_MAX} characters"
-        ));
+/// A token label as stored: empty, or one line of free text of at most
+/// [`TOKEN_LABEL_MAX`] characters (trimmed, NFC, no control, zero-width or
+/// bidi characters — `domain::text::FreeText`).
+pub fn check_token_label(label: &str) -> Result<String, String> {
+    if label.trim().is_empty() && !label.chars().any(crate::domain::text::refused_char) {
+        return Ok(String::new());
     }
-    if let Some(c) = label.chars().find(|c| c.is_control()) {
-        return Err(format!("{label:?} has a control character ({c:?})"));
-    }
-    Ok(())
+    FreeText::line("label", label, TOKEN_LABEL_MAX)
+        .map(FreeText::into_string)
+        .map_err(|e| {
+            // The field is named by the caller.
+            e.to_string()
+                .strip_prefix("label: ")
+                .map(str::to_string)
+                .unwrap_or_else(|| e.to_string())
+        })
 }
 
 /// Whether `token` has the shape of an API token (`pbk_` + 64 hex digits).
@@ -625,7 +654,7 @@ pub async fn issue_token(
     label: &str,
 ) -> Result<(String, TokenInfo), AccountError> {
     check_username(username).map_err(|m| invalid("username", m))?;
-    check_token_label(label).map_err(|m| invalid("label", m))?;
+    let label = &check_token_label(label).map_err(|m| invalid("label", m))?;
     let token = format!("{TOKEN_PREFIX}{}", random_hex(TOKEN_BYTES)?);
     let mut tx = begin_write(db).await?;
     let user = live_user(&mut tx, username).await?;

@@ -20,6 +20,7 @@ mod staff;
 mod tables;
 mod tripoley;
 mod tripoley_games;
+mod users;
 
 use std::future::Future;
 
