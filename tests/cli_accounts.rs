@@ -11,7 +11,7 @@ use std::process::Command;
 use common::{Backend, TEST_KEY_HEX, TestDb, test_key};
 use pitbook::domain::staff::Role;
 use pitbook::store::Db;
-use pitbook::store::staff::{add_user, issue_token, login, token_user};
+use pitbook::store::staff::{LoginGuard, add_user, issue_token, login, token_user};
 
 /// Runs `pitbook user ARGS --database-url URL`; returns (code, stdout, stderr).
 async fn user(url: &str, args: &[&str]) -> (i32, String, String) {
@@ -148,9 +148,16 @@ async fn accounts_are_run_from_the_command_line(backend: Backend) {
     assert_eq!(password.len(), 24, "{stdout:?}");
     assert!(stderr.contains("shown once"), "{stderr}");
     let key = test_key();
-    let (_, signed_in) = login(db, &key, "dana", password)
-        .await
-        .expect("the one-time password signs in");
+    let (_, signed_in) = login(
+        db,
+        &key,
+        &LoginGuard::default(),
+        "dana",
+        password,
+        "127.0.0.1".parse().expect("ip"),
+    )
+    .await
+    .expect("the one-time password signs in");
     assert!(signed_in.must_change_password);
     assert_eq!(signed_in.role, Role::Supervisor);
 

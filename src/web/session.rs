@@ -9,6 +9,8 @@ use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::json;
 
+use std::net::IpAddr;
+
 use hmac::Mac;
 
 use super::{ApiError, AppState};
@@ -256,6 +258,38 @@ pub fn forbidden(message: &str) -> Response {
     }
 }
 
+/// The client's address: the peer's, or — when the peer is a trusted
+/// reverse proxy — the rightmost `X-Forwarded-For` address that is not
+/// itself a trusted proxy (the leftmost ones are the client's to make up).
+pub fn client_address(trusted: &[IpAddr], peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+    let peer = peer.to_canonical();
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let forwarded: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    let mut client = peer;
+    for hop in forwarded.iter().rev() {
+        let Some(address) = hop
+            .parse::<IpAddr>()
+            .ok()
+            .or_else(|| hop.parse::<std::net::SocketAddr>().ok().map(|s| s.ip()))
+        else {
+            break;
+        };
+        client = address.to_canonical();
+        if !trusted.contains(&client) {
+            break;
+        }
+    }
+    client
+}
+
 /// The value of a cookie in the request's `Cookie` headers.
 pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
@@ -298,6 +332,42 @@ mod tests {
 
     fn key() -> AuditKey {
         AuditKey::from_bytes(&[7u8; 32]).expect("key")
+    }
+
+    #[test]
+    fn the_client_address_comes_from_a_trusted_proxy_only() {
+        let ip = |t: &str| t.parse::<IpAddr>().expect("ip");
+        let mut headers = HeaderMap::new();
+        headers.append(
+            "x-forwarded-for",
+            "6.6.6.6, 203.0.113.5".parse().expect("h"),
+        );
+        headers.append("x-forwarded-for", "10.0.0.2".parse().expect("h"));
+        let proxies = [ip("10.0.0.1"), ip("10.0.0.2")];
+        // Not from the proxy: the peer, whatever the header says.
+        assert_eq!(
+            client_address(&proxies, ip("192.0.2.7"), &headers),
+            ip("192.0.2.7")
+        );
+        assert_eq!(
+            client_address(&[], ip("10.0.0.1"), &headers),
+            ip("10.0.0.1")
+        );
+        // From it: the rightmost hop that is not a proxy (6.6.6.6 is made up).
+        assert_eq!(
+            client_address(&proxies, ip("10.0.0.1"), &headers),
+            ip("203.0.113.5")
+        );
+        let mut bad = HeaderMap::new();
+        bad.append("x-forwarded-for", "junk".parse().expect("h"));
+        assert_eq!(
+            client_address(&proxies, ip("10.0.0.1"), &bad),
+            ip("10.0.0.1")
+        );
+        assert_eq!(
+            client_address(&proxies, ip("::ffff:10.0.0.1"), &HeaderMap::new()),
+            ip("10.0.0.1")
+        );
     }
 
     #[test]

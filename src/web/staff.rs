@@ -4,8 +4,10 @@
 //! the message beside its field.
 
 use askama::Template;
-use axum::extract::{Query, State};
-use axum::http::{HeaderMap, header};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::{Form, Json, Router};
@@ -13,8 +15,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::session::{
-    LOGIN_CSRF_COOKIE, SESSION_COOKIE, Staff, check_login_csrf, cookie, issue_login_csrf,
-    set_cookie,
+    LOGIN_CSRF_COOKIE, SESSION_COOKIE, Staff, check_login_csrf, client_address, cookie,
+    issue_login_csrf, set_cookie,
 };
 use super::{ApiError, AppState};
 use crate::domain::staff::Action;
@@ -91,9 +93,11 @@ async fn login_page(
 
 async fn login(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, Response> {
+    let address = client_address(&state.trusted_proxies, peer.ip(), &headers);
     let expected = cookie(&headers, LOGIN_CSRF_COOKIE).unwrap_or_default();
     check_login_csrf(&state.audit_key, &expected, &form.csrf)?;
     let username = form.username.trim().to_string();
@@ -110,7 +114,16 @@ async fn login(
         again.password_error = Some("enter your password".into());
         return Ok(page(&again));
     }
-    match store::login(&state.db, &state.audit_key, &username, &form.password).await {
+    match store::login(
+        &state.db,
+        &state.audit_key,
+        &state.login_guard,
+        &username,
+        &form.password,
+        address,
+    )
+    .await
+    {
         Ok((session_id, user)) => {
             let next = if user.must_change_password {
                 "/password"
@@ -130,9 +143,15 @@ async fn login(
             }
             Ok(response)
         }
-        Err(e @ LoginError::RateLimited) => {
+        Err(e @ LoginError::Throttled { retry_after_secs }) => {
             again.username_error = Some(e.to_string());
-            Ok(page(&again))
+            let retry = retry_after_secs.to_string();
+            Ok((
+                StatusCode::TOO_MANY_REQUESTS,
+                [(header::RETRY_AFTER, retry)],
+                page(&again),
+            )
+                .into_response())
         }
         Err(e @ LoginError::BadCredentials) => {
             again.password_error = Some(e.to_string());
