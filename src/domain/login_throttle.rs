@@ -377,6 +377,33 @@ mod tests {
         assert_eq!(t.len(), (0, 0));
     }
 
+    /// The figures docs/staff.md gives, under 100 attempts a second.
+    #[test]
+    fn the_documented_figures_hold() {
+        let limits = Limits::default();
+        let a = ip("198.51.100.7");
+        let minute = 100 * 60;
+        let window = 100 * 60 * 15;
+        for (names, n, most) in [
+            (false, minute, 10),
+            (false, window, 25),
+            (true, minute, 25),
+            (true, window, 39),
+        ] {
+            let mut t = LoginThrottle::new(limits);
+            let name = |i: usize| {
+                if names {
+                    format!("u{i}")
+                } else {
+                    "dana".into()
+                }
+            };
+            let (checked, _, _) = flood(&mut t, &name, a, 0, 10, n);
+            assert!(checked <= most, "{names} {n}: {checked}");
+            assert!(checked + 2 >= most, "{names} {n}: {checked}");
+        }
+    }
+
     #[test]
     fn a_flood_of_100_per_second_gives_a_bounded_number_of_summaries() {
         let limits = Limits::default();
