@@ -26,9 +26,9 @@ use serde_json::json;
 
 fn command(n: usize) -> HandCommand {
     let mut events = vec![
-        json!({"type": "hand_opened", "table": "T1", "dealer": "dana"}),
+        json!({"type": "hand_opened", "table": "T1"}),
         json!({"type": "pd_set", "seat": 1, "player": "Pat", "bank": "500"}),
-        json!({"type": "collection_taken", "player": [{"from": "1", "to": "100", "fee": "1"}], "bank": [{"from": "1", "to": "5000", "fee": "2"}]}),
+        json!({"type": "collection_taken"}),
     ];
     let mut ids = Vec::new();
     for seat in 2..=7 {
@@ -75,6 +75,15 @@ fn action_order(command: &HandCommand) -> Vec<String> {
 const TABLES: usize = 32;
 
 async fn run(name: &str, db: &Db, key: &AuditKey, hands_count: usize) {
+    // Hands open only at configured tables: T1, with the seed's schedules.
+    let table: pitbook::domain::table::TableConfig = serde_json::from_value(json!({
+        "name": "T1", "profile": "lucky-chances", "seats": 7,
+        "player_schedule": [{"from": "0.01", "to": "100", "fee": "1"}],
+        "bank_schedule": [{"from": "0.01", "to": "5000", "fee": "2"}]}))
+    .expect("table");
+    pitbook::store::tables::create(db, key, "bench", &table)
+        .await
+        .expect("create the table");
     let commands: Vec<HandCommand> = (0..hands_count).map(command).collect();
     let events: usize = commands[0].events.len();
 

@@ -60,12 +60,10 @@ struct Tally {
 fn hand_requests(n: usize) -> Result<Vec<Vec<Value>>, String> {
     let mut steps: Vec<Vec<Value>> = vec![
         vec![
-            json!({"type": "hand_opened", "table": format!("T{}", n % 64), "dealer": "load"}),
+            json!({"type": "hand_opened", "table": format!("T{}", n % 64)}),
             json!({"type": "pd_set", "seat": 1, "player": "Pat", "bank": "500"}),
         ],
-        vec![
-            json!({"type": "collection_taken", "player": [{"from": "1", "to": "100", "fee": "1"}], "bank": [{"from": "1", "to": "5000", "fee": "2"}]}),
-        ],
+        vec![json!({"type": "collection_taken"})],
     ];
     for seat in 2..=7 {
         for (k, backline) in [(0, false), (1, true)] {
@@ -289,6 +287,13 @@ fn main() -> std::process::ExitCode {
         };
         let base: Arc<str> = base.into();
         let tables = usize::from(args.tables);
+        // Hands open only at configured tables: T0… with the seed's schedules.
+        for n in 0..tables.min(64) {
+            if let Err(e) = configure_table(&client, &base, &format!("T{n}")).await {
+                eprintln!("error: table T{n}: {e}");
+                return std::process::ExitCode::from(1);
+            }
+        }
         let (warm, _) = run(
             client.clone(),
             base.clone(),
@@ -344,4 +349,29 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::SUCCESS
         }
     })
+}
+
+/// Creates table `name` (the seed's collection schedules) unless it exists.
+async fn configure_table(client: &reqwest::Client, base: &str, name: &str) -> Result<(), String> {
+    let found = client
+        .get(format!("{base}/api/v1/tables/{name}"))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if found.status().as_u16() == 200 {
+        return Ok(());
+    }
+    let config = json!({"name": name, "profile": "lucky-chances", "seats": 7,
+        "player_schedule": [{"from": "0.01", "to": "100", "fee": "1"}],
+        "bank_schedule": [{"from": "0.01", "to": "5000", "fee": "2"}]});
+    let r = client
+        .post(format!("{base}/api/v1/tables"))
+        .json(&config)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    match r.status().as_u16() {
+        201 => Ok(()),
+        s => Err(format!("{s}: {}", r.text().await.unwrap_or_default())),
+    }
 }

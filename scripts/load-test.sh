@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The web API load test of issue 6, end to end in a fresh temp dir:
 # build release, start `pitbook serve` on a new SQLite database
-# (synchronous=FULL) on a free 127.0.0.1 port, add a dealer and an API
+# (synchronous=FULL) on a free 127.0.0.1 port, add a supervisor (who creates
+# the configured tables the hands open at) and an API
 # token with the CLI, drive complete 7-seat hands through the HTTP API with
 # examples/load.rs, stop the server, and run `pitbook audit verify`.
 #
@@ -40,7 +41,7 @@ export DATABASE_URL="sqlite:$work/pitbook.db"
 export PITBOOK_AUDIT_KEY_FILE=$work/audit.key
 (umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"$PITBOOK_AUDIT_KEY_FILE")
 
-echo 'load-test-password' | "$bin" user add loader --role dealer >/dev/null 2>"$work/cli.log"
+echo 'load-test-password' | "$bin" user add loader --role supervisor >/dev/null 2>"$work/cli.log"
 token=$("$bin" user token loader --label load-test 2>>"$work/cli.log")
 
 RUST_LOG="$SERVER_LOG,pitbook::cli::serve=info" "$bin" --log-format json serve --bind 127.0.0.1:0 >"$work/server.out" 2>"$work/server.log" &

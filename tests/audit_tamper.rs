@@ -9,10 +9,11 @@ use pitbook::store::verify::{self, VerifyReport};
 use serde_json::json;
 
 /// Records `hands` whole hands (each one command) and returns the app. The
-/// harness's account and token come first (seq 1 and 2): a hand's nine
-/// records start at seq 3, 12, …
+/// harness's account and token come first (seq 1 and 2), then the table
+/// (seq 3): a hand's nine records start at seq 4, 13, …
 async fn app_with_hands(backend: Backend, hands: usize) -> TestApp {
     let app = spawn_app(backend).await;
+    app.configured_table("T1", false).await;
     for _ in 0..hands {
         let (status, body, _) = app.post_json("/api/v1/hands", &whole_hand()).await;
         assert_eq!(status, 201, "{body}");
@@ -22,7 +23,7 @@ async fn app_with_hands(backend: Backend, hands: usize) -> TestApp {
 
 fn whole_hand() -> serde_json::Value {
     json!({"idempotency_key": uuid::Uuid::new_v4().to_string(), "events": [
-        {"type": "hand_opened", "table": "T1", "dealer": "dana"},
+        {"type": "hand_opened", "table": "T1"},
         {"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"},
         {"type": "wager_placed", "id": "w1", "seat": 4, "bettor": "Ann", "amount": "60"},
         {"type": "wager_placed", "id": "w2", "seat": 5, "bettor": "Bo", "amount": "60"},
@@ -44,28 +45,28 @@ async fn an_untouched_log_verifies(backend: Backend) {
     let app = app_with_hands(backend, 3).await;
     let report = verify_with(&app, &test_key(), None).await;
     assert!(report.ok(), "{report:?}");
-    assert_eq!((report.count, report.hands_settled), (2 + 27, 3));
+    assert_eq!((report.count, report.hands_settled), (3 + 27, 3));
 }
 
 async fn an_edited_payload_is_detected(backend: Backend) {
     let app = app_with_hands(backend, 2).await;
     tamper(
         &app.database.db,
-        &["UPDATE audit_log SET payload = replace(payload, 'Ann', 'Eve') WHERE seq = 5"],
+        &["UPDATE audit_log SET payload = replace(payload, 'Ann', 'Eve') WHERE seq = 6"],
     )
     .await;
     assert_eq!(
         common::problem(&verify_with(&app, &test_key(), None).await),
-        (5, "hash_mismatch")
+        (6, "hash_mismatch")
     );
 }
 
 async fn an_edited_amount_is_detected(backend: Backend) {
     let app = app_with_hands(backend, 2).await;
-    tamper(&app.database.db, &["UPDATE audit_log SET payload = replace(payload, '\"60.00\"', '\"6.00\"') WHERE seq = 15"]).await;
+    tamper(&app.database.db, &["UPDATE audit_log SET payload = replace(payload, '\"60.00\"', '\"6.00\"') WHERE seq = 16"]).await;
     assert_eq!(
         common::problem(&verify_with(&app, &test_key(), None).await),
-        (15, "hash_mismatch")
+        (16, "hash_mismatch")
     );
 }
 
@@ -79,16 +80,67 @@ async fn an_edited_projection_settlement_is_detected(backend: Backend) {
     .await;
     assert_eq!(
         common::problem(&verify_with(&app, &test_key(), None).await).1,
-        "settlement_mismatch"
+        "projection"
+    );
+}
+
+/// The `hands` row is a projection of the log: each of its fields edited
+/// by SQL is reported, at the hand's last record, naming the field.
+async fn an_edited_hands_row_is_detected(backend: Backend) {
+    for (edit, field) in [
+        ("UPDATE hands SET status = 'voided'", "status"),
+        ("UPDATE hands SET dealer = 'mallory'", "dealer"),
+        ("UPDATE hands SET bank = 2000", "bank"),
+        ("UPDATE hands SET house_collection = 99", "house_collection"),
+        ("UPDATE hands SET version = version + 1", "version"),
+        ("UPDATE hands SET table_id = 'T2'", "table"),
+        ("DELETE FROM hands", "no row"),
+    ] {
+        let app = app_with_hands(backend, 1).await;
+        tamper(&app.database.db, &[edit]).await;
+        let report = verify_with(&app, &test_key(), None).await;
+        let problem = report.problem.expect(edit);
+        assert_eq!(
+            (problem.seq, problem.kind),
+            (12, "projection"),
+            "{edit}: {problem:?}"
+        );
+        assert!(problem.message.contains(field), "{edit}: {problem:?}");
+    }
+}
+
+/// The API shows a hand as its events give it, whatever its row says.
+async fn the_api_shows_the_fold_not_an_edited_row(backend: Backend) {
+    let app = app_with_hands(backend, 1).await;
+    tamper(
+        &app.database.db,
+        &["UPDATE hands SET status = 'voided', dealer = 'mallory', bank = 2000"],
+    )
+    .await;
+    let sql = "SELECT id FROM hands";
+    let id: String = match &app.database.db {
+        pitbook::store::Db::Sqlite(p) => sqlx::query_scalar(sql).fetch_one(p).await,
+        pitbook::store::Db::Postgres(p) => sqlx::query_scalar(sql).fetch_one(p).await,
+    }
+    .expect("hand id");
+    let (status, view) = app.get_json(&format!("/api/v1/hands/{id}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        (&view["status"], &view["dealer"], &view["bank"]),
+        (
+            &json!("closed"),
+            &json!(common::TEST_ADMIN),
+            &json!("200.00")
+        )
     );
 }
 
 async fn a_deleted_row_is_detected(backend: Backend) {
     let app = app_with_hands(backend, 2).await;
-    tamper(&app.database.db, &["DELETE FROM audit_log WHERE seq = 5"]).await;
+    tamper(&app.database.db, &["DELETE FROM audit_log WHERE seq = 6"]).await;
     assert_eq!(
         common::problem(&verify_with(&app, &test_key(), None).await),
-        (6, "gap")
+        (7, "gap")
     );
 }
 
@@ -97,30 +149,30 @@ async fn an_inserted_row_is_detected(backend: Backend) {
     // A forged record appended at the head, with a hash made up without the key.
     tamper(&app.database.db, &[&format!(
         "INSERT INTO audit_log (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) \
-         SELECT 12, recorded_at, 'mallory', table_id, NULL, 'login', '{{}}', hash, '{}' FROM audit_log WHERE seq = 11",
+         SELECT 13, recorded_at, 'mallory', table_id, NULL, 'login', '{{}}', hash, '{}' FROM audit_log WHERE seq = 12",
         "ab".repeat(32)
     )]).await;
     assert_eq!(
         common::problem(&verify_with(&app, &test_key(), None).await),
-        (12, "hash_mismatch")
+        (13, "hash_mismatch")
     );
 }
 
 async fn swapped_rows_are_detected(backend: Backend) {
     let app = app_with_hands(backend, 1).await;
-    // Exchange the contents of seq 5 and 6 (the two wagers) but keep the numbering.
+    // Exchange the contents of seq 6 and 7 (the two wagers) but keep the numbering.
     tamper(
         &app.database.db,
         &[
-            "UPDATE audit_log SET seq = 1000005 WHERE seq = 5",
-            "UPDATE audit_log SET seq = 5 WHERE seq = 6",
-            "UPDATE audit_log SET seq = 6 WHERE seq = 1000005",
+            "UPDATE audit_log SET seq = 1000006 WHERE seq = 6",
+            "UPDATE audit_log SET seq = 6 WHERE seq = 7",
+            "UPDATE audit_log SET seq = 7 WHERE seq = 1000006",
         ],
     )
     .await;
     assert_eq!(
         common::problem(&verify_with(&app, &test_key(), None).await),
-        (5, "hash_mismatch")
+        (6, "hash_mismatch")
     );
 }
 
@@ -130,17 +182,20 @@ async fn a_truncated_tail_is_caught_by_the_anchor(backend: Backend) {
         .await
         .unwrap()
         .expect("head");
-    assert_eq!(anchor.seq, 20);
+    assert_eq!(anchor.seq, 21);
     tamper(
         &app.database.db,
-        &["DELETE FROM hands", "DELETE FROM audit_log WHERE seq > 11"],
+        &[
+            "DELETE FROM hands WHERE last_seq > 12",
+            "DELETE FROM audit_log WHERE seq > 12",
+        ],
     )
     .await;
     // Without the anchor the shorter chain looks whole; with it, it does not.
     assert!(verify_with(&app, &test_key(), None).await.ok());
     assert_eq!(
         common::problem(&verify_with(&app, &test_key(), Some(anchor)).await),
-        (20, "truncated")
+        (21, "truncated")
     );
 }
 
@@ -155,6 +210,7 @@ async fn a_changed_key_is_detected(backend: Backend) {
 
 async fn concurrent_appends_make_one_unbroken_chain(backend: Backend) {
     let app = std::sync::Arc::new(spawn_app(backend).await);
+    app.configured_table("T1", false).await;
     let tasks: Vec<_> = (0..24)
         .map(|_| {
             let app = app.clone();
@@ -169,7 +225,7 @@ async fn concurrent_appends_make_one_unbroken_chain(backend: Backend) {
     }
     let report = verify_with(&app, &test_key(), None).await;
     assert!(report.ok(), "{report:?}");
-    assert_eq!((report.count, report.hands_settled), (2 + 24 * 9, 24));
+    assert_eq!((report.count, report.hands_settled), (3 + 24 * 9, 24));
 }
 
 on_both_databases!(
@@ -177,6 +233,8 @@ on_both_databases!(
     an_edited_payload_is_detected,
     an_edited_amount_is_detected,
     an_edited_projection_settlement_is_detected,
+    an_edited_hands_row_is_detected,
+    the_api_shows_the_fold_not_an_edited_row,
     a_deleted_row_is_detected,
     an_inserted_row_is_detected,
     swapped_rows_are_detected,

@@ -101,7 +101,7 @@ fn api_token(url: &str, key: Option<&str>, dir: &std::path::Path) -> String {
 
 fn hand_command(table: &str) -> serde_json::Value {
     json!({"idempotency_key": uuid::Uuid::new_v4().to_string(), "actor": "dana", "events": [
-        {"type": "hand_opened", "table": table, "dealer": "dana"},
+        {"type": "hand_opened", "table": table},
         {"type": "pd_set", "seat": 2, "player": "Pat", "bank": "150.50"},
         {"type": "wager_placed", "id": "a", "seat": 3, "bettor": "Ann", "amount": "40"},
         {"type": "wager_placed", "id": "b", "seat": 3, "bettor": "Bo", "amount": "25.25", "backline": true},
@@ -113,6 +113,7 @@ fn hand_command(table: &str) -> serde_json::Value {
 }
 
 async fn post_hands(address: &str, token: &str, count: usize) {
+    common::configure_table(&format!("http://{address}"), token, "T9", false).await;
     let client = common::bearer_client(token);
     for _ in 0..count {
         let r = client
@@ -145,7 +146,7 @@ async fn verify_anchor_and_export(backend: Backend) {
     let (code, out, err) = audit(&["verify"], &db.url, TEST_KEY_HEX);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.starts_with("OK: 28 records verified, 3 settlements recomputed"),
+        out.starts_with("OK: 29 records verified, 3 settlements recomputed"),
         "{out}"
     );
 
@@ -153,7 +154,7 @@ async fn verify_anchor_and_export(backend: Backend) {
     let (code, out, err) = audit(&["verify", "--from", "7"], &db.url, TEST_KEY_HEX);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
-        out.starts_with("OK: 22 records verified, 3 settlements recomputed"),
+        out.starts_with("OK: 23 records verified, 3 settlements recomputed"),
         "{out}"
     );
 
@@ -161,7 +162,7 @@ async fn verify_anchor_and_export(backend: Backend) {
     assert_eq!(code, 0);
     let anchor = anchor.trim().to_string();
     assert!(
-        anchor.starts_with("28:") && anchor.len() == 3 + 64,
+        anchor.starts_with("29:") && anchor.len() == 3 + 64,
         "{anchor}"
     );
     let (code, out, _) = audit(
@@ -171,7 +172,7 @@ async fn verify_anchor_and_export(backend: Backend) {
     );
     assert_eq!(code, 0, "{out}");
     let report: serde_json::Value = serde_json::from_str(&out).expect("json report");
-    assert_eq!(report["count"], 28);
+    assert_eq!(report["count"], 29);
 
     let (code, out, _) = audit(
         &["export", "--from", "9", "--to", "16", "--format", "jsonl"],
@@ -200,7 +201,7 @@ async fn verify_anchor_and_export(backend: Backend) {
         TEST_KEY_HEX,
     );
     assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), 29, "header + 28 records");
+    assert_eq!(out.lines().count(), 30, "header + 29 records");
     assert!(
         out.lines()
             .next()
@@ -245,6 +246,15 @@ async fn a_crash_mid_stream_leaves_no_partial_command(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
     let (mut server, address) = start_server(&db.url, dir.path(), Some(TEST_KEY_HEX));
     let token = api_token(&db.url, Some(TEST_KEY_HEX), dir.path());
+    for i in 0..4 {
+        common::configure_table(
+            &format!("http://{address}"),
+            &token,
+            &format!("T{i}"),
+            false,
+        )
+        .await;
+    }
     // Four writers stream whole-hand commands until the server dies.
     let writers: Vec<_> = (0..4)
         .map(|i| {
@@ -285,8 +295,8 @@ async fn a_crash_mid_stream_leaves_no_partial_command(backend: Backend) {
     let hands = report["hands_settled"].as_u64().unwrap();
     assert_eq!(
         records,
-        4 + hands * 8,
-        "the key registration, the first admin account, dana and her token, then only whole commands: 8 records per hand"
+        4 + 4 + hands * 8,
+        "the key registration, the first admin account, dana and her token, the four tables, then only whole commands: 8 records per hand"
     );
     assert!(
         hands >= acknowledged,

@@ -13,11 +13,12 @@ fn key() -> String {
 
 /// Opens a hand; returns its id.
 async fn open(app: &TestApp) -> String {
+    app.configured_table("T1", true).await;
     let (status, body, _) = app
         .post_json(
             "/api/v1/hands",
             &json!({"idempotency_key": key(),
-                    "events": [{"type": "hand_opened", "table": "T1", "dealer": "dana"}]}),
+                    "events": [{"type": "hand_opened", "table": "T1"}]}),
         )
         .await;
     assert_eq!(status, 201, "{body}");
@@ -40,7 +41,7 @@ async fn send(app: &TestApp, hand: &str, version: u64, event: Value) -> (u16, Va
 fn seed_events() -> Vec<Value> {
     vec![
         json!({"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"}),
-        json!({"type": "collection_taken", "player": [{"from": "1", "to": "100", "fee": "1"}], "bank": [{"from": "1", "to": "5000", "fee": "2"}]}),
+        json!({"type": "collection_taken"}),
         json!({"type": "wager_placed", "id": "w1", "seat": 4, "bettor": "Ann", "amount": "60"}),
         json!({"type": "wager_placed", "id": "w2", "seat": 5, "bettor": "Bo", "amount": "60"}),
         json!({"type": "wager_placed", "id": "w3", "seat": 6, "bettor": "Cy", "amount": "100"}),
@@ -102,8 +103,8 @@ async fn a_hand_runs_event_by_event_and_closes_with_its_settlement(backend: Back
     assert!(report.ok(), "{report:?}");
     assert_eq!(
         report.count,
-        2 + 12,
-        "the harness's two records and the hand's"
+        3 + 12,
+        "the harness's two records, the table's and the hand's"
     );
     assert_eq!(report.hands_settled, 1);
 }
@@ -260,6 +261,7 @@ async fn the_database_refuses_update_and_delete_on_the_audit_log(backend: Backen
 
 async fn a_refused_command_does_not_undo_the_others_committed_with_it(backend: Backend) {
     let app = std::sync::Arc::new(spawn_app(backend).await);
+    app.configured_table("T1", true).await;
     // Good and bad commands at once: the writer commits them in shared
     // transactions; a refused command writes nothing.
     let tasks: Vec<_> = (0..30)
@@ -268,7 +270,7 @@ async fn a_refused_command_does_not_undo_the_others_committed_with_it(backend: B
             tokio::spawn(async move {
                 let bank = if i % 3 == 0 { "-5" } else { "200" };
                 let body = json!({"idempotency_key": key(), "events": [
-                    {"type": "hand_opened", "table": "T1", "dealer": "dana"},
+                    {"type": "hand_opened", "table": "T1"},
                     {"type": "pd_set", "seat": 1, "player": "Pat", "bank": bank}]});
                 let (status, _, _) = app.post_json("/api/v1/hands", &body).await;
                 (i, status)
@@ -285,8 +287,8 @@ async fn a_refused_command_does_not_undo_the_others_committed_with_it(backend: B
     assert!(report.ok(), "{report:?}");
     assert_eq!(
         report.count,
-        2 + 20 * 2,
-        "the harness's two records and only the accepted commands'"
+        3 + 20 * 2,
+        "the harness's two records, the table's and only the accepted commands'"
     );
 }
 
@@ -388,7 +390,11 @@ async fn a_database_error_fails_only_its_own_command(backend: Backend) {
         .await
         .expect("verify");
     assert!(report.ok(), "{report:?}");
-    assert_eq!(report.count, 2 + 8 + 8 * 3 - 1);
+    assert_eq!(
+        report.count,
+        3 + 8 + 8 * 3 - 1,
+        "the harness, the table, the hands"
+    );
 }
 
 on_both_databases!(

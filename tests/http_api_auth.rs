@@ -18,7 +18,7 @@ fn key() -> String {
 
 fn open_command() -> Value {
     json!({"idempotency_key": key(),
-           "events": [{"type": "hand_opened", "table": "T1", "dealer": "dana"}]})
+           "events": [{"type": "hand_opened", "table": "T1"}]})
 }
 
 /// POSTs JSON with `client`; returns (status, body).
@@ -62,6 +62,7 @@ async fn hand_count(db: &Db) -> i64 {
 
 /// A hand opened by the test admin; returns its id.
 async fn open_hand(app: &TestApp) -> String {
+    app.configured_table("T1", false).await;
     let (status, body, _) = app.post_json("/api/v1/hands", &open_command()).await;
     assert_eq!(status, 201, "{body}");
     body["hand_id"].as_str().expect("hand id").to_string()
@@ -69,6 +70,7 @@ async fn open_hand(app: &TestApp) -> String {
 
 async fn every_api_group_refuses_a_request_without_auth(backend: Backend) {
     let app = spawn_app(backend).await;
+    app.configured_table("T1", false).await;
     let hand = open_hand(&app).await;
     let anonymous = reqwest::Client::new();
     let posts: [(&str, Value); 10] = [
@@ -140,6 +142,7 @@ async fn every_api_group_refuses_a_request_without_auth(backend: Backend) {
 
 async fn a_token_signs_in_as_its_user(backend: Backend) {
     let app = spawn_app(backend).await;
+    app.configured_table("T1", false).await;
     let (status, me) = get(&app, &app.client, "/api/v1/me").await;
     assert_eq!(
         (status, me),
@@ -218,7 +221,9 @@ async fn a_revoked_token_or_a_disabled_account_is_refused(backend: Backend) {
 
 async fn a_session_cookie_works_on_the_api(backend: Backend) {
     let app = spawn_app(backend).await;
+    app.configured_table("T1", false).await;
     let (name, password) = app.add_user("dee", Role::Dealer).await;
+    app.assign("T1", "dee").await;
     let browser = app.login(&name, &password).await;
     let (status, me) = get(&app, &browser, "/api/v1/me").await;
     assert_eq!(
@@ -266,6 +271,7 @@ async fn a_session_cookie_works_on_the_api(backend: Backend) {
 
 async fn an_auditor_cannot_post_a_hand_command(backend: Backend) {
     let app = spawn_app(backend).await;
+    app.configured_table("T1", false).await;
     let hand = open_hand(&app).await;
     app.add_user("aud", Role::Auditor).await;
     let aud = app.client_with_token(&app.token_for("aud").await);
@@ -312,6 +318,7 @@ async fn an_auditor_cannot_post_a_hand_command(backend: Backend) {
 
 async fn a_trainee_cannot_act_on_a_table(backend: Backend) {
     let app = spawn_app(backend).await;
+    app.configured_table("T1", false).await;
     let (name, password) = app.add_user("tia", Role::Trainee).await;
     for client in [
         app.client_with_token(&app.token_for(&name).await),
@@ -329,7 +336,9 @@ async fn a_trainee_cannot_act_on_a_table(backend: Backend) {
 
 async fn the_actor_recorded_is_the_signed_in_user(backend: Backend) {
     let app = spawn_app(backend).await;
+    app.configured_table("T1", false).await;
     app.add_user("dee", Role::Dealer).await;
+    app.assign("T1", "dee").await;
     let dee = app.client_with_token(&app.token_for("dee").await);
     let (status, body) = post(&app, &dee, "/api/v1/hands", &open_command()).await;
     assert_eq!(status, 201, "{body}");
@@ -380,7 +389,7 @@ async fn closed_hand(app: &TestApp) -> (String, u64) {
         .post_json(
             "/api/v1/hands",
             &json!({"idempotency_key": key(), "events": [
-                {"type": "hand_opened", "table": "T1", "dealer": "dana"},
+                {"type": "hand_opened", "table": "T1"},
                 {"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"},
                 {"type": "wager_placed", "id": "w1", "seat": 4, "bettor": "Ann", "amount": "60"},
                 {"type": "action_set", "seat": 4},
@@ -399,8 +408,10 @@ async fn closed_hand(app: &TestApp) -> (String, u64) {
 
 async fn a_supervisor_only_event_from_a_dealer_is_refused(backend: Backend) {
     let app = spawn_app(backend).await;
+    app.configured_table("T1", false).await;
     let (hand, version) = closed_hand(&app).await;
     app.add_user("dee", Role::Dealer).await;
+    app.assign("T1", "dee").await;
     app.add_user("sue", Role::Supervisor).await;
     let dee = app.client_with_token(&app.token_for("dee").await);
     let sue = app.client_with_token(&app.token_for("sue").await);

@@ -268,17 +268,17 @@ async fn bad_pd_choices_are_refused_beside_the_field(backend: Backend) {
         (
             pd("bank_one", "1:Dana"),
             "declined-error",
-            "event.declined[0].seat: \"1\" is the PD's seat",
+            "events[0].declined[0].seat: \"1\" is the PD's seat",
         ),
         (
             pd("bank_one", "2:Ann, 9:Zed"),
             "declined-error",
-            "event.declined[1].seat: \"9\" is not a seat at this 7-seat table",
+            "events[0].declined[1].seat: \"9\" is not a seat at this 7-seat table",
         ),
         (
             pd("bank_one", "2:Ann, 2:Al"),
             "declined-error",
-            "event.declined[1].seat: \"2\" is listed twice",
+            "events[0].declined[1].seat: \"2\" is listed twice",
         ),
     ];
     for (fields, error_id, message) in cases {
@@ -312,11 +312,12 @@ async fn bad_pd_choices_are_refused_beside_the_field(backend: Backend) {
 
 async fn the_api_takes_the_option_optionally(backend: Backend) {
     let app = spawn_app(backend).await;
+    app.configured_table("API-1", false).await;
     let (status, opened, _) = app
         .post_json(
             "/api/v1/hands",
             &json!({"idempotency_key": "open-1",
-                    "events": [{"type": "hand_opened", "table": "API-1", "dealer": "dana"}]}),
+                    "events": [{"type": "hand_opened", "table": "API-1"}]}),
         )
         .await;
     assert_eq!(status, 201, "{opened}");

@@ -398,7 +398,7 @@ async fn the_api_checks_the_table_assignment_too(backend: Backend) {
     app.add_user("eve", Role::Dealer).await;
     let open = |key: &str| {
         serde_json::json!({"idempotency_key": key, "events": [
-            {"type": "hand_opened", "table": "DHP-1", "dealer": "x"}
+            {"type": "hand_opened", "table": "DHP-1"}
         ]})
     };
     let eve = app.client_with_token(&app.token_for("eve").await);
@@ -501,6 +501,23 @@ async fn hands_entered_as_cards_are_decided_by_the_rules(backend: Backend) {
     assert_eq!(page.status, 422, "{}", page.body);
     assert!(page.body.contains("id=\"form-error\""), "{}", page.body);
     assert_eq!(records(&app, "hand_recorded").await, 0);
+    // Six cards typed for a seat: refused with the count, what was typed kept.
+    let page = submit(
+        &mut dana,
+        &format!("{hand}?mode=cards"),
+        "results-form",
+        &cards("4s 5s 6s 7s 8s Jc"),
+    )
+    .await;
+    assert_eq!(page.status, 422, "{}", page.body);
+    assert!(
+        page.body
+            .contains("is 6 cards; a seat&#39;s hand to set is exactly 7 cards"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("4s 5s 6s 7s 8s Jc"), "{}", page.body);
+    assert_eq!(records(&app, "hand_recorded").await, 0);
     let page = submit(
         &mut dana,
         &format!("{hand}?mode=cards"),
@@ -582,10 +599,10 @@ async fn trainees_run_hands_at_training_tables_only(backend: Backend) {
     // The API: the same rights.
     let open = |table: &str, key: &str| {
         serde_json::json!({"idempotency_key": key, "events": [
-            {"type": "hand_opened", "table": table, "dealer": "tom"}]})
+            {"type": "hand_opened", "table": table}]})
     };
     let api = app.client_with_token(&app.token_for("tom").await);
-    for (table, status) in [("TRAIN-1", 201), ("DHP-1", 403), ("T-script", 403)] {
+    for (table, status) in [("TRAIN-1", 201), ("DHP-1", 403), ("T-script", 422)] {
         let r = api
             .post(app.url("/api/v1/hands"))
             .json(&open(table, &format!("tom-{table}")))

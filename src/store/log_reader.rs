@@ -66,37 +66,11 @@ pub fn read_sqlite(
 
 /// Every hand in the projection that has a settlement: its id, the seq of
 /// the record carrying its settlement, and the seq of its last record.
-pub const SELECT_SETTLED_HANDS: &str =
-    "SELECT id, settlement_seq, last_seq FROM hands WHERE settlement_seq IS NOT NULL";
-
-/// Shows `(hand id, settlement_seq, last_seq)` of each [`SELECT_SETTLED_HANDS`]
-/// row, from the SQLite file at `path`.
-pub fn read_settled_hands_sqlite(
-    path: &Path,
-    visit: &mut dyn FnMut(&str, i64, i64) -> ControlFlow<()>,
-) -> Result<(), StoreError> {
-    let failed = |e: rusqlite::Error| StoreError::Internal(format!("reading the hands: {e}"));
-    let conn = open_read_only(path).map_err(failed)?;
-    let mut statement = conn.prepare(SELECT_SETTLED_HANDS).map_err(failed)?;
-    let mut rows = statement.query([]).map_err(failed)?;
-    while let Some(row) = rows.next().map_err(failed)? {
-        let id = row
-            .get_ref(0)
-            .and_then(|v| Ok(v.as_str()?))
-            .map_err(failed)?;
-        let settlement_seq = row.get(1).map_err(failed)?;
-        if visit(id, settlement_seq, row.get(2).map_err(failed)?).is_break() {
-            break;
-        }
-    }
-    Ok(())
-}
-
 /// Largest file mapped into memory for a read (SQLite falls back to reads
 /// beyond it).
 const MMAP_BYTES_MAX: i64 = 1 << 40;
 
-fn open_read_only(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
+pub(super) fn open_read_only(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
     use rusqlite::OpenFlags;
     let conn = rusqlite::Connection::open_with_flags(
         path,

@@ -15,6 +15,7 @@ pub mod staff_admin;
 pub mod tables;
 pub mod tripoley_games;
 pub mod verify;
+mod verify_hand_rows;
 mod verify_staff;
 pub mod writer;
 

@@ -129,10 +129,53 @@ pub async fn create(
     Ok(())
 }
 
-const SELECT_TABLE: &str = "SELECT name, profile, options, seats, player_schedule, bank_schedule, \
-                            wager_min, wager_max, training FROM card_tables";
+pub(super) const SELECT_TABLE: &str = "SELECT name, profile, options, seats, player_schedule, \
+                            bank_schedule, wager_min, wager_max, training FROM card_tables";
 
-fn config_from_row<R: Row>(row: &R) -> Result<TableConfig, StoreError>
+/// A `card_tables` row as stored (JSON and decimal text), read the same by
+/// sqlx and by the rusqlite hand writer.
+pub(super) struct TableColumns {
+    pub name: String,
+    pub profile: String,
+    pub options: String,
+    pub seats: i64,
+    pub player_schedule: Option<String>,
+    pub bank_schedule: Option<String>,
+    pub wager_min: Option<String>,
+    pub wager_max: Option<String>,
+    pub training: bool,
+}
+
+impl TableColumns {
+    pub fn into_config(self) -> Result<TableConfig, StoreError> {
+        let bad = |what: &str, e: String| StoreError::Internal(format!("stored table {what}: {e}"));
+        let schedule = |column: &str, text: Option<String>| {
+            text.map(|t| serde_json::from_str(&t).map_err(|e| bad(column, e.to_string())))
+                .transpose()
+        };
+        let money = |column: &str, text: Option<String>| {
+            text.map(|t| {
+                crate::domain::money::Money::parse(&t).map_err(|e| bad(column, e.to_string()))
+            })
+            .transpose()
+        };
+        Ok(TableConfig {
+            profile: crate::domain::options::Profile::parse(&self.profile)
+                .ok_or_else(|| bad("profile", self.profile.clone()))?,
+            options: serde_json::from_str(&self.options)
+                .map_err(|e| bad("options", e.to_string()))?,
+            seats: self.seats,
+            player_schedule: schedule("player_schedule", self.player_schedule)?,
+            bank_schedule: schedule("bank_schedule", self.bank_schedule)?,
+            wager_min: money("wager_min", self.wager_min)?,
+            wager_max: money("wager_max", self.wager_max)?,
+            training: self.training,
+            name: self.name,
+        })
+    }
+}
+
+pub(super) fn config_from_row<R: Row>(row: &R) -> Result<TableConfig, StoreError>
 where
     for<'a> &'a str: sqlx::ColumnIndex<R>,
     for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
@@ -140,31 +183,18 @@ where
     for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
     for<'a> bool: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
 {
-    let bad = |what: &str, e: String| StoreError::Internal(format!("stored table {what}: {e}"));
-    let profile: String = row.try_get("profile")?;
-    let options: String = row.try_get("options")?;
-    let schedule = |column: &str| -> Result<_, StoreError> {
-        let text: Option<String> = row.try_get(column)?;
-        text.map(|t| serde_json::from_str(&t).map_err(|e| bad(column, e.to_string())))
-            .transpose()
-    };
-    let money = |column: &str| -> Result<_, StoreError> {
-        let text: Option<String> = row.try_get(column)?;
-        text.map(|t| crate::domain::money::Money::parse(&t).map_err(|e| bad(column, e.to_string())))
-            .transpose()
-    };
-    Ok(TableConfig {
+    TableColumns {
         name: row.try_get("name")?,
-        profile: crate::domain::options::Profile::parse(&profile)
-            .ok_or_else(|| bad("profile", profile.clone()))?,
-        options: serde_json::from_str(&options).map_err(|e| bad("options", e.to_string()))?,
+        profile: row.try_get("profile")?,
+        options: row.try_get("options")?,
         seats: row.try_get("seats")?,
-        player_schedule: schedule("player_schedule")?,
-        bank_schedule: schedule("bank_schedule")?,
-        wager_min: money("wager_min")?,
-        wager_max: money("wager_max")?,
+        player_schedule: row.try_get("player_schedule")?,
+        bank_schedule: row.try_get("bank_schedule")?,
+        wager_min: row.try_get("wager_min")?,
+        wager_max: row.try_get("wager_max")?,
         training: row.try_get("training")?,
-    })
+    }
+    .into_config()
 }
 
 /// Every table, by name, with its dealers.

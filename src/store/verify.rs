@@ -11,12 +11,8 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use serde::Serialize;
 use sqlx::Row;
 
-use futures_util::TryStreamExt;
-
-use super::log_reader::{
-    RawRecord, RecordVisitor, SELECT_SETTLED_HANDS, read_postgres, read_settled_hands_sqlite,
-    read_sqlite,
-};
+use super::log_reader::{RawRecord, RecordVisitor, read_postgres, read_sqlite};
+use super::verify_hand_rows::Expected;
 use super::{Db, StoreError};
 use crate::domain::audit::{
     Anchor, AuditKey, ChainProblem, ChainVerifier, GENESIS_HASH, RecordFields,
@@ -385,7 +381,7 @@ pub async fn verify(
     let hands_settled = hands.settled;
     let problem = match problem {
         Some(p) => Some(p),
-        None => hands.compare_projection(db, chain_head_seq).await?,
+        None => hands.compare_projection(db, chain_head_seq, from).await?,
     };
     phase_done("projection check");
     let problem = super::verify_staff::check(db, chain_head_seq, problem).await?;
@@ -411,10 +407,12 @@ pub async fn verify(
 /// last recorded settlement to compare with the projection at the end.
 #[derive(Default)]
 struct HandReplay {
-    open: HashMap<String, HandState>,
-    /// Closed hand → the seq of the record carrying its settlement (its
-    /// close or latest correction), which the projection must name.
-    closed: HashMap<String, i64>,
+    /// Open hand → its state and the seq of its last record.
+    open: HashMap<String, (HandState, i64)>,
+    /// Closed or voided hand → what its projection row must hold (for a
+    /// closed one, the record carrying its settlement: its close or latest
+    /// correction).
+    done: HashMap<String, Expected>,
     settled: u64,
 }
 
@@ -422,7 +420,8 @@ impl HandReplay {
     /// Takes in another thread's share of the hands (each hand is in one).
     fn absorb(&mut self, other: HandReplay) {
         self.settled += other.settled;
-        self.closed.extend(other.closed);
+        self.done.extend(other.done);
+        self.open.extend(other.open);
     }
 
     fn apply(
@@ -444,7 +443,7 @@ impl HandReplay {
         // The key comes out with the state and goes back with the next one:
         // no allocation per record.
         let (key, state) = match self.open.remove_entry(hand_id) {
-            Some((key, state)) => (Some(key), Some(state)),
+            Some((key, (state, _))) => (Some(key), Some(state)),
             // A hand opened before `--from`, or a closed hand being corrected:
             // replay its earlier events from the log.
             None if !matches!(event, HandEvent::HandOpened { .. }) => (
@@ -462,23 +461,31 @@ impl HandReplay {
                 )));
             }
         };
-        if next.settlement().is_some()
+        let settles = next.settlement().is_some()
             && matches!(
                 event,
                 HandEvent::HandClosed { .. } | HandEvent::OutcomeCorrected { .. }
-            )
-        {
+            );
+        if settles {
             self.settled += 1;
-            self.closed.insert(hand_id.to_string(), record.seq);
         }
         if matches!(next.phase, Phase::Closed | Phase::Voided) {
-            // Closed hands leave memory; a later correction reloads them.
-            if next.phase == Phase::Voided {
-                self.closed.remove(hand_id);
-            }
+            // Closed hands leave memory but for what their row must hold;
+            // a later correction reloads them.
+            let settlement_seq = match self.done.get(hand_id) {
+                _ if settles => Some(record.seq),
+                Some(kept) => kept.settlement_seq(),
+                None => None,
+            };
+            self.done.insert(
+                hand_id.to_string(),
+                Expected::of(&next, settlement_seq, record.seq),
+            );
         } else {
-            self.open
-                .insert(key.unwrap_or_else(|| hand_id.to_string()), next);
+            self.open.insert(
+                key.unwrap_or_else(|| hand_id.to_string()),
+                (next, record.seq),
+            );
         }
         Ok(None)
     }
@@ -501,69 +508,19 @@ impl HandReplay {
         HandState::fold(&events).map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))
     }
 
-    /// The projection must name, as each closed hand's settlement, the
-    /// record the replay recomputed it from (the hand's close or latest
-    /// correction). Rows changed after the walked head (a live server goes
-    /// on writing) are left for the next verification.
+    /// Every hand's projection row against the fold of its events
+    /// (`verify_hand_rows.rs`).
     async fn compare_projection(
         self,
         db: &Db,
         head_seq: i64,
+        from: i64,
     ) -> Result<Option<Problem>, StoreError> {
-        match db {
-            Db::Sqlite(pool) => {
-                let path = pool.connect_options().get_filename().to_path_buf();
-                tokio::task::spawn_blocking(move || {
-                    let mut problem = None;
-                    read_settled_hands_sqlite(&path, &mut |id, settlement_seq, last_seq| {
-                        problem = self.check_projection(id, settlement_seq, last_seq, head_seq);
-                        flow(&problem)
-                    })?;
-                    Ok(problem)
-                })
-                .await
-                .map_err(|e| StoreError::Internal(format!("projection thread: {e}")))?
-            }
-            Db::Postgres(pool) => {
-                let mut rows = sqlx::query(SELECT_SETTLED_HANDS).fetch(pool);
-                while let Some(row) = rows.try_next().await? {
-                    let problem =
-                        self.check_projection(row.get(0), row.get(1), row.get(2), head_seq);
-                    if problem.is_some() {
-                        return Ok(problem);
-                    }
-                }
-                Ok(None)
-            }
+        let mut expected = self.done;
+        for (id, (state, last_seq)) in self.open {
+            expected.insert(id, Expected::of(&state, None, last_seq));
         }
-    }
-
-    fn check_projection(
-        &self,
-        id: &str,
-        settlement_seq: i64,
-        last_seq: i64,
-        head_seq: i64,
-    ) -> Option<Problem> {
-        if last_seq > head_seq {
-            return None;
-        }
-        let seq = *self.closed.get(id)?;
-        (settlement_seq != seq).then(|| {
-            settlement_problem(
-                seq,
-                format!(
-                    "hand {id}: the stored hand names seq {settlement_seq} as its settlement; its events settle at seq {seq}"
-                ),
-            )
-        })
-    }
-}
-
-fn flow(problem: &Option<Problem>) -> ControlFlow<()> {
-    match problem {
-        Some(_) => ControlFlow::Break(()),
-        None => ControlFlow::Continue(()),
+        super::verify_hand_rows::first_problem(db, expected, head_seq, from == 1).await
     }
 }
 

@@ -13,7 +13,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::{ApiError, AppState, Staff, json};
-use crate::domain::hand_record::HandEvent;
+use crate::domain::hand_record::{HandError, HandEvent, open_request};
 use crate::domain::staff::{Action, allows};
 use crate::store::hands::{self, CommandError, HandCommand};
 use crate::store::tables::{self, AtTable};
@@ -37,7 +37,21 @@ struct ApiCommand {
     expected_version: Option<u64>,
     #[serde(default)]
     actor: Option<String>,
-    events: Vec<HandEvent>,
+    /// Read one by one with [`HandEvent::parse_tracked`], so an error names
+    /// the field (`events[2].amount`).
+    events: Vec<serde_json::Value>,
+}
+
+/// The command's events, or a 422 naming `events[i].field`.
+fn events_of(sent: Vec<serde_json::Value>) -> Result<Vec<HandEvent>, ApiError> {
+    sent.into_iter()
+        .enumerate()
+        .map(|(i, value)| {
+            HandEvent::parse_tracked(value).map_err(|(path, message)| {
+                ApiError::BadInput(format!("events[{i}]{path}: {message}"))
+            })
+        })
+        .collect()
 }
 
 async fn open_hand(
@@ -79,7 +93,8 @@ async fn run(
             .await?;
     }
     let api: ApiCommand = json::parse(body).map_err(IntoResponse::into_response)?;
-    require_assignment(state, staff, path, hand_id, &api.events).await?;
+    let events = events_of(api.events).map_err(IntoResponse::into_response)?;
+    require_assignment(state, staff, path, hand_id, &events).await?;
     let username = &staff.0.user.username;
     if let Some(actor) = api.actor.as_deref()
         && actor != username
@@ -89,14 +104,14 @@ async fn run(
         ))
         .into_response());
     }
-    if api.events.iter().any(HandEvent::is_supervisor_only) {
+    if events.iter().any(HandEvent::is_supervisor_only) {
         staff.require(state, Action::CorrectHands, path).await?;
     }
     let command = HandCommand {
         idempotency_key: api.idempotency_key,
         expected_version: api.expected_version,
         actor: username.clone(),
-        events: api.events,
+        events,
     };
     let (result, replayed) = state
         .hand_writer
@@ -128,16 +143,38 @@ async fn require_assignment(
     hand_id: Option<&str>,
     events: &[HandEvent],
 ) -> Result<(), Response> {
-    let at = match (hand_id, events.first()) {
-        (Some(id), _) => AtTable::Hand(id),
-        (None, Some(HandEvent::HandOpened { table, .. })) => AtTable::Table(table),
-        (None, _) => AtTable::Table(""),
+    let username = &staff.0.user.username;
+    let opening = match (hand_id, events.first()) {
+        (Some(_), _) => None,
+        (None, Some(first)) => Some(open_request(first, username).map_err(|e| {
+            ApiError::from(CommandError::from(HandError::At {
+                index: 0,
+                error: Box::new(e),
+            }))
+            .into_response()
+        })?),
+        (None, None) => {
+            return Err(
+                ApiError::BadInput("events: a hand opens with hand_opened".into()).into_response(),
+            );
+        }
     };
-    let found = tables::assignment(&state.db, at, &staff.0.user.username)
+    let at = match (hand_id, &opening) {
+        (Some(id), _) => AtTable::Hand(id),
+        (None, Some(table)) => AtTable::Table(table),
+        (None, None) => AtTable::Table(""),
+    };
+    let found = tables::assignment(&state.db, at, username)
         .await
         .map_err(|e| ApiError::from(e).into_response())?;
     let action = match found {
         Some(a) if a.configured => a.run_hands(),
+        // A hand opens only at a configured table.
+        Some(_) if hand_id.is_none() => {
+            let name = opening.unwrap_or_default();
+            return Err(ApiError::from(CommandError::UnknownTable(name)).into_response());
+        }
+        // A hand recorded before then at a name no table has.
         Some(_) => Action::ActOnTable { assigned: true },
         // An unknown hand is the writer's answer to give.
         None => return Ok(()),

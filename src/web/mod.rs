@@ -18,6 +18,7 @@ mod session;
 mod settle;
 mod staff;
 mod tables;
+mod tables_api;
 mod tripoley;
 mod tripoley_games;
 mod users;
@@ -98,6 +99,7 @@ pub fn router(state: AppState) -> Router {
         .merge(hands::router())
         .merge(staff::router())
         .merge(tables::router())
+        .merge(tables_api::router())
         .merge(play::router())
         .merge(chain::router())
         .merge(dice_keeper::router())

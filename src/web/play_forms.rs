@@ -50,11 +50,9 @@ pub(super) fn events_of(
     Ok(match step {
         "pd" => vec![super::play_pd::pd_event(fields)?],
         "wager" => {
+            // The table's limits, unit and seats are the hand's rules,
+            // checked by the core on every path.
             let amount = v::money_field("amount", fields.get("amount"))?;
-            if let Some(t) = table {
-                t.check_wager(amount)
-                    .map_err(|e| refuse(e.field, e.message))?;
-            }
             // The id comes from the form's idempotency key, so a form sent
             // twice is the same command (and is recorded once).
             let key: String = fields
@@ -85,11 +83,24 @@ pub(super) fn events_of(
                 .map(|d| int_field(fields, d))
                 .collect::<Result<Vec<_>, _>>()?;
             let mut events = Vec::new();
-            if let Some(c) = table.and_then(TableConfig::collection) {
-                events.push(HandEvent::CollectionTaken {
-                    player: c.player,
-                    bank: c.bank,
-                });
+            match loaded.state.posted() {
+                // Taken by the schedules the hand recorded at its opening.
+                Some(posted) if posted.takes_collection() => {
+                    events.push(HandEvent::CollectionTaken {
+                        player: None,
+                        bank: None,
+                    });
+                }
+                Some(_) => {}
+                // A hand opened before its rules were recorded: the table's.
+                None => {
+                    if let Some(c) = table.and_then(TableConfig::collection) {
+                        events.push(HandEvent::CollectionTaken {
+                            player: c.player,
+                            bank: c.bank,
+                        });
+                    }
+                }
             }
             events.push(HandEvent::ActionSet {
                 dice: Some(dice),

@@ -411,12 +411,14 @@ async fn open_hand(
         idempotency_key: form.idempotency_key,
         expected_version: None,
         actor: staff.0.user.username.clone(),
+        // The store records the table's rules as they are when it runs.
         events: vec![HandEvent::HandOpened {
             table: config.name.clone(),
-            dealer: staff.0.user.username.clone(),
-            profile: Some(config.profile),
-            options: Some(config.options.clone()),
-            seats: Some(config.seats),
+            dealer: String::new(),
+            profile: None,
+            options: None,
+            seats: None,
+            posted: None,
         }],
     };
     match state.hand_writer.submit(None, command).await {

@@ -448,3 +448,57 @@ pub async fn records(app: &TestApp, event_type: &str) -> i64 {
     }
     .expect("count records")
 }
+
+impl TestApp {
+    /// Makes `name` a configured table (lucky-chances, 7 seats, no wager
+    /// limits) over the API as the test admin, once: hands open only at
+    /// configured tables. `collecting` posts the seed's collection schedules
+    /// (player 0.01-100:1, bank 0.01-5000:2), which every hand there must take.
+    pub async fn configured_table(&self, name: &str, collecting: bool) {
+        configure_table(&self.address, &self.token, name, collecting).await;
+    }
+
+    /// Assigns `dealer` to the configured table `table` (as the test admin).
+    pub async fn assign(&self, table: &str, dealer: &str) {
+        let body = serde_json::json!({"dealer": dealer, "assigned": true});
+        let (status, body) = self
+            .post_raw(
+                &format!("/api/v1/tables/{table}/dealers"),
+                &body.to_string(),
+            )
+            .await;
+        assert_eq!(status, 200, "assign {dealer} to {table}: {body}");
+    }
+}
+
+/// [`TestApp::configured_table`] on any server (`base`: `http://host:port`)
+/// with a token of a supervisor or admin.
+pub async fn configure_table(base: &str, token: &str, name: &str, collecting: bool) {
+    let client = bearer_client(token);
+    let found = client
+        .get(format!("{base}/api/v1/tables/{name}"))
+        .send()
+        .await
+        .expect("get table");
+    if found.status().as_u16() == 200 {
+        return;
+    }
+    let mut config = serde_json::json!({"name": name, "profile": "lucky-chances", "seats": 7});
+    if collecting {
+        config["player_schedule"] = serde_json::json!([{"from": "0.01", "to": "100", "fee": "1"}]);
+        config["bank_schedule"] = serde_json::json!([{"from": "0.01", "to": "5000", "fee": "2"}]);
+    }
+    let r = client
+        .post(format!("{base}/api/v1/tables"))
+        .json(&config)
+        .send()
+        .await
+        .expect("create table");
+    let status = r.status().as_u16();
+    assert_eq!(
+        status,
+        201,
+        "create table {name}: {}",
+        r.text().await.unwrap_or_default()
+    );
+}

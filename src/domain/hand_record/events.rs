@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::RecordedSettlement;
 use super::pd::{Declined, PdOption};
+use super::posted::PostedRules;
 use crate::domain::money::Money;
 use crate::domain::options::{OptionOverrides, Profile};
 use crate::domain::outcome::Outcome;
@@ -13,12 +14,52 @@ use crate::domain::settle::{BracketInput, HandInput};
 /// Game name recorded on every Double Hand Poker hand.
 pub const GAME_DOUBLE_HAND_POKER: &str = "double-hand-poker";
 
+/// Declares [`HandEvent`] once and, from the same text, its mirror
+/// `Tracked`: the same variants externally tagged, which serde reads without
+/// buffering, so an API error names the exact field (`events[2].amount`).
+macro_rules! hand_events {
+    (
+        $(#[$enum_attr:meta])*
+        pub enum HandEvent {
+            $(
+                $(#[$variant_attr:meta])*
+                $variant:ident {
+                    $( $(#[$field_attr:meta])* $field:ident : $ty:ty ),* $(,)?
+                }
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$enum_attr])*
+        pub enum HandEvent {
+            $( $(#[$variant_attr])* $variant { $( $(#[$field_attr])* $field : $ty ),* } ),*
+        }
+
+        #[derive(Deserialize)]
+        #[serde(rename_all = "snake_case", deny_unknown_fields)]
+        enum Tracked {
+            $( $variant { $( $(#[$field_attr])* $field : $ty ),* } ),*
+        }
+
+        impl From<Tracked> for HandEvent {
+            fn from(t: Tracked) -> HandEvent {
+                match t {
+                    $( Tracked::$variant { $($field),* } => HandEvent::$variant { $($field),* } ),*
+                }
+            }
+        }
+    };
+}
+
+hand_events! {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum HandEvent {
     /// A new hand at a table, with the table's rules at that moment.
+    /// A client sends only `table` (and `dealer`, if at all, as the
+    /// signed-in user): the store records the rest from the table.
     HandOpened {
         table: String,
+        #[serde(default)]
         dealer: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         profile: Option<Profile>,
@@ -26,6 +67,10 @@ pub enum HandEvent {
         options: Option<OptionOverrides>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seats: Option<i64>,
+        /// Wager limits and collection schedules; absent only on hands
+        /// recorded before they were (those replay exactly as before).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        posted: Option<PostedRules>,
     },
     /// Who banks, how much, which option they chose and who refused the
     /// option before them. `option` and `declined` are absent from events
@@ -94,6 +139,7 @@ pub enum HandEvent {
     },
     /// A supervisor voids the hand: every bet is returned.
     HandVoided { reason: String },
+}
 }
 
 impl HandEvent {
@@ -257,5 +303,46 @@ impl HandEvent {
             }
             _ => serde_json::from_str(json),
         }
+    }
+}
+
+impl HandEvent {
+    /// Reads an event sent to the API (`{"type": "...", ...}`), naming the
+    /// exact field of an error: `Err((path, message))` with `path` like
+    /// `.amount` (empty for the event as a whole, `.type` for its tag).
+    pub fn parse_tracked(value: serde_json::Value) -> Result<HandEvent, (String, String)> {
+        let serde_json::Value::Object(mut fields) = value else {
+            return Err((String::new(), "an event is a JSON object".into()));
+        };
+        let kind = match fields.remove("type") {
+            Some(serde_json::Value::String(kind)) => kind,
+            Some(other) => return Err((".type".into(), format!("{other} is not an event type"))),
+            None => return Err((".type".into(), "missing: every event names its type".into())),
+        };
+        let mut tagged = serde_json::Map::new();
+        tagged.insert(kind, serde_json::Value::Object(fields));
+        serde_path_to_error::deserialize::<_, Tracked>(serde_json::Value::Object(tagged))
+            .map(HandEvent::from)
+            .map_err(|e| {
+                let mut path = String::new();
+                for segment in e.path().iter() {
+                    use serde_path_to_error::Segment;
+                    match segment {
+                        Segment::Map { key } | Segment::Enum { variant: key } => {
+                            path.push('.');
+                            path.push_str(key);
+                        }
+                        Segment::Seq { index } => path.push_str(&format!("[{index}]")),
+                        Segment::Unknown => {}
+                    }
+                }
+                // The first segment is the event type itself.
+                let path = match path.strip_prefix('.').and_then(|p| p.split_once('.')) {
+                    Some((_, rest)) => format!(".{rest}"),
+                    None if e.inner().to_string().starts_with("unknown variant") => ".type".into(),
+                    None => String::new(),
+                };
+                (path, e.into_inner().to_string())
+            })
     }
 }

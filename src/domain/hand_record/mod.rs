@@ -4,11 +4,13 @@
 
 mod events;
 mod pd;
+mod posted;
 mod recorded;
 mod state;
 
 pub use events::{GAME_DOUBLE_HAND_POKER, HandEvent};
 pub use pd::{Declined, PdOption, check_declined};
+pub use posted::{PostedRules, open_request, opened_at};
 pub use recorded::RecordedSettlement;
 pub use state::{Check, EVENTS_PER_HAND_MAX, HandState, PdChoice, Phase, REASON_CHARS_MAX};
 
@@ -38,8 +40,8 @@ pub enum HandError {
     StepOrder { id: String, expected: String },
     #[error("hand_closed: the settlement steps of {0:?} are not confirmed yet")]
     StepsNotConfirmed(Vec<String>),
-    #[error("event.{field}: \"{value}\" {why}")]
-    Text {
+    #[error("event.{field}: \"{shown}\" {why}", shown = crate::domain::text::escaped(value))]
+    Refused {
         field: String,
         value: String,
         why: String,
@@ -55,12 +57,35 @@ pub enum HandError {
     SettlementMismatch,
     #[error("internal error: {0}")]
     Internal(String),
+    /// An error of the command's event at `index` (named `events[index]`).
+    #[error("{}", at_event(*index, error))]
+    At { index: usize, error: Box<HandError> },
+}
+
+/// `event.amount: …` of the command's event 2 reads `events[2].amount: …`.
+fn at_event(index: usize, error: &HandError) -> String {
+    let text = error.to_string();
+    match text.strip_prefix("event") {
+        Some(rest) if rest.starts_with(['.', ':']) => format!("events[{index}]{rest}"),
+        _ => text,
+    }
+}
+
+impl From<crate::domain::text::TextError> for HandError {
+    fn from(e: crate::domain::text::TextError) -> Self {
+        HandError::Refused {
+            field: e.field,
+            value: e.value,
+            why: e.message,
+        }
+    }
 }
 
 impl HandError {
     /// True when the command is at fault (nothing is written).
     pub fn is_bad_input(&self) -> bool {
         match self {
+            HandError::At { error, .. } => error.is_bad_input(),
             HandError::Rules(e) => e.is_bad_input(),
             HandError::Internal(_) => false,
             _ => true,
@@ -70,6 +95,9 @@ impl HandError {
     /// True for a command that is well-formed but does not fit the hand's
     /// current state (HTTP 409 rather than 422).
     pub fn is_state_conflict(&self) -> bool {
+        if let HandError::At { error, .. } = self {
+            return error.is_state_conflict();
+        }
         matches!(
             self,
             HandError::WrongPhase { .. }

@@ -55,7 +55,7 @@ pub struct Declined {
 /// none the PD's own seat, no seat twice, each name 1..64 characters. The
 /// error names the field (`declined[1].seat`) and the value.
 pub fn check_declined(pd_seat: i64, declined: &[Declined], seats: i64) -> Result<(), HandError> {
-    let bad = |i: usize, field: &str, value: String, why: String| HandError::Text {
+    let bad = |i: usize, field: &str, value: String, why: String| HandError::Refused {
         field: format!("declined[{i}].{field}"),
         value,
         why,

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::events::HandEvent;
 use super::pd::{Declined, PdOption, check_declined};
+use super::posted::{Enforced, PostedRules};
 use super::{HandError, RecordedSettlement};
 use crate::domain::cards;
 use crate::domain::outcome::Outcome;
@@ -20,11 +21,12 @@ use crate::domain::settle::{
     self, ActionInput, CollectionInput, HandInput, PdInput, Scenario, ScenarioInput, SeatMap,
     WagerInput,
 };
+use crate::domain::text::{FreeText, NAME_CHARS_MAX};
 
 /// Most events in one hand: far above a real hand (~25 for 7 seats).
 pub const EVENTS_PER_HAND_MAX: u64 = 1_000;
 /// Longest free text (a reason) in characters.
-pub const REASON_CHARS_MAX: usize = 500;
+pub const REASON_CHARS_MAX: usize = crate::domain::text::REASON_CHARS_MAX;
 
 /// How much an event is checked when applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +98,9 @@ pub struct HandState {
     confirmed: BTreeSet<String>,
     /// The settlement as of close (or the last correction).
     settlement: Option<RecordedSettlement>,
+    /// The table's posted rules, held on every event (new or replayed);
+    /// None for a hand recorded before `hand_opened` carried them.
+    enforced: Option<Enforced>,
 }
 
 impl HandState {
@@ -126,7 +131,13 @@ impl HandState {
             } else {
                 Check::Deferred
             };
-            let (next, as_recorded) = HandState::apply_with(state.take(), event, check)?;
+            let (next, as_recorded) =
+                HandState::apply_with(state.take(), event, check).map_err(|error| {
+                    HandError::At {
+                        index: i,
+                        error: Box::new(error),
+                    }
+                })?;
             state = Some(next);
             recorded.push(as_recorded.unwrap_or_else(|| event.clone()));
         }
@@ -159,7 +170,17 @@ impl HandState {
                     profile,
                     options,
                     seats,
+                    posted,
                 } => {
+                    let enforced = posted.as_ref().map(|posted| Enforced {
+                        posted: posted.clone(),
+                        unit: crate::domain::options::RuleOptions::for_profile(
+                            profile.unwrap_or_default(),
+                        )
+                        .with(&options.clone().unwrap_or_default())
+                        .min_unit,
+                        seats: seats.unwrap_or(settle::DEFAULT_SEATS),
+                    });
                     let input = ScenarioInput {
                         profile: *profile,
                         options: options.clone(),
@@ -186,6 +207,7 @@ impl HandState {
                         results: Results::None,
                         confirmed: BTreeSet::new(),
                         settlement: None,
+                        enforced,
                     };
                     // The table's rules themselves must be valid.
                     if full {
@@ -208,7 +230,7 @@ impl HandState {
                 if next.phase == Phase::Voided {
                     return Err(next.wrong_phase(event, "the hand is already voided"));
                 }
-                reason_text(reason)?;
+                next.reason(reason, check)?;
                 next.phase = Phase::Voided;
             }
             HandEvent::PdSet {
@@ -219,17 +241,30 @@ impl HandState {
                 declined,
             } => {
                 next.require(Phase::Betting, event, "the PD is set before the dice")?;
+                if let Some(rules) = &next.enforced {
+                    rules.check_seat("seat", *seat)?;
+                }
                 if check != Check::Replay {
                     let seats = next.input.seats.unwrap_or(settle::DEFAULT_SEATS);
                     check_declined(*seat, declined, seats)?;
                 }
+                let player = next.name("player", player, check)?;
                 next.pd_choice = PdChoice {
                     option: *option,
                     declined: declined.clone(),
                 };
+                if player.is_some() {
+                    recorded = Some(HandEvent::PdSet {
+                        seat: *seat,
+                        player: player.clone().unwrap_or_default(),
+                        bank: *bank,
+                        option: *option,
+                        declined: declined.clone(),
+                    });
+                }
                 next.input.pd = PdInput {
                     seat: *seat,
-                    player: player.clone(),
+                    player: player.unwrap_or_else(|| event_player(event)),
                     bank: *bank,
                 };
                 next.pd_set = true;
@@ -253,10 +288,24 @@ impl HandState {
                 if !next.pd_set {
                     return Err(next.wrong_phase(event, "set the PD and the bank first"));
                 }
+                if let Some(rules) = &next.enforced {
+                    rules.check_wager(*seat, *amount)?;
+                }
+                let normalised = next.name("bettor", bettor, check)?;
+                if let Some(bettor) = &normalised {
+                    recorded = Some(HandEvent::WagerPlaced {
+                        id: id.clone(),
+                        seat: *seat,
+                        bettor: bettor.clone(),
+                        amount: *amount,
+                        backline: *backline,
+                        payout: payout.clone(),
+                    });
+                }
                 next.input.wagers.push(WagerInput {
                     id: id.clone(),
                     seat: *seat,
-                    bettor: bettor.clone(),
+                    bettor: normalised.unwrap_or_else(|| bettor.clone()),
                     amount: *amount,
                     backline: *backline,
                     payout: payout.clone(),
@@ -271,7 +320,7 @@ impl HandState {
                     event,
                     "wagers can be removed only before the dice",
                 )?;
-                reason_text(reason)?;
+                next.reason(reason, check)?;
                 let index = next.wager_index(id)?;
                 next.input.wagers.remove(index);
                 if full {
@@ -283,10 +332,23 @@ impl HandState {
                 if next.input.collection.is_some() {
                     return Err(next.wrong_phase(event, "the collection was already taken"));
                 }
-                next.input.collection = Some(CollectionInput {
-                    player: player.clone(),
-                    bank: bank.clone(),
-                });
+                let collection = match &next.enforced {
+                    Some(rules) => {
+                        let posted = rules.collection(player, bank)?;
+                        if posted.player != *player || posted.bank != *bank {
+                            recorded = Some(HandEvent::CollectionTaken {
+                                player: posted.player.clone(),
+                                bank: posted.bank.clone(),
+                            });
+                        }
+                        posted
+                    }
+                    None => CollectionInput {
+                        player: player.clone(),
+                        bank: bank.clone(),
+                    },
+                };
+                next.input.collection = Some(collection);
                 if full {
                     next.probe_betting()?;
                 }
@@ -300,6 +362,16 @@ impl HandState {
                 }
                 if next.input.wagers.is_empty() {
                     return Err(next.wrong_phase(event, "no wagers are placed"));
+                }
+                if let Some(rules) = &next.enforced
+                    && rules.posted.takes_collection()
+                    && next.input.collection.is_none()
+                {
+                    return Err(HandError::Refused {
+                        field: "collection".into(),
+                        value: String::new(),
+                        why: "is not taken: the table posts a collection schedule; take the collection before the dice".into(),
+                    });
                 }
                 next.input.action = ActionInput {
                     dice: dice.clone(),
@@ -340,7 +412,7 @@ impl HandState {
                     Results::Hands(list) => Results::Hands(upsert(list, key, hand.clone())),
                 };
                 next.confirmed.clear();
-                if full {
+                if full || next.enforced.is_some() {
                     next.check_recorded_cards()?;
                 }
             }
@@ -410,7 +482,7 @@ impl HandState {
                     event,
                     "a correction changes a closed hand; before close, record the result again",
                 )?;
-                reason_text(reason)?;
+                next.reason(reason, check)?;
                 let key = seat.to_string();
                 next.results = match (&next.results, outcome, hand) {
                     (Results::Outcomes(list), Some(o), None) => {
@@ -491,6 +563,50 @@ impl HandState {
         }
     }
 
+    /// A staff-typed name as free text (trimmed, NFC, nothing invisible).
+    /// A new event's name is returned normalised when it differs, to be
+    /// recorded so; a replayed hand recorded under its table's rules must
+    /// hold it already normalised. Older hands replay as recorded.
+    fn name(&self, field: &str, value: &str, check: Check) -> Result<Option<String>, HandError> {
+        if check == Check::Replay && self.enforced.is_none() {
+            return Ok(None);
+        }
+        let text = FreeText::line(field, value, NAME_CHARS_MAX)?;
+        if text.as_str() == value {
+            return Ok(None);
+        }
+        if check == Check::Replay {
+            return Err(HandError::Refused {
+                field: field.into(),
+                value: value.into(),
+                why: "is not recorded as checked text (trimmed, NFC)".into(),
+            });
+        }
+        Ok(Some(text.into_string()))
+    }
+
+    /// A reason: free text of 1..REASON_CHARS_MAX characters, lines allowed.
+    fn reason(&self, reason: &str, check: Check) -> Result<(), HandError> {
+        if check == Check::Replay && self.enforced.is_none() {
+            if reason.trim().is_empty() || reason.chars().count() > REASON_CHARS_MAX {
+                return Err(HandError::Refused {
+                    field: "reason".into(),
+                    value: reason.chars().take(40).collect(),
+                    why: format!("a reason of 1..{REASON_CHARS_MAX} characters is required"),
+                });
+            }
+            return Ok(());
+        }
+        FreeText::paragraph("reason", reason, REASON_CHARS_MAX)?;
+        Ok(())
+    }
+
+    /// The table's posted rules this hand is held to (None: recorded
+    /// before they were).
+    pub fn posted(&self) -> Option<&PostedRules> {
+        self.enforced.as_ref().map(|e| &e.posted)
+    }
+
     fn wager_index(&self, id: &str) -> Result<usize, HandError> {
         self.input
             .wagers
@@ -565,6 +681,25 @@ impl HandState {
                         field: format!("hands.{seat}.{field}"),
                         message: e.to_string(),
                     })?;
+                    let want = match field {
+                        "high" => 5,
+                        "low" => 2,
+                        _ => 7,
+                    };
+                    if parsed.len() != want {
+                        return Err(HandError::Cards {
+                            field: format!("hands.{seat}.{field}"),
+                            message: format!(
+                                "\"{text}\" is {} cards; {} is exactly {want} cards",
+                                parsed.len(),
+                                match field {
+                                    "high" => "a high hand",
+                                    "low" => "a low hand",
+                                    _ => "a seat's hand to set",
+                                }
+                            ),
+                        });
+                    }
                     all.extend(parsed);
                 }
             }
@@ -622,7 +757,7 @@ fn settled(
 fn text(field: &str, value: &str) -> Result<String, HandError> {
     let chars = value.chars().count();
     if value.trim().is_empty() || chars > settle::limits::NAME_CHARS_MAX {
-        return Err(HandError::Text {
+        return Err(HandError::Refused {
             field: field.to_string(),
             value: value.to_string(),
             why: format!("must be 1..{} characters", settle::limits::NAME_CHARS_MAX),
@@ -631,13 +766,10 @@ fn text(field: &str, value: &str) -> Result<String, HandError> {
     Ok(value.to_string())
 }
 
-fn reason_text(reason: &str) -> Result<(), HandError> {
-    if reason.trim().is_empty() || reason.chars().count() > REASON_CHARS_MAX {
-        return Err(HandError::Text {
-            field: "reason".into(),
-            value: reason.chars().take(40).collect(),
-            why: format!("a reason of 1..{REASON_CHARS_MAX} characters is required"),
-        });
+/// The player's name of a `pd_set` (the event itself when unchanged).
+fn event_player(event: &HandEvent) -> String {
+    match event {
+        HandEvent::PdSet { player, .. } => player.clone(),
+        _ => String::new(),
     }
-    Ok(())
 }

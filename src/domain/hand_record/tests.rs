@@ -268,7 +268,7 @@ fn a_supervisor_correction_recomputes_and_a_void_ends_the_hand() {
         &[ev(json!({"type": "hand_voided", "reason": " "}))],
     ]
     .concat();
-    assert!(matches!(run(&no_reason), Err(HandError::Text { .. })));
+    assert!(matches!(run(&no_reason), Err(HandError::Refused { .. })));
 }
 
 #[test]
@@ -346,7 +346,7 @@ fn a_pd_set_records_the_option_and_the_refusals() {
         );
         let err = run(&events).expect_err("refused");
         assert!(
-            matches!(&err, HandError::Text { field: f, .. } if f == field),
+            matches!(&err, HandError::Refused { field: f, .. } if f == field),
             "{err}"
         );
         assert!(err.is_bad_input() && !err.is_state_conflict(), "{err}");

@@ -71,6 +71,7 @@ impl HandCache for OpenHands {
             hand_id: hand_id.to_string(),
             state: Some(kept.state),
             events: kept.events,
+            opening: None,
         })
     }
 
@@ -109,6 +110,7 @@ mod tests {
             hand_id: id.into(),
             state: None,
             events: Vec::new(),
+            opening: None,
         };
         let open = command(serde_json::json!([
             {"type": "hand_opened", "table": "T1", "dealer": "dana"}]));
@@ -152,6 +154,7 @@ mod tests {
             hand_id: voided.hand_id.clone(),
             state: Some(voided.state),
             events: std::mem::take(&mut voided.events),
+            opening: None,
         };
         let voided = plan::plan(prior, &void).expect("void");
         assert_eq!(voided.state.phase, Phase::Voided);

@@ -67,6 +67,10 @@ pub enum CommandError {
     #[error("hand_id: no hand \"{0}\"")]
     UnknownHand(String),
     #[error(
+        "events[0].table: \"{0}\" is not a configured table; a supervisor creates tables on the tables page"
+    )]
+    UnknownTable(String),
+    #[error(
         "expected_version: the hand is at version {current}, the command was built on {expected}; reload the hand"
     )]
     Stale { expected: u64, current: u64 },
@@ -136,7 +140,18 @@ pub(super) async fn execute_in(
         return plan::replay(command, &request_hash, stored);
     }
     let prior = match hand_id {
-        None => plan::new_hand(command)?,
+        None => {
+            let name = plan::table_to_open(command)?;
+            let sql = plan::select_table();
+            let table = on_tx!(tx, |c| sqlx::query(&sql)
+                .bind(&name)
+                .fetch_optional(&mut **c)
+                .await?
+                .as_ref()
+                .map(crate::store::tables::config_from_row)
+                .transpose()?);
+            plan::new_hand(command, &name, table)?
+        }
         Some(id) => {
             let version = plan::check_version(id, command, hand_version(tx, id).await?)?;
             match cache.take(id, version) {
@@ -253,8 +268,7 @@ pub struct HandView {
 }
 
 pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
-    let sql = "SELECT id, table_id, game, dealer, status, version, CAST(bank AS TEXT), \
-               CAST(house_collection AS TEXT), opened_at, updated_at FROM hands WHERE id = $1";
+    let sql = "SELECT id, game, opened_at, updated_at FROM hands WHERE id = $1";
     let row = on_pool!(db, |pool| sqlx::query(sql)
         .bind(id)
         .fetch_optional(pool)
@@ -265,16 +279,9 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
                 r.get::<String, _>(1),
                 r.get::<String, _>(2),
                 r.get::<String, _>(3),
-                r.get::<String, _>(4),
-                r.get::<i64, _>(5),
-                r.get::<Option<String>, _>(6),
-                r.get::<Option<String>, _>(7),
-                r.get::<String, _>(8),
-                r.get::<String, _>(9),
             )
         }));
-    let Some((id, table, game, dealer, status, version, bank, house, opened_at, updated_at)) = row
-    else {
+    let Some((id, game, opened_at, updated_at)) = row else {
         return Ok(None);
     };
     let events_sql = format!("{} WHERE hand_id = $1 ORDER BY seq", audit::SELECT_RECORD);
@@ -293,19 +300,27 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
         })
         .transpose()?
         .and_then(|event| event.settlement().cloned());
-    let money = |m: Option<String>| {
-        m.and_then(|t| crate::domain::money::Money::parse(&t).ok())
-            .map(|m| m.to_canonical())
-    };
+    // What is shown is the fold of the events, never the row alone: a
+    // row edited behind pitbook's back shows nothing it does not hold.
+    let parsed = events
+        .iter()
+        .map(|r| HandEvent::from_json(&r.payload))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| StoreError::Internal(format!("hand {id}: stored event: {e}")))?;
+    let state = crate::domain::hand_record::HandState::fold(&parsed)
+        .map_err(|e| StoreError::Internal(format!("hand {id}: {e}")))?;
     Ok(Some(HandView {
         id,
-        table,
+        table: state.table.clone(),
         game,
-        dealer,
-        status,
-        version,
-        bank: money(bank),
-        house_collection: money(house),
+        dealer: state.dealer.clone(),
+        status: state.phase.name().to_string(),
+        version: state.version as i64,
+        bank: state.pd().map(|pd| pd.bank.to_canonical()),
+        house_collection: state
+            .settlement()
+            .and_then(|s| s.house_collection())
+            .map(|m| m.to_canonical()),
         settlement,
         opened_at,
         updated_at,

@@ -8,7 +8,8 @@ use sha2::{Digest, Sha256};
 
 use super::{COMMAND_EVENTS_MAX, GAME_DOUBLE_HAND_POKER};
 use super::{CommandError, CommandResult, HandCommand, IDEMPOTENCY_KEY_CHARS_MAX, RecordRef};
-use crate::domain::hand_record::{HandEvent, HandState};
+use crate::domain::hand_record::{HandError, HandEvent, HandState, open_request, opened_at};
+use crate::domain::table::TableConfig;
 use crate::store::StoreError;
 use crate::store::audit::{AuditRecord, NewRecord, canonical_json};
 
@@ -18,6 +19,10 @@ pub(super) const SELECT_HAND_VERSION: &str = "SELECT version FROM hands WHERE id
 /// The hand's events in order, from the audit log itself.
 pub(super) const SELECT_HAND_EVENTS: &str =
     "SELECT payload FROM audit_log WHERE hand_id = $1 ORDER BY seq";
+/// The table a new hand opens at, read in the command's transaction.
+pub(super) fn select_table() -> String {
+    format!("{} WHERE name = $1", crate::store::tables::SELECT_TABLE)
+}
 pub(super) const INSERT_RESULT: &str = "INSERT INTO idempotency_keys \
      (key, request_hash, response_status, response_body, created_at) VALUES ($1, $2, 200, $3, $4)";
 
@@ -79,18 +84,40 @@ pub(in crate::store) struct Prior {
     pub hand_id: String,
     pub state: Option<HandState>,
     pub events: Vec<HandEvent>,
+    /// A new hand's `hand_opened` as recorded: the table's rules and the
+    /// signed-in dealer, in place of what the client sent.
+    pub opening: Option<HandEvent>,
 }
 
-/// A command that opens a hand: a new, time-ordered id (the by-hand index
-/// stays append-only).
-pub(super) fn new_hand(command: &HandCommand) -> Result<Prior, CommandError> {
+/// The table a command that opens a hand names, checked as free text (the
+/// rules and the dealer are not the client's to send).
+pub(super) fn table_to_open(command: &HandCommand) -> Result<String, CommandError> {
+    let first = command.events.first().ok_or(HandError::NotOpened)?;
+    open_request(first, &command.actor).map_err(|error| {
+        HandError::At {
+            index: 0,
+            error: Box::new(error),
+        }
+        .into()
+    })
+}
+
+/// A command that opens a hand at `table` (as configured now; None: no such
+/// table): a new, time-ordered id (the by-hand index stays append-only).
+pub(super) fn new_hand(
+    command: &HandCommand,
+    name: &str,
+    table: Option<TableConfig>,
+) -> Result<Prior, CommandError> {
     if command.expected_version.is_some() {
         return Err(CommandError::UnexpectedVersion);
     }
+    let table = table.ok_or_else(|| CommandError::UnknownTable(name.to_string()))?;
     Ok(Prior {
         hand_id: uuid::Uuid::now_v7().to_string(),
         state: None,
         events: Vec::new(),
+        opening: Some(opened_at(&table, &command.actor)),
     })
 }
 
@@ -124,6 +151,7 @@ pub(super) fn existing_hand(hand_id: &str, payloads: &[String]) -> Result<Prior,
         hand_id: hand_id.to_string(),
         state: Some(state),
         events,
+        opening: None,
     })
 }
 
@@ -143,8 +171,16 @@ pub(super) fn plan(prior: Prior, command: &HandCommand) -> Result<Planned, Comma
         hand_id,
         state,
         mut events,
+        opening,
     } = prior;
-    let (state, recorded) = HandState::apply_command(state, &command.events)?;
+    let (state, recorded) = match opening {
+        Some(opening) => {
+            let mut sent = command.events.clone();
+            sent[0] = opening;
+            HandState::apply_command(state, &sent)?
+        }
+        None => HandState::apply_command(state, &command.events)?,
+    };
     let first_new = events.len();
     events.extend(recorded);
 

@@ -143,7 +143,28 @@ fn execute(
         return plan::replay(command, &request_hash, stored);
     }
     let prior = match hand_id {
-        None => plan::new_hand(command)?,
+        None => {
+            let name = plan::table_to_open(command)?;
+            let table = tx
+                .prepare_cached(&positional(&plan::select_table()))?
+                .query_row([&name], |r| {
+                    Ok(crate::store::tables::TableColumns {
+                        name: r.get(0)?,
+                        profile: r.get(1)?,
+                        options: r.get(2)?,
+                        seats: r.get(3)?,
+                        player_schedule: r.get(4)?,
+                        bank_schedule: r.get(5)?,
+                        wager_min: r.get(6)?,
+                        wager_max: r.get(7)?,
+                        training: r.get(8)?,
+                    })
+                })
+                .optional()?
+                .map(crate::store::tables::TableColumns::into_config)
+                .transpose()?;
+            plan::new_hand(command, &name, table)?
+        }
         Some(id) => {
             let stored: Option<i64> = tx
                 .prepare_cached(&positional(plan::SELECT_HAND_VERSION))?
