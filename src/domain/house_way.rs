@@ -125,9 +125,12 @@ impl<'a> Ctx<'a> {
         }
         let by_count = [!a & 0x1FFF, a & !b, b & !c, c & !d, d & !e, e];
         // Insertion sort of the positions by (rank, natural) descending, then
-        // in dealt order; `6 - position` is kept in the low 3 bits of the key.
-        let mut keys: [u8; 7] = std::array::from_fn(|i| {
-            (rank[i] << 4 | u8::from(Some(i) != joker) << 3) | (6 - i as u8)
+        // by suit (spades, hearts, diamonds, clubs) — never the dealt order,
+        // so the same cards in any order give the same setting; the position
+        // is kept in the low 3 bits of the key.
+        let mut keys: [u16; 7] = std::array::from_fn(|i| {
+            let suit = u16::from(cards[i].index() & 3);
+            u16::from(rank[i]) << 8 | u16::from(Some(i) != joker) << 7 | (3 - suit) << 3 | i as u16
         });
         for n in 1..7 {
             let mut m = n;
@@ -136,7 +139,7 @@ impl<'a> Ctx<'a> {
                 m -= 1;
             }
         }
-        let order = keys.map(|k| 6 - usize::from(k & 7));
+        let order = keys.map(|k| usize::from(k & 7));
         Ctx {
             cards,
             rules,
@@ -159,6 +162,33 @@ impl<'a> Ctx<'a> {
         let mut it = self.of_rank(r);
         let a = it.next().unwrap_or(0);
         (a, it.next().unwrap_or(a))
+    }
+
+    /// The positions of the natural aces (up to three, in the cards' order;
+    /// unused places repeat the first).
+    fn natural_aces(&self) -> [usize; 3] {
+        let mut out = [usize::MAX; 3];
+        let mut n = 0;
+        for i in self.of_rank(ACE) {
+            if Some(i) != self.joker && n < 3 {
+                out[n] = i;
+                n += 1;
+            }
+        }
+        out.map(|i| if i == usize::MAX { out[0] } else { i })
+    }
+
+    /// Of the fronts the rule allows, the best front, then the best back;
+    /// ties keep the first (the fronts come in the cards' order).
+    fn best_front_then_back(&self, fronts: &[(usize, usize)]) -> (usize, usize) {
+        let mut best: Option<((HandRank, HandRank), (usize, usize))> = None;
+        for &(i, j) in fronts {
+            let c = self.eval(i, j);
+            if best.is_none_or(|(b, _)| (c.low, c.high) > b) {
+                best = Some(((c.low, c.high), (i, j)));
+            }
+        }
+        best.map_or(fronts[0], |b| b.1)
     }
 
     /// Positions of cards held once, highest rank first.
@@ -185,9 +215,11 @@ impl<'a> Ctx<'a> {
 
     /// The legal setting with the best front, then the best back, among those
     /// accepted by `keep`; the joker stays behind when that changes nothing.
+    /// Ties go to the first in the cards' order (`order`), not the dealt one.
     fn best_setting(&self, keep: impl Fn(HandRank, HandRank) -> bool) -> Option<Candidate> {
         let mut best: Option<(Candidate, bool)> = None;
-        for &(i, j) in &LOW_POSITIONS {
+        for &(a, b) in &LOW_POSITIONS {
+            let (i, j) = (self.order[a], self.order[b]);
             let c = self.eval(i, j);
             if c.high <= c.low || !keep(c.low, c.high) {
                 continue;
@@ -204,6 +236,7 @@ impl<'a> Ctx<'a> {
 
     /// The best front from the positions in `avail`, the joker kept behind
     /// when that changes nothing.
+    /// `avail` is in the cards' order, so ties do not depend on the dealt one.
     fn best_front(&self, avail: &[usize]) -> (usize, usize) {
         let mut best: Option<((HandRank, bool), (usize, usize))> = None;
         for (n, &i) in avail.iter().enumerate() {
@@ -281,7 +314,12 @@ impl<'a> Ctx<'a> {
                     "Four of a kind and a pair: pair in front".into(),
                 );
             }
-            let rest: Vec<usize> = (0..7).filter(|&i| self.rank[i] != q).collect();
+            let rest: Vec<usize> = self
+                .order
+                .iter()
+                .copied()
+                .filter(|&i| self.rank[i] != q)
+                .collect();
             return match q {
                 0..=4 => (
                     self.best_front(&rest),
@@ -295,6 +333,15 @@ impl<'a> Ctx<'a> {
                     self.pair_of(q),
                     "Four of a kind (7s to jacks): split".into(),
                 ),
+                ACE if self.joker.is_some() => {
+                    // A-A-A + joker: two natural aces in front; which one
+                    // stays behind with the joker is the best back.
+                    let [a, b, c] = self.natural_aces();
+                    (
+                        self.best_front_then_back(&[(a, b), (a, c), (b, c)]),
+                        "Four of a kind (queens to aces): split".into(),
+                    )
+                }
                 _ => (
                     self.pair_of(q),
                     "Four of a kind (queens to aces): split".into(),
@@ -355,8 +402,15 @@ impl<'a> Ctx<'a> {
         if trips != 0 {
             let t = top(trips);
             if t == ACE {
-                let ace = self.pair_of(ACE).0;
-                return ((ace, singles[0]), "Three aces: split, ace in front".into());
+                let front = if self.joker.is_some() {
+                    // A-A + joker: which natural ace goes in front (and
+                    // which stays behind with the joker) is the best back.
+                    let [a, b, _] = self.natural_aces();
+                    self.best_front_then_back(&[(a, singles[0]), (b, singles[0])])
+                } else {
+                    (self.pair_of(ACE).0, singles[0])
+                };
+                return (front, "Three aces: split, ace in front".into());
             }
             let front = (singles[0], singles[1]);
             if let Some(c) = self.straight_or_flush(Some(front), false) {

@@ -392,6 +392,102 @@ fn a_fouling_rule_falls_back_to_a_legal_setting() {
     assert_eq!(got.hand.to_string(), "JK Kd Qc 9s 3d | 5h 5s");
 }
 
+/// Splitting aces that include the joker: which natural ace goes in front is
+/// the best back, whatever order the cards were typed in (issue 14, item 10).
+/// (cards in several orders, expected high, expected low, words of the rule)
+const ACE_JOKER_SPLITS: &[(&[&str], &str, &str, &str)] = &[
+    (
+        &[
+            "Ah Ad Ac JK Kh Qh Jh",
+            "Ac Ad Ah JK Kh Qh Jh",
+            "JK Kh Qh Jh Ad Ah Ac",
+        ],
+        "Ah JK Kh Qh Jh",
+        "Ad Ac",
+        "Four of a kind (queens to aces): split",
+    ),
+    (
+        &["As Ad Ac JK 9d 8d 7d", "Ac Ad As JK 9d 8d 7d"],
+        "Ad JK 9d 8d 7d",
+        "As Ac",
+        "Four of a kind (queens to aces): split",
+    ),
+    (
+        &[
+            "Ah Ac JK 2h 3h 4h 9d",
+            "Ac Ah JK 2h 3h 4h 9d",
+            "9d 4h 3h 2h JK Ac Ah",
+        ],
+        "Ah JK 4h 3h 2h",
+        "Ac 9d",
+        "Three aces: split, ace in front",
+    ),
+    (
+        &["As Ac JK Tc 8c 5c Kd", "Ac As JK Tc 8c 5c Kd"],
+        "Ac JK Tc 8c 5c",
+        "As Kd",
+        "Three aces: split, ace in front",
+    ),
+    // No flush either way: the same setting whatever the order (spades,
+    // hearts, diamonds, clubs first among equals).
+    (
+        &["Ac Ah JK 9s 7d 4c 2h", "Ah Ac JK 9s 7d 4c 2h"],
+        "Ac JK 7d 4c 2h",
+        "Ah 9s",
+        "Three aces: split, ace in front",
+    ),
+];
+
+#[test]
+fn ace_and_joker_splits_keep_the_best_back_in_any_order() {
+    for o in [lucky(), wild()] {
+        for &(orders, high, low, rule) in ACE_JOKER_SPLITS {
+            let want = SetHand::parse(high, low, &o).expect(high);
+            for &cards in orders {
+                let got = ReferenceHouseWay.set(&seven(cards), &o);
+                assert_eq!(got.hand, want, "{cards}: got {} ({})", got.hand, got.rule);
+                assert!(got.rule.contains(rule), "{cards}: {}", got.rule);
+            }
+        }
+    }
+}
+
+/// Every one of the 5,040 orders of a hand gives one setting and one rule.
+#[test]
+fn every_order_of_the_examples_gives_one_setting() {
+    let hands = [
+        "Ah Ad Ac JK Kh Qh Jh",
+        "Ah Ac JK 2h 3h 4h 9d",
+        "9s 9h 9d 9c JK Qd 4c",
+        "5s 5h Kd Qc 9s 3d JK",
+        "Ks Kh Kd 4c 4s 4d 2c",
+        "As 2d 3c 4h 5s JK Kd",
+    ];
+    for o in [lucky(), wild()] {
+        for text in hands {
+            let cards = seven(text);
+            let want = ReferenceHouseWay.set(&cards, &o);
+            let mut perm = cards;
+            for_each_permutation(&mut perm, 7, &mut |p| {
+                assert_eq!(ReferenceHouseWay.set(p, &o), want, "{p:?} vs {text}");
+            });
+        }
+    }
+}
+
+/// Heap's algorithm over the first `k` cards.
+fn for_each_permutation(cards: &mut [Card; 7], k: usize, f: &mut dyn FnMut(&[Card; 7])) {
+    if k <= 1 {
+        f(cards);
+        return;
+    }
+    for i in 0..k - 1 {
+        for_each_permutation(cards, k - 1, f);
+        cards.swap(if k.is_multiple_of(2) { i } else { 0 }, k - 1);
+    }
+    for_each_permutation(cards, k - 1, f);
+}
+
 fn xorshift(state: &mut u64) -> u64 {
     *state ^= *state << 13;
     *state ^= *state >> 7;
@@ -453,6 +549,49 @@ proptest! {
             wheel: if n { WheelRule::SecondHighest } else { WheelRule::Lowest },
             ..RuleOptions::default()
         };
+        check(&cards, &o)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+    /// The same seven cards in any order: the same setting (the same cards
+    /// behind and in front) and the same rule.
+    #[test]
+    fn house_way_does_not_depend_on_the_order_of_the_cards(
+        v in proptest::sample::subsequence((0u8..=52).collect::<Vec<_>>(), 7).prop_shuffle(),
+        order in Just((0usize..7).collect::<Vec<_>>()).prop_shuffle(),
+        w in any::<bool>(),
+        n in any::<bool>(),
+    ) {
+        let cards: [Card; 7] = std::array::from_fn(|i| Card::from_index(v[i]).unwrap_or(Card::JOKER));
+        let permuted: [Card; 7] = std::array::from_fn(|i| cards[order[i]]);
+        let o = RuleOptions {
+            joker: if w { JokerRule::Wild } else { JokerRule::Bug },
+            wheel: if n { WheelRule::SecondHighest } else { WheelRule::Lowest },
+            ..RuleOptions::default()
+        };
+        prop_assert_eq!(ReferenceHouseWay.set(&cards, &o), ReferenceHouseWay.set(&permuted, &o));
+    }
+}
+
+/// Aces, the joker and a suit's straight cards: the hands where which ace
+/// stays behind with the joker decides a flush or a straight flush.
+const ACE_JOKER_POOL: &str = "As Ah Ad Ac JK Kh Qh Jh Th 2h 3h 4h 5h 9d Kd 8d";
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn ace_and_joker_hands_do_not_depend_on_the_order_of_the_cards(
+        v in proptest::sample::subsequence((0usize..16).collect::<Vec<_>>(), 7).prop_shuffle(),
+        order in Just((0usize..7).collect::<Vec<_>>()).prop_shuffle(),
+        w in any::<bool>(),
+    ) {
+        let pool = parse_cards(ACE_JOKER_POOL).unwrap();
+        let cards: [Card; 7] = std::array::from_fn(|i| pool[v[i]]);
+        let permuted: [Card; 7] = std::array::from_fn(|i| cards[order[i]]);
+        let o = if w { wild() } else { lucky() };
+        prop_assert_eq!(ReferenceHouseWay.set(&cards, &o), ReferenceHouseWay.set(&permuted, &o));
         check(&cards, &o)?;
     }
 }

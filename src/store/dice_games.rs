@@ -38,7 +38,7 @@ impl DiceState {
     }
 
     /// The prefix of the game's audit event types.
-    fn event_prefix(&self) -> &'static str {
+    pub(crate) fn event_prefix(&self) -> &'static str {
         match self {
             DiceState::TenThousand(_) => "ten_thousand",
             DiceState::PokerDice(_) => "poker_dice",
@@ -52,7 +52,7 @@ impl DiceState {
         }
     }
 
-    fn finished(&self) -> bool {
+    pub(crate) fn finished(&self) -> bool {
         match self {
             DiceState::TenThousand(k) => k.sheet().is_ok_and(|s| s.finished),
             DiceState::PokerDice(k) => k.finished(),
@@ -60,7 +60,7 @@ impl DiceState {
     }
 
     /// Who won, for the `…_finished` record.
-    fn outcome(&self) -> serde_json::Value {
+    pub(crate) fn outcome(&self) -> serde_json::Value {
         match self {
             DiceState::TenThousand(k) => match k.sheet() {
                 Ok(s) => json!({"winner": s.winner, "totals": s.totals, "reason": s.reason}),
@@ -74,14 +74,14 @@ impl DiceState {
         }
     }
 
-    fn to_json(&self) -> Result<String, StoreError> {
+    pub(crate) fn to_json(&self) -> Result<String, StoreError> {
         match self {
             DiceState::TenThousand(k) => canonical_json(k),
             DiceState::PokerDice(k) => canonical_json(k),
         }
     }
 
-    fn from_json(kind: &str, text: &str) -> Result<DiceState, StoreError> {
+    pub(crate) fn from_json(kind: &str, text: &str) -> Result<DiceState, StoreError> {
         let bad = |e: serde_json::Error| StoreError::Internal(format!("stored dice game: {e}"));
         match kind {
             "ten-thousand" => serde_json::from_str(text)
@@ -96,7 +96,7 @@ impl DiceState {
         }
     }
 
-    fn apply(&self, action: &DiceAction) -> Result<DiceState, DiceGameError> {
+    pub(crate) fn apply(&self, action: &DiceAction) -> Result<DiceState, DiceGameError> {
         match (self, action) {
             (DiceState::TenThousand(k), DiceAction::TenThousand(a)) => {
                 Ok(DiceState::TenThousand(k.apply(a)?))

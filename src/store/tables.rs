@@ -98,28 +98,23 @@ pub async fn create(
         return Err(invalid("name", format!("at most {TABLES_MAX} tables")));
     }
     let now = audit::now_text();
-    let json_of = |v: &Option<Vec<crate::domain::settle::BracketInput>>| {
-        v.as_ref().map(canonical_json).transpose()
-    };
-    let options = canonical_json(&config.options)?;
-    let player = json_of(&config.player_schedule)?;
-    let bank = json_of(&config.bank_schedule)?;
+    let columns = TableColumns::of(config)?;
     let insert = "INSERT INTO card_tables (name, game, profile, options, seats, player_schedule, \
                   bank_schedule, wager_min, wager_max, created_at, created_by, training) \
                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
     on_tx!(&mut tx, |c| sqlx::query(insert)
         .bind(&config.name)
-        .bind(GAME_DOUBLE_HAND_POKER)
-        .bind(config.profile.name())
-        .bind(&options)
-        .bind(config.seats)
-        .bind(&player)
-        .bind(&bank)
-        .bind(config.wager_min.map(|m| m.to_canonical()))
-        .bind(config.wager_max.map(|m| m.to_canonical()))
+        .bind(&columns.game)
+        .bind(&columns.profile)
+        .bind(&columns.options)
+        .bind(columns.seats)
+        .bind(&columns.player_schedule)
+        .bind(&columns.bank_schedule)
+        .bind(&columns.wager_min)
+        .bind(&columns.wager_max)
         .bind(&now)
         .bind(actor)
-        .bind(config.training)
+        .bind(columns.training)
         .execute(&mut **c)
         .await
         .map(drop)?);
@@ -129,13 +124,12 @@ pub async fn create(
     Ok(())
 }
 
-pub(super) const SELECT_TABLE: &str = "SELECT name, profile, options, seats, player_schedule, \
-                            bank_schedule, wager_min, wager_max, training FROM card_tables";
-
-/// A `card_tables` row as stored (JSON and decimal text), read the same by
-/// sqlx and by the rusqlite hand writer.
-pub(super) struct TableColumns {
+/// The `card_tables` columns a configuration is stored as; `audit verify`
+/// re-derives them from the `table_created` record the same way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TableColumns {
     pub name: String,
+    pub game: String,
     pub profile: String,
     pub options: String,
     pub seats: i64,
@@ -147,6 +141,30 @@ pub(super) struct TableColumns {
 }
 
 impl TableColumns {
+    pub(crate) fn of(config: &TableConfig) -> Result<TableColumns, StoreError> {
+        let json_of = |v: &Option<Vec<crate::domain::settle::BracketInput>>| {
+            v.as_ref().map(canonical_json).transpose()
+        };
+        Ok(TableColumns {
+            name: config.name.clone(),
+            game: GAME_DOUBLE_HAND_POKER.to_string(),
+            profile: config.profile.name().to_string(),
+            options: canonical_json(&config.options)?,
+            seats: config.seats,
+            player_schedule: json_of(&config.player_schedule)?,
+            bank_schedule: json_of(&config.bank_schedule)?,
+            wager_min: config.wager_min.map(|m| m.to_canonical()),
+            wager_max: config.wager_max.map(|m| m.to_canonical()),
+            training: config.training,
+        })
+    }
+}
+
+pub(super) const SELECT_TABLE: &str = "SELECT name, game, profile, options, seats, \
+    player_schedule, bank_schedule, wager_min, wager_max, training FROM card_tables";
+
+impl TableColumns {
+    /// The configuration the stored columns hold.
     pub fn into_config(self) -> Result<TableConfig, StoreError> {
         let bad = |what: &str, e: String| StoreError::Internal(format!("stored table {what}: {e}"));
         let schedule = |column: &str, text: Option<String>| {
@@ -185,6 +203,7 @@ where
 {
     TableColumns {
         name: row.try_get("name")?,
+        game: row.try_get("game")?,
         profile: row.try_get("profile")?,
         options: row.try_get("options")?,
         seats: row.try_get("seats")?,

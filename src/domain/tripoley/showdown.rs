@@ -63,8 +63,9 @@ impl PokerHand {
     }
 }
 
-/// The best five cards of `hand` (the first such five in card order on a
-/// tie of values); `None` with fewer than five cards.
+/// The best five cards of `hand` (on a tie of values, the five highest
+/// cards in reading order, so the order the hand was typed in never
+/// matters); `None` with fewer than five cards.
 pub fn best_five(hand: &[Card]) -> Option<PokerHand> {
     let n = hand.len();
     let mut best: Option<PokerHand> = None;
@@ -75,7 +76,7 @@ pub fn best_five(hand: &[Card]) -> Option<PokerHand> {
     loop {
         let five = idx.map(|i| hand[i]);
         let candidate = PokerHand::new(five);
-        if best.is_none_or(|b| candidate.rank > b.rank) {
+        if best.is_none_or(|b| (candidate.rank, candidate.cards) > (b.rank, b.cards)) {
             best = Some(candidate);
         }
         // Next combination in lexicographic order.

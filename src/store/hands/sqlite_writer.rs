@@ -150,14 +150,15 @@ fn execute(
                 .query_row([&name], |r| {
                     Ok(crate::store::tables::TableColumns {
                         name: r.get(0)?,
-                        profile: r.get(1)?,
-                        options: r.get(2)?,
-                        seats: r.get(3)?,
-                        player_schedule: r.get(4)?,
-                        bank_schedule: r.get(5)?,
-                        wager_min: r.get(6)?,
-                        wager_max: r.get(7)?,
-                        training: r.get(8)?,
+                        game: r.get(1)?,
+                        profile: r.get(2)?,
+                        options: r.get(3)?,
+                        seats: r.get(4)?,
+                        player_schedule: r.get(5)?,
+                        bank_schedule: r.get(6)?,
+                        wager_min: r.get(7)?,
+                        wager_max: r.get(8)?,
+                        training: r.get(9)?,
                     })
                 })
                 .optional()?

@@ -23,8 +23,19 @@ struct Replayed {
     version: i64,
     /// The seq of the game's last record.
     seq: i64,
+    /// Who started it (the `tripoley_started` record's actor).
+    created_by: String,
     /// A step paid the round out: its `tripoley_round` record comes next.
     pending: Option<Value>,
+}
+
+/// A row field that differs from its records (`verify_projections.rs`).
+fn row_problem(seq: i64, message: String) -> Problem {
+    Problem {
+        seq,
+        kind: "projection",
+        message: format!("seq {seq}: {message}"),
+    }
 }
 
 fn problem(seq: i64, message: String) -> Problem {
@@ -44,19 +55,19 @@ pub async fn first_problem(
     found: Option<Problem>,
 ) -> Result<(Option<Problem>, u64), StoreError> {
     let bound = found.as_ref().map_or(head_seq, |p| p.seq.min(head_seq));
-    let sql = "SELECT seq, event_type, payload FROM audit_log \
+    let sql = "SELECT seq, event_type, payload, actor FROM audit_log \
                WHERE seq <= $1 AND event_type LIKE 'tripoley%' ORDER BY seq";
-    let records: Vec<(i64, String, String)> = on_pool!(db, |pool| sqlx::query(sql)
+    let records: Vec<(i64, String, String, String)> = on_pool!(db, |pool| sqlx::query(sql)
         .bind(bound)
         .fetch_all(pool)
         .await?
         .into_iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
         .collect());
     let mut games = HashMap::new();
     let mut mine = None;
-    for (seq, event, payload) in &records {
-        if let Err(p) = replay_record(&mut games, *seq, event, payload) {
+    for (seq, event, payload, actor) in &records {
+        if let Err(p) = replay_record(&mut games, *seq, event, payload, actor) {
             mine = Some(p);
             break;
         }
@@ -76,6 +87,7 @@ fn replay_record(
     seq: i64,
     event: &str,
     text: &str,
+    actor: &str,
 ) -> Result<(), Problem> {
     let payload: Value = serde_json::from_str(text)
         .map_err(|e| problem(seq, format!("unreadable {event} record: {e}")))?;
@@ -102,6 +114,7 @@ fn replay_record(
                 game,
                 version: 1,
                 seq,
+                created_by: actor.to_string(),
                 pending: None,
             },
         );
@@ -186,15 +199,29 @@ async fn compare_rows(
     games: &HashMap<String, Replayed>,
     head_seq: i64,
 ) -> Result<Option<Problem>, StoreError> {
-    let sql = "SELECT id, state, version FROM tripoley_games ORDER BY id";
-    let rows: Vec<(String, String, i64)> = on_pool!(db, |pool| sqlx::query(sql)
+    let sql = "SELECT id, state, version, status, created_by FROM tripoley_games ORDER BY id";
+    let rows: Vec<(String, String, i64, String, String)> = on_pool!(db, |pool| sqlx::query(sql)
         .fetch_all(pool)
         .await?
         .into_iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
         .collect());
     let mut first: Option<Problem> = None;
-    for (id, state, version) in rows {
+    let stored: std::collections::HashSet<String> = rows.iter().map(|r| r.0.clone()).collect();
+    for (id, r) in games {
+        // A game started before the head whose row is gone (its row is
+        // written in the same transaction as its first record).
+        if !stored.contains(id) && first.as_ref().is_none_or(|f| r.seq < f.seq) {
+            first = Some(row_problem(
+                r.seq,
+                format!(
+                    "tripoley_games row {id}: missing; its records end at seq {}",
+                    r.seq
+                ),
+            ));
+        }
+    }
+    for (id, state, version, status, created_by) in rows {
         let found = match games.get(&id) {
             None => {
                 let later = "SELECT COUNT(*) FROM audit_log WHERE seq > $1 \
@@ -218,14 +245,36 @@ async fn compare_rows(
             Some(r) => {
                 let same = serde_json::from_str::<TripoleyGame>(&state)
                     .is_ok_and(|stored| version == r.version && stored == r.game);
-                (!same).then(|| {
-                    problem(
+                let replayed_status = if r.game.finished() {
+                    "finished"
+                } else {
+                    "playing"
+                };
+                if !same {
+                    Some(problem(
                         r.seq,
                         format!(
                             "tripoley game {id}: the stored game differs from the one replayed from its records"
                         ),
-                    )
-                })
+                    ))
+                } else if status != replayed_status {
+                    Some(row_problem(
+                        r.seq,
+                        format!(
+                            "tripoley_games row {id}: status is {status:?} in the row, {replayed_status:?} from its records"
+                        ),
+                    ))
+                } else {
+                    (created_by != r.created_by).then(|| {
+                        row_problem(
+                            r.seq,
+                            format!(
+                                "tripoley_games row {id}: created_by is {created_by:?} in the row, {:?} from its records",
+                                r.created_by
+                            ),
+                        )
+                    })
+                }
             }
         };
         if let Some(p) = found
