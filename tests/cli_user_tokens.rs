@@ -197,10 +197,17 @@ async fn bad_input_exits_2_naming_the_value_and_writes_nothing(backend: Backend)
     refused(
         url,
         &["token", "dee", "--label", &long],
-        &format!("--label: \"{long}\" is longer than 64"),
+        &format!("--label: \"{long}\" is 65 characters; at most 64"),
     )
     .await;
     refused(url, &["token", "dee", "--label", "tab\there"], "--label: ").await;
+    // Labels are free text (domain::text): nothing invisible hides in one.
+    refused(
+        url,
+        &["token", "dee", "--label", "lap\u{200b}top"],
+        "--label: \"lap\\u{200B}top\" contains U+200B",
+    )
+    .await;
     refused(
         url,
         &["revoke-token", "nobody", "--label", "x"],

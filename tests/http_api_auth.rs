@@ -198,12 +198,9 @@ async fn a_revoked_token_or_a_disabled_account_is_refused(backend: Backend) {
 
     let other = app.client_with_token(&app.token_for("rex").await);
     assert_eq!(get(&app, &other, "/api/v1/me").await.0, 200);
-    let disable = "UPDATE staff_users SET disabled = TRUE WHERE username = 'rex'";
-    match db {
-        Db::Sqlite(pool) => sqlx::query(disable).execute(pool).await.map(drop),
-        Db::Postgres(pool) => sqlx::query(disable).execute(pool).await.map(drop),
-    }
-    .expect("disable");
+    pitbook::store::staff_admin::set_disabled(db, &test_key(), "test", "rex", true)
+        .await
+        .expect("disable");
     assert_eq!(get(&app, &other, "/api/v1/me").await.0, 401);
 
     let kinds: Vec<String> = records(db).await.into_iter().map(|(e, _, _)| e).collect();
@@ -215,7 +212,8 @@ async fn a_revoked_token_or_a_disabled_account_is_refused(backend: Backend) {
             "user_added",
             "token_issued",
             "token_revoked",
-            "token_issued"
+            "token_issued",
+            "user_disabled"
         ]
     );
     assert_chain_verifies(db).await;

@@ -18,6 +18,14 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "PITBOOK_BIND", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
+    /// A reverse proxy in front (repeat, or comma-separated): on requests
+    /// from it the client address is taken from X-Forwarded-For (login throttling).
+    #[arg(
+        long = "trusted-proxy",
+        env = "PITBOOK_TRUSTED_PROXY",
+        value_delimiter = ','
+    )]
+    pub trusted_proxy: Vec<std::net::IpAddr>,
 }
 
 pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
@@ -36,9 +44,15 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
             backend = db.backend().name(),
             "pitbook listening"
         );
-        let state = AppState::new(db.clone(), audit_key)
-            .map_err(|e| CliError::Failure(format!("starting the hand writer: {e}")))?;
+        let state = AppState::new(db.clone(), audit_key.clone())
+            .map_err(|e| CliError::Failure(format!("starting the hand writer: {e}")))?
+            .with_trusted_proxies(args.trusted_proxy);
+        let login_guard = state.login_guard.clone();
         let result = web::serve(listener, state, web::shutdown_signal()).await;
+        // The login failures of windows still open are recorded before exit.
+        if let Err(e) = login_guard.flush(&db, &audit_key).await {
+            tracing::error!(error = %e, "cannot write the login_failures records at shutdown");
+        }
         db.close().await;
         result.map_err(|e| CliError::Failure(format!("server error: {e}")))
     })

@@ -2,6 +2,8 @@
 //! first line), or is asked for on a terminal. `pitbook user token NAME`
 //! issues an API token and prints it once; `pitbook user revoke-token NAME
 //! --id ID | --label TEXT` revokes one or every live token with that label.
+//! `list`, `disable NAME`, `enable NAME`, `set-role NAME ROLE` and
+//! `reset-password NAME` run accounts as the `/users` page does (actor `cli`).
 
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -12,6 +14,7 @@ use super::store_args::StoreArgs;
 use crate::domain::staff::{Role, check_password, check_username};
 use crate::store::audit_key::MissingKey;
 use crate::store::staff::{self, AccountError, RevokeWhich};
+use crate::store::staff_admin;
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
@@ -21,6 +24,41 @@ pub enum UserCommand {
     Token(TokenArgs),
     /// Revoke a user's API token by its id, or every live one with a label.
     RevokeToken(RevokeArgs),
+    /// List the accounts: name, role, state.
+    List(ListArgs),
+    /// Disable an account: its sessions end and its API tokens stop at once.
+    Disable(NameArgs),
+    /// Enable a disabled account again.
+    Enable(NameArgs),
+    /// Change an account's role.
+    SetRole(SetRoleArgs),
+    /// Give an account a new one-time password (printed once on stdout),
+    /// to be changed at its next login; its sessions end.
+    ResetPassword(NameArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct NameArgs {
+    /// The user name.
+    pub name: String,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SetRoleArgs {
+    /// The user name.
+    pub name: String,
+    /// admin, supervisor, dealer, trainee or auditor.
+    pub role: String,
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
 #[derive(Debug, Args)]
@@ -68,7 +106,82 @@ pub fn run(command: UserCommand) -> Result<(), CliError> {
         UserCommand::Add(args) => add(args),
         UserCommand::Token(args) => token(args),
         UserCommand::RevokeToken(args) => revoke_token(args),
+        UserCommand::List(args) => list(args),
+        UserCommand::Disable(args) => set_disabled(args, true),
+        UserCommand::Enable(args) => set_disabled(args, false),
+        UserCommand::SetRole(args) => set_role(args),
+        UserCommand::ResetPassword(args) => reset_password(args),
     }
+}
+
+/// The actor of every change made on the command line (as `user add` records it).
+const CLI_ACTOR: &str = "cli";
+
+fn list(args: ListArgs) -> Result<(), CliError> {
+    super::runtime()?.block_on(async move {
+        let (db, _key) = args.store.open(MissingKey::Refuse).await?;
+        let result = staff::list_users(&db).await;
+        db.close().await;
+        let users = result.map_err(|e| CliError::Failure(e.to_string()))?;
+        println!("{:<32}  {:<10}  state", "user", "role");
+        for (user, disabled) in users {
+            println!(
+                "{:<32}  {:<10}  {}",
+                user.username,
+                user.role.as_str(),
+                staff::account_state(&user, disabled)
+            );
+        }
+        Ok(())
+    })
+}
+
+fn set_disabled(args: NameArgs, disabled: bool) -> Result<(), CliError> {
+    check_username(&args.name).map_err(|m| bad("NAME", m))?;
+    super::runtime()?.block_on(async move {
+        let (db, key) = args.store.open(MissingKey::Refuse).await?;
+        let result = staff_admin::set_disabled(&db, &key, CLI_ACTOR, &args.name, disabled).await;
+        db.close().await;
+        let ended = result.map_err(account_error)?;
+        if disabled {
+            println!(
+                "disabled \"{}\": {ended} sessions ended, its API tokens stopped",
+                args.name
+            );
+        } else {
+            println!("enabled \"{}\"", args.name);
+        }
+        Ok(())
+    })
+}
+
+fn set_role(args: SetRoleArgs) -> Result<(), CliError> {
+    check_username(&args.name).map_err(|m| bad("NAME", m))?;
+    let role: Role = args.role.parse().map_err(|m| bad("ROLE", m))?;
+    super::runtime()?.block_on(async move {
+        let (db, key) = args.store.open(MissingKey::Refuse).await?;
+        let result = staff_admin::set_role(&db, &key, CLI_ACTOR, &args.name, role).await;
+        db.close().await;
+        let from = result.map_err(account_error)?;
+        println!("\"{}\" is now {role} (was {from})", args.name);
+        Ok(())
+    })
+}
+
+fn reset_password(args: NameArgs) -> Result<(), CliError> {
+    check_username(&args.name).map_err(|m| bad("NAME", m))?;
+    super::runtime()?.block_on(async move {
+        let (db, key) = args.store.open(MissingKey::Refuse).await?;
+        let result = staff_admin::reset_password(&db, &key, CLI_ACTOR, &args.name).await;
+        db.close().await;
+        let (password, ended) = result.map_err(account_error)?;
+        eprintln!(
+            "pitbook: one-time password for \"{}\" (shown once; it must be changed at the next login; {ended} sessions ended):",
+            args.name
+        );
+        println!("{password}");
+        Ok(())
+    })
 }
 
 fn bad(field: &str, m: String) -> CliError {
@@ -83,6 +196,7 @@ fn account_error(e: AccountError) -> CliError {
                 "username" => "NAME",
                 "label" => "--label",
                 "id" => "--id",
+                "role" => "ROLE",
                 other => other,
             };
             bad(field, message)
@@ -93,10 +207,10 @@ fn account_error(e: AccountError) -> CliError {
 
 fn token(args: TokenArgs) -> Result<(), CliError> {
     check_username(&args.name).map_err(|m| bad("NAME", m))?;
-    staff::check_token_label(&args.label).map_err(|m| bad("--label", m))?;
+    let label = staff::check_token_label(&args.label).map_err(|m| bad("--label", m))?;
     super::runtime()?.block_on(async move {
         let (db, key) = args.store.open(MissingKey::Refuse).await?;
-        let result = staff::issue_token(&db, &key, "cli", &args.name, &args.label).await;
+        let result = staff::issue_token(&db, &key, "cli", &args.name, &label).await;
         db.close().await;
         let (token, info) = result.map_err(account_error)?;
         eprintln!(
@@ -118,8 +232,7 @@ fn revoke_token(args: RevokeArgs) -> Result<(), CliError> {
             RevokeWhich::Id(id)
         }
         (None, Some(label)) => {
-            staff::check_token_label(&label).map_err(|m| bad("--label", m))?;
-            RevokeWhich::Label(label)
+            RevokeWhich::Label(staff::check_token_label(&label).map_err(|m| bad("--label", m))?)
         }
         _ => return Err(bad("--id/--label", "give exactly one".into())),
     };

@@ -65,6 +65,17 @@ impl AuditKey {
         &self.fingerprint
     }
 
+    /// A MAC keyed by a secret derived from this key for one `purpose`
+    /// (e.g. the login form's CSRF values), so every instance sharing the
+    /// audit key shares it and no other use of the key can collide with it.
+    pub fn derived_mac(&self, purpose: &str) -> Hmac<Sha256> {
+        let mut m = self.mac.clone();
+        m.update(b"pitbook derived key: ");
+        m.update(purpose.as_bytes());
+        let derived = m.finalize().into_bytes();
+        <Hmac<Sha256> as KeyInit>::new_from_slice(&derived).expect("HMAC takes any key length")
+    }
+
     /// The hash of one record: HMAC over an unambiguous, length-prefixed
     /// encoding of every field, including the previous hash.
     pub fn record_hash(&self, r: &RecordFields<'_>) -> String {

@@ -10,6 +10,7 @@ pub mod hand;
 pub mod hand_record;
 pub mod hand_tools;
 pub mod house_way;
+pub mod login_throttle;
 pub mod money;
 pub mod options;
 pub mod outcome;

@@ -11,11 +11,13 @@ pub mod hands;
 mod kept_games;
 mod log_reader;
 pub mod staff;
+pub mod staff_admin;
 pub mod tables;
 pub mod tripoley_games;
 pub mod verify;
 mod verify_hand_rows;
 mod verify_projections;
+mod verify_staff;
 pub mod writer;
 
 use std::str::FromStr;

@@ -1,11 +1,13 @@
 //! Staff accounts and sessions. Passwords are argon2id PHC strings, hashed
 //! and checked on the blocking pool; a session id is 32 random bytes of
-//! which only the SHA-256 is stored. Every login, logout, failed login,
-//! denial and account change is an audit record written in the same
+//! which only the SHA-256 is stored. Every login, logout, denial and
+//! account change is an audit record written in the same
 //! transaction as the change itself. API tokens, like session ids, are
-//! stored only as their SHA-256.
+//! stored only as their SHA-256. Failed logins are not a record each: the
+//! login throttle ([`LoginGuard`]) summarises them as `login_failures`.
 
-use std::sync::OnceLock;
+use std::net::{IpAddr, Ipv6Addr};
+use std::sync::{Mutex, OnceLock, Weak};
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
@@ -17,15 +19,14 @@ use sqlx::Row;
 use super::audit::{NewRecord, append, canonical_json};
 use super::{Db, StoreError, WriteTx, begin_write};
 use crate::domain::audit::AuditKey;
+use crate::domain::login_throttle::{Limits, LoginThrottle, Summary};
 use crate::domain::staff::{Role, check_password, check_username};
+use crate::domain::text::FreeText;
 
 /// A session ends after this long without a request…
 pub const IDLE_TIMEOUT: Duration = Duration::minutes(30);
 /// …and this long after its login in any case.
 pub const ABSOLUTE_TIMEOUT: Duration = Duration::hours(12);
-/// Failed logins per user name within [`FAILED_LOGIN_WINDOW`] before refusal.
-pub const FAILED_LOGINS_MAX: i64 = 5;
-pub const FAILED_LOGIN_WINDOW: Duration = Duration::minutes(15);
 /// `last_seen_at` is written at most this often per session.
 const TOUCH_EVERY: Duration = Duration::seconds(30);
 
@@ -51,8 +52,9 @@ pub struct Session {
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoginError {
-    #[error("too many failed logins for this user name: wait 15 minutes and try again")]
-    RateLimited,
+    /// Refused by the login throttle: no password was checked.
+    #[error("too many failed logins from your address: wait {retry_after_secs} s and try again")]
+    Throttled { retry_after_secs: i64 },
     #[error("wrong user name or password")]
     BadCredentials,
     #[error(transparent)]
@@ -82,7 +84,7 @@ impl From<sqlx::Error> for AccountError {
     }
 }
 
-fn invalid(field: &'static str, message: impl Into<String>) -> AccountError {
+pub(super) fn invalid(field: &'static str, message: impl Into<String>) -> AccountError {
     AccountError::Invalid {
         field,
         message: message.into(),
@@ -90,7 +92,7 @@ fn invalid(field: &'static str, message: impl Into<String>) -> AccountError {
 }
 
 /// UTC time in the stored form (the audit log's), so times compare as text.
-fn time_text(t: DateTime<Utc>) -> String {
+pub(super) fn time_text(t: DateTime<Utc>) -> String {
     t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
 }
 
@@ -154,7 +156,7 @@ async fn dummy_hash() -> Result<String, StoreError> {
     Ok(DUMMY.get_or_init(|| h).clone())
 }
 
-fn staff_record(
+pub(super) fn staff_record(
     actor: &str,
     event_type: &str,
     payload: serde_json::Value,
@@ -168,7 +170,7 @@ fn staff_record(
     })
 }
 
-fn user_from_row<R: Row>(row: &R) -> Result<User, StoreError>
+pub(super) fn user_from_row<R: Row>(row: &R) -> Result<User, StoreError>
 where
     for<'a> &'a str: sqlx::ColumnIndex<R>,
     for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
@@ -183,7 +185,7 @@ where
     })
 }
 
-const SELECT_USER: &str =
+pub(super) const SELECT_USER: &str =
     "SELECT id, username, role, must_change_password, password_hash, disabled FROM staff_users";
 
 /// A user with its password hash and whether the account is disabled.
@@ -210,6 +212,17 @@ pub async fn user_count(db: &Db) -> Result<i64, StoreError> {
     Ok(on_pool!(db, |pool| sqlx::query_scalar::<_, i64>(sql)
         .fetch_one(pool)
         .await?))
+}
+
+/// How an account is shown in lists: disabled, a password change due, or active.
+pub fn account_state(user: &User, disabled: bool) -> &'static str {
+    if disabled {
+        "disabled"
+    } else if user.must_change_password {
+        "password change due"
+    } else {
+        "active"
+    }
 }
 
 /// Every account, by user name: (user, disabled).
@@ -325,71 +338,150 @@ pub async fn ensure_first_admin(db: &Db, key: &AuditKey) -> Result<Option<String
     Ok(Some(password))
 }
 
-async fn recent_failures(tx: &mut WriteTx, username: &str) -> Result<i64, StoreError> {
-    let since = time_text(Utc::now() - FAILED_LOGIN_WINDOW);
-    let sql = "SELECT COUNT(*) FROM audit_log \
-        WHERE event_type = 'login_failed' AND actor = $1 AND recorded_at >= $2";
-    Ok(on_tx!(tx, |c| sqlx::query_scalar::<_, i64>(sql)
-        .bind(username)
-        .bind(&since)
-        .fetch_one(&mut **c)
-        .await?))
-}
-
 /// The name a failed login is recorded under: what was typed, kept short.
 fn attempted_name(username: &str) -> String {
     username.chars().take(64).collect()
 }
 
+/// This process's login throttle (`domain::login_throttle`, kept in memory:
+/// one instance's figures; docs/staff.md) and the writing of its summaries
+/// as `login_failures` records.
+#[derive(Debug)]
+pub struct LoginGuard {
+    throttle: Mutex<LoginThrottle>,
+}
+
+impl LoginGuard {
+    pub fn new(limits: Limits) -> LoginGuard {
+        LoginGuard {
+            throttle: Mutex::new(LoginThrottle::new(limits)),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, LoginThrottle> {
+        // A panic while holding it leaves counts that are still counts.
+        self.throttle.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Writes the summaries of the windows closed by now; returns how many.
+    pub async fn sweep(&self, db: &Db, key: &AuditKey) -> Result<usize, StoreError> {
+        let due = self.lock().take_due(Utc::now().timestamp_millis());
+        write_summaries(db, key, &due).await?;
+        Ok(due.len())
+    }
+
+    /// Writes every open summary, closing its window early (at shutdown).
+    pub async fn flush(&self, db: &Db, key: &AuditKey) -> Result<usize, StoreError> {
+        let due = self.lock().take_all();
+        write_summaries(db, key, &due).await?;
+        Ok(due.len())
+    }
+}
+
+impl Default for LoginGuard {
+    fn default() -> LoginGuard {
+        LoginGuard::new(Limits::default())
+    }
+}
+
+/// How often [`sweep_login_failures`] writes the closed windows' summaries.
+pub const LOGIN_SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Writes closed windows' `login_failures` records every
+/// [`LOGIN_SWEEP_EVERY`] until the guard is gone.
+pub async fn sweep_login_failures(guard: Weak<LoginGuard>, db: Db, key: AuditKey) {
+    loop {
+        tokio::time::sleep(LOGIN_SWEEP_EVERY).await;
+        let Some(guard) = guard.upgrade() else {
+            return;
+        };
+        if let Err(e) = guard.sweep(&db, &key).await {
+            tracing::error!(error = %e, "cannot write the login_failures records");
+        }
+    }
+}
+
+fn summary_record(s: &Summary) -> Result<NewRecord, StoreError> {
+    let start = DateTime::<Utc>::from_timestamp_millis(s.window_start_ms).unwrap_or_default();
+    let payload = json!({"username": s.username, "address": s.address.to_string(),
+        "count": s.count, "window_start": time_text(start)});
+    staff_record(&s.username, "login_failures", payload)
+}
+
+async fn write_summaries(db: &Db, key: &AuditKey, due: &[Summary]) -> Result<(), StoreError> {
+    if due.is_empty() {
+        return Ok(());
+    }
+    let records = due
+        .iter()
+        .map(summary_record)
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut tx = begin_write(db).await?;
+    append(&mut tx, key, &records).await?;
+    tx.commit().await
+}
+
+/// The address failures are counted under: an IPv4 address as it is, an
+/// IPv6 address by its /64 (one host's share of a network).
+pub fn throttle_address(address: IpAddr) -> IpAddr {
+    match address.to_canonical() {
+        IpAddr::V6(v6) => {
+            let bits = u128::from(v6) & !((1u128 << 64) - 1);
+            IpAddr::V6(Ipv6Addr::from(bits))
+        }
+        v4 => v4,
+    }
+}
+
 /// Checks the password and opens a new session; returns the new session id
-/// (for the cookie) and the user. Failures are recorded and counted: after
-/// [`FAILED_LOGINS_MAX`] within the window every attempt is refused.
+/// (for the cookie) and the user. `address` is the client's. The throttle
+/// comes first: a refused attempt checks no password and writes nothing.
+/// Failures are summarised in `login_failures` records (the throttle's
+/// windows), a success writes its pair's summary with its `login` record.
 pub async fn login(
     db: &Db,
     key: &AuditKey,
+    guard: &LoginGuard,
     username: &str,
     password: &str,
+    address: IpAddr,
 ) -> Result<(String, User), LoginError> {
     let actor = attempted_name(username);
+    let address = throttle_address(address);
+    let due = match guard
+        .lock()
+        .attempt(&actor, address, Utc::now().timestamp_millis())
+    {
+        Ok(due) => due,
+        Err(t) => {
+            return Err(LoginError::Throttled {
+                retry_after_secs: (t.retry_after_ms + 999) / 1000,
+            });
+        }
+    };
     let found = find_user(db, username).await?;
-    let (user, ok, reason) = match found {
+    let user = match found {
         Some((user, phc, disabled)) => {
             let ok = verify_password(password.to_string(), phc).await?;
-            let reason = if !ok {
-                "wrong_password"
-            } else if disabled {
-                "disabled"
-            } else {
-                ""
-            };
-            (Some(user), ok && !disabled, reason)
+            (ok && !disabled).then_some(user)
         }
         None => {
             verify_password(password.to_string(), dummy_hash().await?).await?;
-            (None, false, "unknown_user")
+            None
         }
     };
-    let mut tx = begin_write(db).await?;
-    // Counted under the chain lock, so parallel guesses cannot slip past.
-    if recent_failures(&mut tx, &actor).await? >= FAILED_LOGINS_MAX {
-        let r = staff_record(
-            &actor,
-            "login_failed",
-            json!({"reason": "too_many_failures"}),
-        )?;
-        append(&mut tx, key, &[r]).await?;
-        tx.commit().await?;
-        return Err(LoginError::RateLimited);
+    let Some(user) = user else {
+        write_summaries(db, key, &due).await?;
+        return Err(LoginError::BadCredentials);
+    };
+    let mut records = due
+        .iter()
+        .map(summary_record)
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(s) = guard.lock().succeeded(&actor, address) {
+        records.push(summary_record(&s)?);
     }
-    let user = match (user, ok) {
-        (Some(user), true) => user,
-        _ => {
-            let r = staff_record(&actor, "login_failed", json!({"reason": reason}))?;
-            append(&mut tx, key, &[r]).await?;
-            tx.commit().await?;
-            return Err(LoginError::BadCredentials);
-        }
-    };
+    let mut tx = begin_write(db).await?;
     let id = random_hex(32)?;
     let csrf = random_hex(32)?;
     let now = Utc::now();
@@ -413,8 +505,12 @@ pub async fn login(
         .execute(&mut **c)
         .await?;
     });
-    let r = staff_record(&user.username, "login", json!({"role": user.role.as_str()}))?;
-    append(&mut tx, key, &[r]).await?;
+    records.push(staff_record(
+        &user.username,
+        "login",
+        json!({"role": user.role.as_str()}),
+    )?);
+    append(&mut tx, key, &records).await?;
     tx.commit().await?;
     Ok((id, user))
 }
@@ -486,14 +582,17 @@ pub async fn logout(db: &Db, key: &AuditKey, session: &Session) -> Result<(), St
 }
 
 /// Changes a user's own password: the current one must be right and the
-/// new one must follow the rules and differ from it. Clears the forced change.
+/// new one must follow the rules and differ from it. Clears the forced
+/// change and ends every other session of the user (the one it was
+/// changed from stays); returns how many were ended.
 pub async fn change_password(
     db: &Db,
     key: &AuditKey,
-    user: &User,
+    session: &Session,
     current: &str,
     new: &str,
-) -> Result<(), AccountError> {
+) -> Result<u64, AccountError> {
+    let user = &session.user;
     let Some((_, phc, _)) = find_user(db, &user.username).await? else {
         return Err(invalid("current", "the account no longer exists"));
     };
@@ -524,8 +623,17 @@ pub async fn change_password(
         &[staff_record(&user.username, "password_changed", payload)?],
     )
     .await?;
+    let ended = super::staff_admin::end_sessions(
+        &mut tx,
+        key,
+        &user.username,
+        user,
+        Some(&session.id_hash),
+        "password_changed",
+    )
+    .await?;
     tx.commit().await?;
-    Ok(())
+    Ok(ended)
 }
 
 /// Records that `user` tried something their role does not allow.
@@ -574,17 +682,22 @@ pub enum RevokeWhich {
     Label(String),
 }
 
-/// A token label: 0..64 characters, no control characters.
-pub fn check_token_label(label: &str) -> Result<(), String> {
-    if label.chars().count() > TOKEN_LABEL_MAX {
-        return Err(format!(
-            "\"{label}\" is longer than {TOKEN_LABEL_MAX} characters"
-        ));
+/// A token label as stored: empty, or one line of free text of at most
+/// [`TOKEN_LABEL_MAX`] characters (trimmed, NFC, no control, zero-width or
+/// bidi characters — `domain::text::FreeText`).
+pub fn check_token_label(label: &str) -> Result<String, String> {
+    if label.trim().is_empty() && !label.chars().any(crate::domain::text::refused_char) {
+        return Ok(String::new());
     }
-    if let Some(c) = label.chars().find(|c| c.is_control()) {
-        return Err(format!("{label:?} has a control character ({c:?})"));
-    }
-    Ok(())
+    FreeText::line("label", label, TOKEN_LABEL_MAX)
+        .map(FreeText::into_string)
+        .map_err(|e| {
+            // The field is named by the caller.
+            e.to_string()
+                .strip_prefix("label: ")
+                .map(str::to_string)
+                .unwrap_or_else(|| e.to_string())
+        })
 }
 
 /// Whether `token` has the shape of an API token (`pbk_` + 64 hex digits).
@@ -625,7 +738,7 @@ pub async fn issue_token(
     label: &str,
 ) -> Result<(String, TokenInfo), AccountError> {
     check_username(username).map_err(|m| invalid("username", m))?;
-    check_token_label(label).map_err(|m| invalid("label", m))?;
+    let label = &check_token_label(label).map_err(|m| invalid("label", m))?;
     let token = format!("{TOKEN_PREFIX}{}", random_hex(TOKEN_BYTES)?);
     let mut tx = begin_write(db).await?;
     let user = live_user(&mut tx, username).await?;

@@ -384,6 +384,8 @@ pub async fn verify(
         None => hands.compare_projection(db, chain_head_seq, from).await?,
     };
     phase_done("projection check");
+    let problem = super::verify_staff::check(db, chain_head_seq, problem).await?;
+    phase_done("staff accounts check");
     let (problem, tripoley_games) =
         super::tripoley_games::replay::first_problem(db, chain_head_seq, problem).await?;
     phase_done("Tripoley replay");

@@ -36,6 +36,8 @@ struct ChainPage<'a> {
     head: String,
     last: Option<(String, String, String)>,
     busy: bool,
+    /// Whether the role may run a verification (the form is shown).
+    can_verify: bool,
 }
 
 async fn show(State(state): State<AppState>, staff: Staff) -> Result<Response, Response> {
@@ -74,6 +76,7 @@ async fn show(State(state): State<AppState>, staff: Staff) -> Result<Response, R
         head,
         last,
         busy: VERIFYING.try_lock().is_err(),
+        can_verify: crate::domain::staff::allows(user.role, Action::VerifyChain),
     }))
 }
 
@@ -90,7 +93,9 @@ async fn verify_now(
     Form(form): Form<VerifyForm>,
 ) -> Result<Response, Response> {
     staff.check_csrf(&form.csrf)?;
-    staff.require(&state, Action::Read, uri.path()).await?;
+    staff
+        .require(&state, Action::VerifyChain, uri.path())
+        .await?;
     let Ok(_running) = VERIFYING.try_lock() else {
         return Ok(Redirect::to("/chain").into_response());
     };

@@ -21,8 +21,11 @@ mod tables;
 mod tables_api;
 mod tripoley;
 mod tripoley_games;
+mod users;
 
 use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 
 use axum::http::{HeaderName, Request};
 use axum::{Router, middleware};
@@ -35,6 +38,7 @@ pub use error::ApiError;
 pub use session::Staff;
 
 use crate::domain::audit::AuditKey;
+use crate::store::staff::LoginGuard;
 use crate::store::writer::HandWriter;
 use crate::store::{Db, StoreError};
 
@@ -48,17 +52,35 @@ pub struct AppState {
     pub audit_key: AuditKey,
     /// Group-commits hand commands.
     pub hand_writer: HandWriter,
+    /// The login throttle (docs/staff.md).
+    pub login_guard: Arc<LoginGuard>,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+    pub trusted_proxies: Arc<Vec<IpAddr>>,
 }
 
 impl AppState {
     /// Must be called inside the tokio runtime (it starts the hand writer).
     pub fn new(db: Db, audit_key: AuditKey) -> Result<AppState, StoreError> {
         let hand_writer = HandWriter::spawn(db.clone(), audit_key.clone())?;
+        let login_guard = Arc::new(LoginGuard::default());
+        tokio::spawn(crate::store::staff::sweep_login_failures(
+            Arc::downgrade(&login_guard),
+            db.clone(),
+            audit_key.clone(),
+        ));
         Ok(AppState {
             db,
             audit_key,
             hand_writer,
+            login_guard,
+            trusted_proxies: Arc::new(Vec::new()),
         })
+    }
+
+    /// Takes the client address from `X-Forwarded-For` on requests from these peers.
+    pub fn with_trusted_proxies(mut self, proxies: Vec<IpAddr>) -> AppState {
+        self.trusted_proxies = Arc::new(proxies);
+        self
     }
 }
 
@@ -102,7 +124,9 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
+    // The client's address reaches handlers (the login throttle) as ConnectInfo.
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await
 }

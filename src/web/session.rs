@@ -9,13 +9,65 @@ use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::json;
 
+use std::net::IpAddr;
+
+use hmac::Mac;
+
 use super::{ApiError, AppState};
+use crate::domain::audit::AuditKey;
 use crate::domain::staff::{Action, allows};
+use crate::store::StoreError;
 use crate::store::staff::{self, Session};
 
 pub const SESSION_COOKIE: &str = "pitbook_session";
 /// Carries the login form's CSRF token before there is a session.
 pub const LOGIN_CSRF_COOKIE: &str = "pitbook_login_csrf";
+/// How long a login form's CSRF value stays good after `GET /login`.
+pub const LOGIN_CSRF_TTL_SECS: i64 = 2 * 60 * 60;
+
+/// A login form's CSRF value, issued by the server: 8 bytes of issue time
+/// (Unix seconds), 8 random bytes and the first 16 bytes of an HMAC over
+/// both (keyed by a secret derived from the audit key, so every instance
+/// accepts the others' values), as 64 hex digits.
+pub fn issue_login_csrf(key: &AuditKey) -> Result<String, StoreError> {
+    let mut nonce = [0u8; 8];
+    getrandom::fill(&mut nonce).map_err(|e| StoreError::Internal(format!("no randomness: {e}")))?;
+    Ok(login_csrf_at(key, chrono::Utc::now().timestamp(), nonce))
+}
+
+fn login_csrf_at(key: &AuditKey, issued: i64, nonce: [u8; 8]) -> String {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&issued.to_be_bytes());
+    bytes[8..16].copy_from_slice(&nonce);
+    let mut mac = key.derived_mac("login csrf");
+    mac.update(&bytes[..16]);
+    bytes[16..].copy_from_slice(&mac.finalize().into_bytes()[..16]);
+    hex::encode(bytes)
+}
+
+/// The login form's check: the field equals the cookie, and is a value this
+/// server (or one sharing its audit key) issued within [`LOGIN_CSRF_TTL_SECS`].
+pub fn check_login_csrf(key: &AuditKey, cookie: &str, sent: &str) -> Result<(), CsrfRefused> {
+    check_token(cookie, sent)?;
+    login_csrf_valid_at(key, sent, chrono::Utc::now().timestamp())
+}
+
+fn login_csrf_valid_at(key: &AuditKey, sent: &str, now: i64) -> Result<(), CsrfRefused> {
+    let bytes = hex::decode(sent).map_err(|_| CsrfRefused)?;
+    if bytes.len() != 32 {
+        return Err(CsrfRefused);
+    }
+    let mut mac = key.derived_mac("login csrf");
+    mac.update(&bytes[..16]);
+    mac.verify_truncated_left(&bytes[16..])
+        .map_err(|_| CsrfRefused)?;
+    let issued = i64::from_be_bytes(bytes[..8].try_into().map_err(|_| CsrfRefused)?);
+    // A minute of clock difference between instances is allowed.
+    if issued > now + 60 || now - issued > LOGIN_CSRF_TTL_SECS {
+        return Err(CsrfRefused);
+    }
+    Ok(())
+}
 
 /// The signed-in staff member. Pages without a live session redirect to
 /// /login, `/api/…` answers 401; while a password change is due, pages
@@ -206,6 +258,38 @@ pub fn forbidden(message: &str) -> Response {
     }
 }
 
+/// The client's address: the peer's, or — when the peer is a trusted
+/// reverse proxy — the rightmost `X-Forwarded-For` address that is not
+/// itself a trusted proxy (the leftmost ones are the client's to make up).
+pub fn client_address(trusted: &[IpAddr], peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+    let peer = peer.to_canonical();
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let forwarded: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    let mut client = peer;
+    for hop in forwarded.iter().rev() {
+        let Some(address) = hop
+            .parse::<IpAddr>()
+            .ok()
+            .or_else(|| hop.parse::<std::net::SocketAddr>().ok().map(|s| s.ip()))
+        else {
+            break;
+        };
+        client = address.to_canonical();
+        if !trusted.contains(&client) {
+            break;
+        }
+    }
+    client
+}
+
 /// The value of a cookie in the request's `Cookie` headers.
 pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
@@ -240,4 +324,74 @@ pub fn set_cookie(headers: &HeaderMap, name: &str, value: &str, max_age: Option<
         c.push_str("; Secure");
     }
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key() -> AuditKey {
+        AuditKey::from_bytes(&[7u8; 32]).expect("key")
+    }
+
+    #[test]
+    fn the_client_address_comes_from_a_trusted_proxy_only() {
+        let ip = |t: &str| t.parse::<IpAddr>().expect("ip");
+        let mut headers = HeaderMap::new();
+        headers.append(
+            "x-forwarded-for",
+            "6.6.6.6, 203.0.113.5".parse().expect("h"),
+        );
+        headers.append("x-forwarded-for", "10.0.0.2".parse().expect("h"));
+        let proxies = [ip("10.0.0.1"), ip("10.0.0.2")];
+        // Not from the proxy: the peer, whatever the header says.
+        assert_eq!(
+            client_address(&proxies, ip("192.0.2.7"), &headers),
+            ip("192.0.2.7")
+        );
+        assert_eq!(
+            client_address(&[], ip("10.0.0.1"), &headers),
+            ip("10.0.0.1")
+        );
+        // From it: the rightmost hop that is not a proxy (6.6.6.6 is made up).
+        assert_eq!(
+            client_address(&proxies, ip("10.0.0.1"), &headers),
+            ip("203.0.113.5")
+        );
+        let mut bad = HeaderMap::new();
+        bad.append("x-forwarded-for", "junk".parse().expect("h"));
+        assert_eq!(
+            client_address(&proxies, ip("10.0.0.1"), &bad),
+            ip("10.0.0.1")
+        );
+        assert_eq!(
+            client_address(&proxies, ip("::ffff:10.0.0.1"), &HeaderMap::new()),
+            ip("10.0.0.1")
+        );
+    }
+
+    #[test]
+    fn a_login_csrf_value_is_good_only_as_issued_and_until_it_expires() {
+        let key = key();
+        let t = 1_800_000_000;
+        let issued = login_csrf_at(&key, t, [1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(issued.len(), 64);
+        assert!(login_csrf_valid_at(&key, &issued, t).is_ok());
+        assert!(login_csrf_valid_at(&key, &issued, t + LOGIN_CSRF_TTL_SECS).is_ok());
+        assert!(login_csrf_valid_at(&key, &issued, t + LOGIN_CSRF_TTL_SECS + 1).is_err());
+        assert!(
+            login_csrf_valid_at(&key, &issued, t - 61).is_err(),
+            "from the future"
+        );
+        // Another key's value, an edited time or nonce, a made-up value: refused.
+        let other = AuditKey::from_bytes(&[8u8; 32]).expect("key");
+        assert!(login_csrf_valid_at(&other, &issued, t).is_err());
+        let mut edited = issued.clone().into_bytes();
+        edited[15] = if edited[15] == b'0' { b'1' } else { b'0' };
+        let edited = String::from_utf8(edited).expect("hex");
+        assert!(login_csrf_valid_at(&key, &edited, t).is_err());
+        assert!(login_csrf_valid_at(&key, &"ab".repeat(32), t).is_err());
+        assert!(login_csrf_valid_at(&key, "not hex", t).is_err());
+        assert!(check_login_csrf(&key, &issued, "").is_err());
+    }
 }

@@ -4,15 +4,20 @@
 //! the message beside its field.
 
 use askama::Template;
-use axum::extract::State;
-use axum::http::{HeaderMap, Uri, header};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::{Form, Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::session::{LOGIN_CSRF_COOKIE, SESSION_COOKIE, Staff, check_token, cookie, set_cookie};
+use super::session::{
+    LOGIN_CSRF_COOKIE, SESSION_COOKIE, Staff, check_login_csrf, client_address, cookie,
+    issue_login_csrf, set_cookie,
+};
 use super::{ApiError, AppState};
 use crate::domain::staff::Action;
 use crate::store::staff::{self as store, AccountError, LoginError};
@@ -23,7 +28,7 @@ pub fn router() -> Router<AppState> {
         .route("/login", get(login_page).post(login))
         .route("/logout", axum::routing::post(logout))
         .route("/password", get(password_page).post(change_password))
-        .route("/users", get(users))
+        .merge(super::users::router())
         .route("/api/v1/me", get(me))
         .route("/static/pitbook.css", get(stylesheet))
 }
@@ -73,8 +78,11 @@ struct LoginForm {
 }
 
 /// The login form, with a fresh pre-session CSRF token in a cookie.
-async fn login_page(headers: HeaderMap) -> Result<Response, ApiError> {
-    let csrf = store::random_hex(32)?;
+async fn login_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let csrf = issue_login_csrf(&state.audit_key)?;
     let cookie = set_cookie(&headers, LOGIN_CSRF_COOKIE, &csrf, None);
     let body = page(&LoginPage {
         csrf,
@@ -85,11 +93,13 @@ async fn login_page(headers: HeaderMap) -> Result<Response, ApiError> {
 
 async fn login(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Result<Response, Response> {
+    let address = client_address(&state.trusted_proxies, peer.ip(), &headers);
     let expected = cookie(&headers, LOGIN_CSRF_COOKIE).unwrap_or_default();
-    check_token(&expected, &form.csrf)?;
+    check_login_csrf(&state.audit_key, &expected, &form.csrf)?;
     let username = form.username.trim().to_string();
     let mut again = LoginPage {
         csrf: form.csrf.clone(),
@@ -104,7 +114,16 @@ async fn login(
         again.password_error = Some("enter your password".into());
         return Ok(page(&again));
     }
-    match store::login(&state.db, &state.audit_key, &username, &form.password).await {
+    match store::login(
+        &state.db,
+        &state.audit_key,
+        &state.login_guard,
+        &username,
+        &form.password,
+        address,
+    )
+    .await
+    {
         Ok((session_id, user)) => {
             let next = if user.must_change_password {
                 "/password"
@@ -124,9 +143,15 @@ async fn login(
             }
             Ok(response)
         }
-        Err(e @ LoginError::RateLimited) => {
+        Err(e @ LoginError::Throttled { retry_after_secs }) => {
             again.username_error = Some(e.to_string());
-            Ok(page(&again))
+            let retry = retry_after_secs.to_string();
+            Ok((
+                StatusCode::TOO_MANY_REQUESTS,
+                [(header::RETRY_AFTER, retry)],
+                page(&again),
+            )
+                .into_response())
         }
         Err(e @ LoginError::BadCredentials) => {
             again.password_error = Some(e.to_string());
@@ -205,10 +230,18 @@ async fn change_password(
         again.confirm_error = Some("the two new passwords differ".into());
         return Ok(page(&again));
     }
-    let user = &staff.0.user;
-    match store::change_password(&state.db, &state.audit_key, user, &form.current, &form.new).await
+    match store::change_password(
+        &state.db,
+        &state.audit_key,
+        &staff.0,
+        &form.current,
+        &form.new,
+    )
+    .await
     {
-        Ok(()) => Ok(Redirect::to("/").into_response()),
+        // Home says how many other sessions ended (when any did).
+        Ok(0) => Ok(Redirect::to("/").into_response()),
+        Ok(ended) => Ok(Redirect::to(&format!("/?signed_out={ended}")).into_response()),
         Err(AccountError::Invalid { field, message }) => {
             match field {
                 "current" => again.current_error = Some(message),
@@ -227,57 +260,24 @@ struct HomePage<'a> {
     username: &'a str,
     role: &'a str,
     can_manage_users: bool,
+    /// After a password change: how many other sessions were signed out.
+    signed_out: Option<u64>,
 }
 
-async fn home(staff: Staff) -> Response {
+#[derive(Deserialize)]
+struct HomeQuery {
+    signed_out: Option<u64>,
+}
+
+async fn home(staff: Staff, Query(query): Query<HomeQuery>) -> Response {
     let user = &staff.0.user;
     page(&HomePage {
+        signed_out: query.signed_out,
         csrf: &staff.0.csrf_token,
         username: &user.username,
         role: user.role.as_str(),
         can_manage_users: crate::domain::staff::allows(user.role, Action::ManageUsers),
     })
-}
-
-#[derive(Template)]
-#[template(path = "users.html")]
-struct UsersPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
-    users: Vec<(String, &'static str, &'static str)>,
-}
-
-async fn users(
-    State(state): State<AppState>,
-    staff: Staff,
-    uri: Uri,
-) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageUsers, uri.path())
-        .await?;
-    let users = store::list_users(&state.db)
-        .await
-        .map_err(|e| ApiError::from(e).into_response())?
-        .into_iter()
-        .map(|(u, disabled)| {
-            let status = if disabled {
-                "disabled"
-            } else if u.must_change_password {
-                "password change due"
-            } else {
-                "active"
-            };
-            (u.username, u.role.as_str(), status)
-        })
-        .collect();
-    let user = &staff.0.user;
-    Ok(page(&UsersPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
-        users,
-    }))
 }
 
 /// The signed-in user, for API clients.
