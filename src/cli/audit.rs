@@ -8,6 +8,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use super::CliError;
 use super::store_args::StoreArgs;
 use crate::domain::audit::Anchor;
+use crate::domain::csv_cell;
 use crate::store::audit::{self, AuditRecord, RecordBound};
 use crate::store::audit_key::MissingKey;
 use crate::store::verify;
@@ -149,18 +150,26 @@ async fn export(args: ExportArgs) -> Result<(), CliError> {
     let to = args.to.as_deref().map(|t| bound("--to", t)).transpose()?;
     let (db, _) = args.store.open(MissingKey::Refuse).await?;
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    if let Format::Csv = args.format {
-        writeln!(
-            out,
-            "seq,recorded_at,actor,table_id,hand_id,event_type,payload,prev_hash,hash"
-        )
-        .map_err(failure)?;
+    let out = std::io::BufWriter::new(stdout.lock());
+    match args.format {
+        Format::Jsonl => export_jsonl(&db, from, to, out).await,
+        Format::Csv => export_csv(&db, from, to, out).await,
     }
+}
+
+/// One record per line, exactly as stored (`serde_json`).
+async fn export_jsonl(
+    db: &crate::store::Db,
+    from: Option<RecordBound>,
+    to: Option<RecordBound>,
+    mut out: impl Write,
+) -> Result<(), CliError> {
     let mut written: Result<(), CliError> = Ok(());
-    audit::for_each_record(&db, from, to, |r| {
+    audit::for_each_record(db, from, to, |r| {
         if written.is_ok() {
-            written = write_record(&mut out, args.format, r);
+            written = serde_json::to_string(r)
+                .map_err(failure)
+                .and_then(|line| writeln!(out, "{line}").map_err(failure));
         }
     })
     .await
@@ -169,42 +178,50 @@ async fn export(args: ExportArgs) -> Result<(), CliError> {
     out.flush().map_err(failure)
 }
 
-fn write_record(out: &mut impl Write, format: Format, r: &AuditRecord) -> Result<(), CliError> {
-    match format {
-        Format::Jsonl => writeln!(out, "{}", serde_json::to_string(r).map_err(failure)?),
-        Format::Csv => {
-            let fields = [
-                r.seq.to_string(),
-                r.recorded_at.clone(),
-                r.actor.clone(),
-                r.table_id.clone().unwrap_or_default(),
-                r.hand_id.clone().unwrap_or_default(),
-                r.event_type.clone(),
-                r.payload.clone(),
-                r.prev_hash.clone(),
-                r.hash.clone(),
-            ];
-            let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-            writeln!(out, "{}", line.join(","))
+/// RFC 4180 quoting by the `csv` crate; every cell through
+/// [`csv_cell::cell`], so no cell opens as a formula (docs/audit.md).
+async fn export_csv(
+    db: &crate::store::Db,
+    from: Option<RecordBound>,
+    to: Option<RecordBound>,
+    out: impl Write,
+) -> Result<(), CliError> {
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record(CSV_HEADER).map_err(failure)?;
+    let mut written: Result<(), csv::Error> = Ok(());
+    audit::for_each_record(db, from, to, |r| {
+        if written.is_ok() {
+            written = csv.write_record(csv_cells(r).iter().map(|c| csv_cell::cell(c).into_owned()));
         }
-    }
-    .map_err(failure)
+    })
+    .await
+    .map_err(failure)?;
+    written.map_err(failure)?;
+    csv.flush().map_err(failure)
 }
 
-/// RFC 4180: quote fields with commas, quotes or line breaks; double quotes.
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
+const CSV_HEADER: [&str; 9] = [
+    "seq",
+    "recorded_at",
+    "actor",
+    "table_id",
+    "hand_id",
+    "event_type",
+    "payload",
+    "prev_hash",
+    "hash",
+];
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn csv_fields_are_quoted_when_needed() {
-        assert_eq!(super::csv_field("plain"), "plain");
-        assert_eq!(super::csv_field(r#"{"a":"b,c"}"#), r#""{""a"":""b,c""}""#);
-    }
+fn csv_cells(r: &AuditRecord) -> [String; 9] {
+    [
+        r.seq.to_string(),
+        r.recorded_at.clone(),
+        r.actor.clone(),
+        r.table_id.clone().unwrap_or_default(),
+        r.hand_id.clone().unwrap_or_default(),
+        r.event_type.clone(),
+        r.payload.clone(),
+        r.prev_hash.clone(),
+        r.hash.clone(),
+    ]
 }
