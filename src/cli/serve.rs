@@ -2,6 +2,7 @@
 //! bind, serve until SIGINT/SIGTERM.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use clap::Args;
 
@@ -9,6 +10,7 @@ use super::CliError;
 use super::store_args::StoreArgs;
 use crate::store::{self, audit_key::MissingKey};
 use crate::telemetry::LogFormat;
+use crate::web::server::ServerLimits;
 use crate::web::{self, AppState};
 
 #[derive(Debug, Args)]
@@ -18,6 +20,34 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "PITBOOK_BIND", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
+    /// Seconds a client has to send a request's headers (and an idle
+    /// keep-alive connection waits for its next request); then it is closed.
+    #[arg(long, env = "PITBOOK_HEADER_TIMEOUT_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout_secs: u64,
+    /// Seconds a client has to send a request's body, once its headers are in (408).
+    #[arg(long, env = "PITBOOK_BODY_TIMEOUT_SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub body_timeout_secs: u64,
+    /// Seconds from a request's headers to its answer (408).
+    #[arg(long, env = "PITBOOK_REQUEST_TIMEOUT_SECS", default_value_t = 120,
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub request_timeout_secs: u64,
+    /// Open connections at once; one more is answered 503 and closed.
+    #[arg(long, env = "PITBOOK_MAX_CONNECTIONS", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+}
+
+impl ServeArgs {
+    fn limits(&self) -> ServerLimits {
+        ServerLimits {
+            header_timeout: Duration::from_secs(self.header_timeout_secs),
+            body_timeout: Duration::from_secs(self.body_timeout_secs),
+            request_timeout: Duration::from_secs(self.request_timeout_secs),
+            max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+        }
+    }
 }
 
 pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
@@ -30,15 +60,20 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
         let local = listener
             .local_addr()
             .map_err(|e| CliError::Failure(e.to_string()))?;
+        let limits = args.limits();
         tracing::info!(
             address = %local,
             database = %store::redact(&args.store.database_url),
             backend = db.backend().name(),
+            header_timeout_secs = args.header_timeout_secs,
+            body_timeout_secs = args.body_timeout_secs,
+            request_timeout_secs = args.request_timeout_secs,
+            max_connections = args.max_connections,
             "pitbook listening"
         );
         let state = AppState::new(db.clone(), audit_key)
             .map_err(|e| CliError::Failure(format!("starting the hand writer: {e}")))?;
-        let result = web::serve(listener, state, web::shutdown_signal()).await;
+        let result = web::serve_with_limits(listener, state, limits, web::shutdown_signal()).await;
         db.close().await;
         result.map_err(|e| CliError::Failure(format!("server error: {e}")))
     })

@@ -14,6 +14,7 @@ mod play_forms;
 mod play_pd;
 mod play_view;
 mod rules;
+pub mod server;
 mod session;
 mod settle;
 mod staff;
@@ -23,6 +24,7 @@ mod tripoley_games;
 
 use std::future::Future;
 
+use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, Request};
 use axum::{Router, middleware};
 use tokio::net::TcpListener;
@@ -81,6 +83,8 @@ pub fn router(state: AppState) -> Router {
         .merge(dice_keeper::router())
         .merge(tripoley_games::router())
         .with_state(state)
+        // One limit for every body (json::Body answers over it in JSON).
+        .layer(DefaultBodyLimit::max(json::BODY_BYTES_MAX))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
             let request_id = req
@@ -94,15 +98,24 @@ pub fn router(state: AppState) -> Router {
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
 }
 
-/// Serves until `shutdown` resolves, then finishes in-flight requests.
+/// Serves until `shutdown` resolves, then finishes in-flight requests, under
+/// the default [`server::ServerLimits`].
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    serve_with_limits(listener, state, server::ServerLimits::DEFAULT, shutdown).await
+}
+
+/// [`serve`] with the timeouts and connection cap given (`pitbook serve`'s flags).
+pub async fn serve_with_limits(
+    listener: TcpListener,
+    state: AppState,
+    limits: server::ServerLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    server::serve(listener, router(state), limits, shutdown).await
 }
 
 /// Resolves on SIGINT or SIGTERM.
