@@ -7,6 +7,7 @@ mod dice_keeper;
 mod drawing;
 mod error;
 mod hands;
+mod headers;
 mod health;
 pub mod json;
 mod play;
@@ -72,7 +73,7 @@ pub fn router(state: AppState) -> Router {
         .merge(settle::router())
         .merge(tripoley::router())
         .route_layer(reader);
-    Router::new()
+    let app = Router::new()
         .merge(health::router())
         .merge(compute)
         .merge(hands::router())
@@ -95,7 +96,8 @@ pub fn router(state: AppState) -> Router {
             tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id)
         })
         .on_response(DefaultOnResponse::new().level(Level::INFO)))
-        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid));
+    headers::add(app)
 }
 
 /// Serves until `shutdown` resolves, then finishes in-flight requests, under
