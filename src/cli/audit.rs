@@ -2,12 +2,14 @@
 //! the same database and key settings as `serve`.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::CliError;
+use super::anchor_log;
 use super::store_args::StoreArgs;
-use crate::domain::audit::Anchor;
+use crate::domain::audit::{Anchor, AnchorCheck};
 use crate::domain::csv_cell;
 use crate::store::audit::{self, AuditRecord, RecordBound};
 use crate::store::audit_key::MissingKey;
@@ -30,9 +32,14 @@ pub struct VerifyArgs {
     /// Start at this sequence number (trusting the record before it).
     #[arg(long, default_value_t = 1)]
     from: i64,
-    /// A head written down earlier, SEQ:HASH: the chain must still contain it.
+    /// A head written down earlier, SEQ:HASH: the chain must still contain
+    /// it. Repeat for several.
     #[arg(long)]
-    anchor: Option<String>,
+    anchor: Vec<String>,
+    /// The anchor log `serve` writes (every line is checked). Default: the
+    /// one `serve` writes by default, if it exists.
+    #[arg(long, env = "PITBOOK_ANCHOR_LOG")]
+    anchor_log: Option<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -86,22 +93,49 @@ fn failure(e: impl std::fmt::Display) -> CliError {
 }
 
 async fn verify_cmd(args: VerifyArgs) -> Result<(), CliError> {
-    let anchor = match &args.anchor {
-        None => None,
-        Some(text) => Some(Anchor::parse(text).ok_or_else(|| {
+    let mut anchors = Vec::new();
+    for text in &args.anchor {
+        let anchor = Anchor::parse(text).ok_or_else(|| {
             CliError::BadInput(format!(
                 "--anchor: \"{text}\" is not SEQ:HASH (a sequence number ≥ 1 and 64 hex characters)"
             ))
-        })?),
-    };
+        })?;
+        anchors.push(AnchorCheck {
+            anchor,
+            origin: format!("--anchor {text}"),
+        });
+    }
     if args.from < 1 {
         return Err(CliError::BadInput(format!(
             "--from: {} is not a sequence number (≥ 1)",
             args.from
         )));
     }
+    // A log named must exist; the default one is read if it does.
+    let log = match &args.anchor_log {
+        Some(path) => Some(path.clone()),
+        None => Some(anchor_log::default_path(&args.store)).filter(|p| p.exists()),
+    };
+    if let Some(path) = &log {
+        match anchor_log::read(path) {
+            Ok(found) => anchors.extend(found),
+            Err(CliError::Verification(message)) => {
+                // An edited log: reported like any other problem.
+                if args.json {
+                    let problem =
+                        serde_json::json!({"problem": {"kind": "anchor_log", "message": message}});
+                    println!("{problem}");
+                } else {
+                    println!("FAILED: {message}");
+                }
+                return Err(CliError::Verification(message));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let given = anchors.len();
     let (db, key) = args.store.open(MissingKey::Refuse).await?;
-    let report = verify::verify(&db, &key, args.from, anchor)
+    let report = verify::verify_with_anchors(&db, &key, args.from, anchors)
         .await
         .map_err(failure)?;
     if args.json {
@@ -109,11 +143,21 @@ async fn verify_cmd(args: VerifyArgs) -> Result<(), CliError> {
     } else if let Some(p) = &report.problem {
         println!("FAILED at seq {}: {} — {}", p.seq, p.kind, p.message);
     } else {
+        let from_log = match &log {
+            Some(path) => format!(" (anchor log {})", path.display()),
+            None => " (no anchor log)".to_string(),
+        };
+        let skipped = match report.anchors_skipped {
+            0 => String::new(),
+            n => format!(", {n} before --from not checked"),
+        };
         println!(
-            "OK: {} records verified, {} settlements recomputed, {} Tripoley games replayed, head {}",
+            "OK: {} records verified, {} settlements recomputed, {} Tripoley games replayed, \
+             {} of {given} anchors checked{skipped}{from_log}, head {}",
             report.count,
             report.hands_settled,
             report.tripoley_games,
+            report.anchors_checked,
             report.head.as_deref().unwrap_or("(empty log)")
         );
     }
