@@ -219,3 +219,38 @@ fn an_anchor_log_that_cannot_be_written_stops_the_start() {
         "{stderr}"
     );
 }
+
+/// At shutdown a line is appended only if the head moved since start.
+#[test]
+fn a_quiet_server_appends_no_second_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = Setup {
+        url: format!("sqlite:{}", dir.path().join("pitbook.db").display()),
+        dir: dir.path().to_path_buf(),
+        explicit: None,
+    };
+    let mut server = setup
+        .command(&["serve", "--bind", "127.0.0.1:0", "--log-format", "json"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("serve");
+    let mut lines = BufReader::new(server.stderr.take().unwrap()).lines();
+    loop {
+        let line = lines.next().expect("a log line").expect("utf-8");
+        let record: serde_json::Value = serde_json::from_str(&line).expect("json log");
+        if record["message"] == "pitbook listening" {
+            break;
+        }
+    }
+    std::thread::spawn(move || for _ in lines.by_ref() {});
+    // SIGTERM right after "listening" is already a graceful stop.
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(server.wait().unwrap().success());
+    let lines = setup.lines();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(seq_hash(&lines[0]), setup.head());
+}

@@ -306,6 +306,43 @@ async fn read_to_close_or_response(stream: &mut TcpStream) -> String {
     String::from_utf8_lossy(&buf[..n]).into_owned()
 }
 
+/// Handlers get the client's address (`ConnectInfo<SocketAddr>`), as
+/// `into_make_service_with_connect_info` would give them.
+#[tokio::test]
+async fn handlers_see_the_client_address() {
+    use axum::extract::ConnectInfo;
+    use std::net::SocketAddr;
+    let app = axum::Router::new().route(
+        "/whoami",
+        axum::routing::get(
+            |ConnectInfo(peer): ConnectInfo<SocketAddr>| async move { peer.to_string() },
+        ),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(pitbook::web::server::serve(
+        listener,
+        app,
+        ServerLimits::DEFAULT,
+        async {
+            let _ = rx.await;
+        },
+    ));
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    let local = stream.local_addr().unwrap();
+    stream
+        .write_all(b"GET /whoami HTTP/1.1\r\nHost: pitbook\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let answer = read_to_close(&mut stream).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.ends_with(&local.to_string()), "{answer} vs {local}");
+    // Graceful shutdown: the server future ends once asked.
+    let _ = tx.send(());
+    server.await.unwrap().unwrap();
+}
+
 on_both_databases!(
     every_json_route_answers_a_bad_body_in_json,
     slow_clients_are_cut_off,

@@ -81,6 +81,8 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
             .local_addr()
             .map_err(|e| CliError::Failure(e.to_string()))?;
         let limits = args.limits();
+        // Before "listening": from then on SIGTERM is a graceful stop.
+        let stop = web::shutdown_signal();
         tracing::info!(
             address = %local,
             database = %store::redact(&args.store.database_url),
@@ -96,7 +98,7 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
             .map_err(|e| CliError::Failure(format!("starting the hand writer: {e}")))?;
         let every = Duration::from_secs(args.anchor_interval_mins * 60);
         let periodic = tokio::spawn(append_anchors(anchors.clone(), db.clone(), every));
-        let result = web::serve_with_limits(listener, state, limits, web::shutdown_signal()).await;
+        let result = web::serve_with_limits(listener, state, limits, stop).await;
         periodic.abort();
         // Every request has finished: this is the head the server leaves.
         let last = anchors.append_head(&db).await;
