@@ -253,6 +253,14 @@ async fn a_request_not_answered_in_time_is_408(backend: Backend) {
         answer.contains("request: not answered within 1 s"),
         "{answer}"
     );
+    // The server's own answers are hardened like the app's.
+    for header in [
+        "content-security-policy: default-src 'self'",
+        "cache-control: no-store",
+        "x-content-type-options: nosniff",
+    ] {
+        assert!(answer.contains(header), "{header}: {answer}");
+    }
 }
 
 async fn connections_beyond_the_cap_are_refused(backend: Backend) {
@@ -277,6 +285,7 @@ async fn connections_beyond_the_cap_are_refused(backend: Backend) {
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
     assert!(answer.contains("\"error\":\"unavailable\""), "{answer}");
     assert!(answer.contains("limit of 2 open"), "{answer}");
+    assert!(answer.contains("cache-control: no-store"), "{answer}");
 
     // A place freed is a place for the next client.
     drop(held.pop());

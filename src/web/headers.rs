@@ -3,7 +3,8 @@
 //! this origin's stylesheet and images — no script, no inline style, no
 //! framing, forms posting only here — and no MIME sniffing, no Referer, and
 //! `Cache-Control: no-store` unless a route says otherwise (the stylesheet
-//! may be cached). The pages need no inline script or style: keep it so
+//! may be cached). Added by the server loop (`server.rs`) around the whole
+//! app, so its own answers (the request timeout's 408) carry them too. The pages need no inline script or style: keep it so
 //! (tests/http_headers.rs checks every template).
 
 use axum::Router;

@@ -7,7 +7,7 @@ mod dice_keeper;
 mod drawing;
 mod error;
 mod hands;
-mod headers;
+pub mod headers;
 mod health;
 pub mod json;
 mod play;
@@ -73,7 +73,7 @@ pub fn router(state: AppState) -> Router {
         .merge(settle::router())
         .merge(tripoley::router())
         .route_layer(reader);
-    let app = Router::new()
+    Router::new()
         .merge(health::router())
         .merge(compute)
         .merge(hands::router())
@@ -96,8 +96,7 @@ pub fn router(state: AppState) -> Router {
             tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id)
         })
         .on_response(DefaultOnResponse::new().level(Level::INFO)))
-        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid));
-    headers::add(app)
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
 }
 
 /// Serves until `shutdown` resolves, then finishes in-flight requests, under

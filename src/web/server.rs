@@ -69,6 +69,8 @@ pub async fn serve(
             within(request_timeout, req, next)
         }))
         .layer(RequestBodyDeadlineLayer::new(limits.body_timeout));
+    // Outermost: the request timeout's 408 carries them too.
+    let app = super::headers::add(app);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout);
@@ -136,8 +138,11 @@ async fn refuse(mut stream: TcpStream, peer: SocketAddr, max: usize) {
     .to_string();
     let response = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
-         content-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
-        body.len()
+         content-length: {}\r\nretry-after: 1\r\ncache-control: no-store\r\n\
+         x-content-type-options: nosniff\r\ncontent-security-policy: {}\r\n\
+         connection: close\r\n\r\n{body}",
+        body.len(),
+        super::headers::CONTENT_SECURITY_POLICY_VALUE
     );
     let write = async {
         stream.write_all(response.as_bytes()).await?;
