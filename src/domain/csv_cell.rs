@@ -4,14 +4,18 @@
 //! - a cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return
 //!   gets one `'` in front (the spreadsheet then shows it as text), unless it
 //!   is a plain decimal number such as `-60.00`, which stays a number;
-//! - every control character (Unicode `Cc`: C0, DEL, C1, including tab, CR
-//!   and LF) is written as its escape `\u{…}`, so a cell is one line of
-//!   visible text.
+//! - every character free text may not hold ([`text::refused_char`]:
+//!   controls — tab, CR, LF, ESC, DEL, C1 — and invisible or bidirectional
+//!   formatting characters such as U+200B, U+202E, U+FEFF) is written as its
+//!   escape `\u{0009}` ([`text::escaped`]), so a cell is one line of visible
+//!   text that reads the way it is stored.
 //!
 //! Quoting (commas, quotes) is the CSV writer's job (the `csv` crate).
 //! CSV is for reading; the exact export is JSON lines.
 
 use std::borrow::Cow;
+
+use super::text;
 
 /// The characters that start a formula in Excel, LibreOffice or Sheets.
 pub const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
@@ -19,22 +23,13 @@ pub const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 /// The cell as it is written to a CSV file (see the module docs).
 pub fn cell(text: &str) -> Cow<'_, str> {
     let starts_formula = text.starts_with(FORMULA_STARTS) && !is_plain_decimal(text);
-    let has_control = text.chars().any(char::is_control);
-    if !starts_formula && !has_control {
-        return Cow::Borrowed(text);
+    let has_refused = text.chars().any(text::refused_char);
+    match (starts_formula, has_refused) {
+        (false, false) => Cow::Borrowed(text),
+        (false, true) => Cow::Owned(text::escaped(text)),
+        (true, false) => Cow::Owned(format!("'{text}")),
+        (true, true) => Cow::Owned(format!("'{}", text::escaped(text))),
     }
-    let mut out = String::with_capacity(text.len() + 8);
-    if starts_formula {
-        out.push('\'');
-    }
-    for c in text.chars() {
-        if c.is_control() {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// `-`? digits, then optionally `.` and digits: `60`, `-60.00`, `0.5`.
@@ -61,8 +56,8 @@ mod tests {
         assert_eq!(cell("+1+1"), "'+1+1");
         assert_eq!(cell("-1+cmd|' /C calc'!A0"), "'-1+cmd|' /C calc'!A0");
         assert_eq!(cell("@SUM(A1:A9)"), "'@SUM(A1:A9)");
-        assert_eq!(cell("\t=1"), "'\\u{9}=1");
-        assert_eq!(cell("\r=1"), "'\\u{d}=1");
+        assert_eq!(cell("\t=1"), "'\\u{0009}=1");
+        assert_eq!(cell("\r=1"), "'\\u{000D}=1");
         assert_eq!(cell("-"), "'-");
         assert_eq!(cell("-1e5"), "'-1e5");
         assert_eq!(cell("+60"), "'+60");
@@ -76,11 +71,15 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_are_escaped() {
-        assert_eq!(cell("a\nb"), "a\\u{a}b");
-        assert_eq!(cell("bell\u{7}"), "bell\\u{7}");
-        assert_eq!(cell("\u{1b}[31mred"), "\\u{1b}[31mred");
-        assert_eq!(cell("c1\u{85}"), "c1\\u{85}");
+    fn control_and_invisible_characters_are_escaped() {
+        assert_eq!(cell("a\nb"), "a\\u{000A}b");
+        assert_eq!(cell("bell\u{7}"), "bell\\u{0007}");
+        assert_eq!(cell("\u{1b}[31mred"), "\\u{001B}[31mred");
+        assert_eq!(cell("c1\u{85}"), "c1\\u{0085}");
+        // Invisible before a formula: escaped, so the cell starts with `\`.
+        assert_eq!(cell("\u{feff}=1+1"), "\\u{FEFF}=1+1");
+        assert_eq!(cell("admin\u{202e}nimda"), "admin\\u{202E}nimda");
+        assert_eq!(cell("a\u{200b}"), "a\\u{200B}");
     }
 
     #[test]
@@ -95,13 +94,15 @@ mod tests {
         }
     }
 
-    /// Writes one record with the `csv` crate and reads it back.
+    /// Writes a header and one record with the `csv` crate, as an export
+    /// does, and reads the record back.
     fn round_trip(text: &str) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(["first", "next"]).unwrap();
         w.write_record([cell(text).as_ref(), "next"]).unwrap();
         let bytes = w.into_inner().unwrap();
         let mut r = csv::ReaderBuilder::new()
-            .has_headers(false)
+            .has_headers(true)
             .from_reader(&bytes[..]);
         let record = r.records().next().unwrap().unwrap();
         assert_eq!(record.len(), 2);
@@ -117,16 +118,16 @@ mod tests {
                 !out.starts_with(FORMULA_STARTS) || is_plain_decimal(&out),
                 "{text:?} → {out:?}"
             );
-            prop_assert!(!out.chars().any(char::is_control), "{text:?} → {out:?}");
+            prop_assert!(!out.chars().any(text::refused_char), "{text:?} → {out:?}");
         }
 
         #[test]
         fn text_reads_back_after_the_one_added_quote(
             text in prop_oneof![
-                "[=+\\-@]?[^\\p{Cc}]{0,40}",
+                "[=+\\-@]?[^\\p{Cc}\\p{Cf}]{0,40}",
                 "-?[0-9]{1,6}(\\.[0-9]{1,3})?",
-                any::<String>().prop_filter("no control characters", |s| !s.chars().any(char::is_control)),
-            ]
+                any::<String>(),
+            ].prop_filter("no refused characters", |s| !s.chars().any(text::refused_char))
         ) {
             let read = round_trip(&text);
             let neutralised = text.starts_with(FORMULA_STARTS) && !is_plain_decimal(&text);
