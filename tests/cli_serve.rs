@@ -27,6 +27,8 @@ async fn serve_with_no_configuration_uses_embedded_sqlite_and_stops_on_sigterm()
         let record: serde_json::Value = serde_json::from_str(&line).expect("json log line");
         if record["message"] == "pitbook listening" {
             assert_eq!(record["backend"], "sqlite");
+            assert_eq!(record["header_timeout_secs"], 10, "the default");
+            assert_eq!(record["max_connections"], 1024, "the default");
             break record["address"].as_str().expect("address").to_string();
         }
     };
@@ -81,6 +83,20 @@ fn an_unknown_flag_is_a_usage_error() {
     let (code, line) = run_failing(&["serve", "--colour", "red"], &[]);
     assert_eq!(code, 2);
     assert!(line.contains("--colour"), "{line}");
+}
+
+#[test]
+fn a_zero_timeout_or_cap_is_a_usage_error() {
+    for flag in [
+        "--header-timeout-secs",
+        "--body-timeout-secs",
+        "--request-timeout-secs",
+        "--max-connections",
+    ] {
+        let (code, line) = run_failing(&["serve", flag, "0"], &[]);
+        assert_eq!(code, 2, "{flag}");
+        assert!(line.contains(flag) && line.contains('0'), "{line}");
+    }
 }
 
 #[test]

@@ -2,12 +2,15 @@
 //! the same database and key settings as `serve`.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::CliError;
+use super::anchor_log;
 use super::store_args::StoreArgs;
-use crate::domain::audit::Anchor;
+use crate::domain::audit::{Anchor, AnchorCheck};
+use crate::domain::csv_cell;
 use crate::store::audit::{self, AuditRecord, RecordBound};
 use crate::store::audit_key::MissingKey;
 use crate::store::verify;
@@ -29,9 +32,14 @@ pub struct VerifyArgs {
     /// Start at this sequence number (trusting the record before it).
     #[arg(long, default_value_t = 1)]
     from: i64,
-    /// A head written down earlier, SEQ:HASH: the chain must still contain it.
+    /// A head written down earlier, SEQ:HASH: the chain must still contain
+    /// it. Repeat for several.
     #[arg(long)]
-    anchor: Option<String>,
+    anchor: Vec<String>,
+    /// The anchor log `serve` writes (every line is checked). Default: the
+    /// one `serve` writes by default, if it exists.
+    #[arg(long, env = "PITBOOK_ANCHOR_LOG")]
+    anchor_log: Option<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -85,22 +93,49 @@ fn failure(e: impl std::fmt::Display) -> CliError {
 }
 
 async fn verify_cmd(args: VerifyArgs) -> Result<(), CliError> {
-    let anchor = match &args.anchor {
-        None => None,
-        Some(text) => Some(Anchor::parse(text).ok_or_else(|| {
+    let mut anchors = Vec::new();
+    for text in &args.anchor {
+        let anchor = Anchor::parse(text).ok_or_else(|| {
             CliError::BadInput(format!(
                 "--anchor: \"{text}\" is not SEQ:HASH (a sequence number ≥ 1 and 64 hex characters)"
             ))
-        })?),
-    };
+        })?;
+        anchors.push(AnchorCheck {
+            anchor,
+            origin: format!("--anchor {text}"),
+        });
+    }
     if args.from < 1 {
         return Err(CliError::BadInput(format!(
             "--from: {} is not a sequence number (≥ 1)",
             args.from
         )));
     }
+    // A log named must exist; the default one is read if it does.
+    let log = match &args.anchor_log {
+        Some(path) => Some(path.clone()),
+        None => Some(anchor_log::default_path(&args.store)).filter(|p| p.exists()),
+    };
+    if let Some(path) = &log {
+        match anchor_log::read(path) {
+            Ok(found) => anchors.extend(found),
+            Err(CliError::Verification(message)) => {
+                // An edited log: reported like any other problem.
+                if args.json {
+                    let problem =
+                        serde_json::json!({"problem": {"kind": "anchor_log", "message": message}});
+                    println!("{problem}");
+                } else {
+                    println!("FAILED: {message}");
+                }
+                return Err(CliError::Verification(message));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let given = anchors.len();
     let (db, key) = args.store.open(MissingKey::Refuse).await?;
-    let report = verify::verify(&db, &key, args.from, anchor)
+    let report = verify::verify_with_anchors(&db, &key, args.from, anchors)
         .await
         .map_err(failure)?;
     if args.json {
@@ -108,11 +143,21 @@ async fn verify_cmd(args: VerifyArgs) -> Result<(), CliError> {
     } else if let Some(p) = &report.problem {
         println!("FAILED at seq {}: {} — {}", p.seq, p.kind, p.message);
     } else {
+        let from_log = match &log {
+            Some(path) => format!(" (anchor log {})", path.display()),
+            None => " (no anchor log)".to_string(),
+        };
+        let skipped = match report.anchors_skipped {
+            0 => String::new(),
+            n => format!(", {n} before --from not checked"),
+        };
         println!(
-            "OK: {} records verified, {} settlements recomputed, {} Tripoley games replayed, head {}",
+            "OK: {} records verified, {} settlements recomputed, {} Tripoley games replayed, \
+             {} of {given} anchors checked{skipped}{from_log}, head {}",
             report.count,
             report.hands_settled,
             report.tripoley_games,
+            report.anchors_checked,
             report.head.as_deref().unwrap_or("(empty log)")
         );
     }
@@ -149,18 +194,26 @@ async fn export(args: ExportArgs) -> Result<(), CliError> {
     let to = args.to.as_deref().map(|t| bound("--to", t)).transpose()?;
     let (db, _) = args.store.open(MissingKey::Refuse).await?;
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    if let Format::Csv = args.format {
-        writeln!(
-            out,
-            "seq,recorded_at,actor,table_id,hand_id,event_type,payload,prev_hash,hash"
-        )
-        .map_err(failure)?;
+    let out = std::io::BufWriter::new(stdout.lock());
+    match args.format {
+        Format::Jsonl => export_jsonl(&db, from, to, out).await,
+        Format::Csv => export_csv(&db, from, to, out).await,
     }
+}
+
+/// One record per line, exactly as stored (`serde_json`).
+async fn export_jsonl(
+    db: &crate::store::Db,
+    from: Option<RecordBound>,
+    to: Option<RecordBound>,
+    mut out: impl Write,
+) -> Result<(), CliError> {
     let mut written: Result<(), CliError> = Ok(());
-    audit::for_each_record(&db, from, to, |r| {
+    audit::for_each_record(db, from, to, |r| {
         if written.is_ok() {
-            written = write_record(&mut out, args.format, r);
+            written = serde_json::to_string(r)
+                .map_err(failure)
+                .and_then(|line| writeln!(out, "{line}").map_err(failure));
         }
     })
     .await
@@ -169,42 +222,50 @@ async fn export(args: ExportArgs) -> Result<(), CliError> {
     out.flush().map_err(failure)
 }
 
-fn write_record(out: &mut impl Write, format: Format, r: &AuditRecord) -> Result<(), CliError> {
-    match format {
-        Format::Jsonl => writeln!(out, "{}", serde_json::to_string(r).map_err(failure)?),
-        Format::Csv => {
-            let fields = [
-                r.seq.to_string(),
-                r.recorded_at.clone(),
-                r.actor.clone(),
-                r.table_id.clone().unwrap_or_default(),
-                r.hand_id.clone().unwrap_or_default(),
-                r.event_type.clone(),
-                r.payload.clone(),
-                r.prev_hash.clone(),
-                r.hash.clone(),
-            ];
-            let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-            writeln!(out, "{}", line.join(","))
+/// RFC 4180 quoting by the `csv` crate; every cell through
+/// [`csv_cell::cell`], so no cell opens as a formula (docs/audit.md).
+async fn export_csv(
+    db: &crate::store::Db,
+    from: Option<RecordBound>,
+    to: Option<RecordBound>,
+    out: impl Write,
+) -> Result<(), CliError> {
+    let mut csv = csv::Writer::from_writer(out);
+    csv.write_record(CSV_HEADER).map_err(failure)?;
+    let mut written: Result<(), csv::Error> = Ok(());
+    audit::for_each_record(db, from, to, |r| {
+        if written.is_ok() {
+            written = csv.write_record(csv_cells(r).iter().map(|c| csv_cell::cell(c).into_owned()));
         }
-    }
-    .map_err(failure)
+    })
+    .await
+    .map_err(failure)?;
+    written.map_err(failure)?;
+    csv.flush().map_err(failure)
 }
 
-/// RFC 4180: quote fields with commas, quotes or line breaks; double quotes.
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
+const CSV_HEADER: [&str; 9] = [
+    "seq",
+    "recorded_at",
+    "actor",
+    "table_id",
+    "hand_id",
+    "event_type",
+    "payload",
+    "prev_hash",
+    "hash",
+];
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn csv_fields_are_quoted_when_needed() {
-        assert_eq!(super::csv_field("plain"), "plain");
-        assert_eq!(super::csv_field(r#"{"a":"b,c"}"#), r#""{""a"":""b,c""}""#);
-    }
+fn csv_cells(r: &AuditRecord) -> [String; 9] {
+    [
+        r.seq.to_string(),
+        r.recorded_at.clone(),
+        r.actor.clone(),
+        r.table_id.clone().unwrap_or_default(),
+        r.hand_id.clone().unwrap_or_default(),
+        r.event_type.clone(),
+        r.payload.clone(),
+        r.prev_hash.clone(),
+        r.hash.clone(),
+    ]
 }

@@ -1,6 +1,7 @@
 //! The command line: a thin shell over the same engine the web app uses.
 //! Exit codes: 0 success, 1 failure (database, IO), 2 bad input or usage.
 
+mod anchor_log;
 mod audit;
 mod dice_games;
 mod hand;

@@ -2,13 +2,18 @@
 //! bind, serve until SIGINT/SIGTERM.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 
 use super::CliError;
+use super::anchor_log::{self, AnchorWriter};
 use super::store_args::StoreArgs;
 use crate::store::{self, audit_key::MissingKey};
 use crate::telemetry::LogFormat;
+use crate::web::server::ServerLimits;
 use crate::web::{self, AppState};
 
 #[derive(Debug, Args)]
@@ -26,36 +31,108 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub trusted_proxy: Vec<std::net::IpAddr>,
+    /// Seconds a client has to send a request's headers (and an idle
+    /// keep-alive connection waits for its next request); then it is closed.
+    #[arg(long, env = "PITBOOK_HEADER_TIMEOUT_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout_secs: u64,
+    /// Seconds a client has to send a request's body, once its headers are in (408).
+    #[arg(long, env = "PITBOOK_BODY_TIMEOUT_SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub body_timeout_secs: u64,
+    /// Seconds from a request's headers to its answer (408).
+    #[arg(long, env = "PITBOOK_REQUEST_TIMEOUT_SECS", default_value_t = 120,
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub request_timeout_secs: u64,
+    /// Open connections at once; one more is answered 503 and closed.
+    #[arg(long, env = "PITBOOK_MAX_CONNECTIONS", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+    /// The anchor log: the chain's head appended at start, every
+    /// --anchor-interval-mins while it moves, and at shutdown. Default:
+    /// beside the audit key file (`pitbook.db.anchors` for the embedded
+    /// default), else `pitbook.anchors` here.
+    #[arg(long, env = "PITBOOK_ANCHOR_LOG")]
+    pub anchor_log: Option<PathBuf>,
+    /// Minutes between anchors (one is appended only if the head moved).
+    #[arg(long, env = "PITBOOK_ANCHOR_INTERVAL_MINS", default_value_t = 15,
+          value_parser = clap::value_parser!(u64).range(1..=1440))]
+    pub anchor_interval_mins: u64,
+}
+
+impl ServeArgs {
+    fn limits(&self) -> ServerLimits {
+        ServerLimits {
+            header_timeout: Duration::from_secs(self.header_timeout_secs),
+            body_timeout: Duration::from_secs(self.body_timeout_secs),
+            request_timeout: Duration::from_secs(self.request_timeout_secs),
+            max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+        }
+    }
 }
 
 pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
     super::runtime()?.block_on(async move {
         let (db, audit_key) = args.store.open(MissingKey::Create).await?;
         first_admin(&db, &audit_key, log_format).await?;
+        let anchors = Arc::new(AnchorWriter::new(
+            args.anchor_log
+                .clone()
+                .unwrap_or_else(|| anchor_log::default_path(&args.store)),
+        ));
+        // Before listening: a log that cannot be written stops the start.
+        anchors.append_head(&db).await.map_err(CliError::Failure)?;
         let listener = tokio::net::TcpListener::bind(args.bind)
             .await
             .map_err(|e| CliError::Failure(format!("cannot listen on {}: {e}", args.bind)))?;
         let local = listener
             .local_addr()
             .map_err(|e| CliError::Failure(e.to_string()))?;
+        let limits = args.limits();
+        // Before "listening": from then on SIGTERM is a graceful stop.
+        let stop = web::shutdown_signal();
         tracing::info!(
             address = %local,
             database = %store::redact(&args.store.database_url),
             backend = db.backend().name(),
+            header_timeout_secs = args.header_timeout_secs,
+            body_timeout_secs = args.body_timeout_secs,
+            request_timeout_secs = args.request_timeout_secs,
+            max_connections = args.max_connections,
+            anchor_log = %anchors.path().display(),
             "pitbook listening"
         );
         let state = AppState::new(db.clone(), audit_key.clone())
             .map_err(|e| CliError::Failure(format!("starting the hand writer: {e}")))?
             .with_trusted_proxies(args.trusted_proxy);
         let login_guard = state.login_guard.clone();
-        let result = web::serve(listener, state, web::shutdown_signal()).await;
+        let every = Duration::from_secs(args.anchor_interval_mins * 60);
+        let periodic = tokio::spawn(append_anchors(anchors.clone(), db.clone(), every));
+        let result = web::serve_with_limits(listener, state, limits, stop).await;
+        periodic.abort();
         // The login failures of windows still open are recorded before exit.
         if let Err(e) = login_guard.flush(&db, &audit_key).await {
             tracing::error!(error = %e, "cannot write the login_failures records at shutdown");
         }
+        // Every request has finished: this is the head the server leaves.
+        let last = anchors.append_head(&db).await;
         db.close().await;
-        result.map_err(|e| CliError::Failure(format!("server error: {e}")))
+        result.map_err(|e| CliError::Failure(format!("server error: {e}")))?;
+        last.map(|_| ()).map_err(CliError::Failure)
     })
+}
+
+/// Appends the head every `every` while it moves; a failure is logged and
+/// tried again next time.
+async fn append_anchors(anchors: Arc<AnchorWriter>, db: store::Db, every: Duration) {
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        if let Err(e) = anchors.append_head(&db).await {
+            tracing::error!(path = %anchors.path().display(), error = %e, "anchor not appended");
+        }
+    }
 }
 
 /// On a database with no accounts: creates `admin` and shows its one-time

@@ -151,16 +151,19 @@ pub enum ChainProblem {
         "seq {seq}: hash mismatch — the record was altered, or the key is not the one it was written with"
     )]
     HashMismatch { seq: i64 },
-    #[error("anchor seq {seq}: the chain's hash there is {found}, the anchor says {expected}")]
+    #[error(
+        "anchor seq {seq} ({origin}): the chain's hash there is {found}, the anchor says {expected}"
+    )]
     AnchorMismatch {
         seq: i64,
         expected: String,
         found: String,
+        origin: String,
     },
     #[error(
-        "anchor seq {seq}: the chain ends at seq {head} — records after it were removed (truncated)"
+        "anchor seq {seq} ({origin}): the chain ends at seq {head} — records after it were removed (truncated)"
     )]
-    AnchorBeyondHead { seq: i64, head: i64 },
+    AnchorBeyondHead { seq: i64, head: i64, origin: String },
 }
 
 impl ChainProblem {
@@ -201,34 +204,105 @@ impl fmt::Display for Anchor {
     }
 }
 
+/// An anchor to check and where it came from (`--anchor`, `anchors.log
+/// line 3`), so a problem names the line an auditor must look at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnchorCheck {
+    pub anchor: Anchor,
+    pub origin: String,
+}
+
 /// Walks records in ascending seq order, starting at `from` (1 for the whole
 /// chain). Starting later trusts the stored hash of the record before `from`.
+///
+/// Checks any number of anchors: at each anchor's seq the record's hash
+/// must be the anchor's, and no anchor may lie past the head (a removed
+/// tail). Anchors before `from` are not walked, so not checked (counted
+/// as skipped).
 #[derive(Debug)]
 pub struct ChainVerifier {
     key: AuditKey,
     expected_seq: i64,
     prev_hash: Option<String>,
-    anchor: Option<Anchor>,
-    anchor_seen: bool,
+    /// Sorted by seq, each at or after `from`.
+    anchors: Vec<AnchorCheck>,
+    /// The first anchor not yet reached, and its seq (`i64::MAX` when none:
+    /// one comparison per record).
+    next_anchor: usize,
+    next_anchor_seq: i64,
+    anchors_checked: u64,
+    anchors_skipped: u64,
     count: u64,
 }
 
 impl ChainVerifier {
     /// `prev_hash`: the hash of record `from − 1` (GENESIS for `from == 1`).
+    /// `anchor`: one anchor given as `--anchor`.
     pub fn new(
         key: AuditKey,
         from: i64,
         prev_hash: Option<String>,
         anchor: Option<Anchor>,
     ) -> ChainVerifier {
+        let anchors = anchor
+            .map(|anchor| AnchorCheck {
+                anchor,
+                origin: "--anchor".to_string(),
+            })
+            .into_iter()
+            .collect();
+        ChainVerifier::with_anchors(key, from, prev_hash, anchors)
+    }
+
+    /// [`Self::new`] with every anchor in `anchors` (any order, repeats
+    /// allowed: each is checked).
+    pub fn with_anchors(
+        key: AuditKey,
+        from: i64,
+        prev_hash: Option<String>,
+        mut anchors: Vec<AnchorCheck>,
+    ) -> ChainVerifier {
+        let from = from.max(1);
+        // Stable: anchors at one seq keep their order (the first wrong one
+        // is the one named).
+        anchors.sort_by_key(|a| a.anchor.seq);
+        let skipped = anchors.iter().take_while(|a| a.anchor.seq < from).count();
+        anchors.drain(..skipped);
+        let next_anchor_seq = anchors.first().map_or(i64::MAX, |a| a.anchor.seq);
         ChainVerifier {
             key,
-            expected_seq: from.max(1),
+            expected_seq: from,
             prev_hash,
-            anchor,
-            anchor_seen: false,
+            anchors,
+            next_anchor: 0,
+            next_anchor_seq,
+            anchors_checked: 0,
+            anchors_skipped: skipped as u64,
             count: 0,
         }
+    }
+
+    /// Every anchor at `seq` names `stored_hash`.
+    fn check_anchors(&mut self, seq: i64, stored_hash: &str) -> Result<(), ChainProblem> {
+        while let Some(a) = self.anchors.get(self.next_anchor)
+            && a.anchor.seq == seq
+        {
+            if a.anchor.hash != stored_hash {
+                return Err(ChainProblem::AnchorMismatch {
+                    seq,
+                    expected: a.anchor.hash.clone(),
+                    found: stored_hash.to_string(),
+                    origin: a.origin.clone(),
+                });
+            }
+            self.anchors_checked += 1;
+            self.next_anchor += 1;
+        }
+        self.next_anchor_seq = self
+            .anchors
+            .get(self.next_anchor)
+            .map_or(i64::MAX, |a| a.anchor.seq);
+        Ok(())
     }
 
     /// Checks one record in full: its place in the sequence, its own hash,
@@ -268,17 +342,8 @@ impl ChainVerifier {
         {
             return Err(ChainProblem::BrokenLink { seq: r.seq });
         }
-        if let Some(anchor) = &self.anchor
-            && anchor.seq == r.seq
-        {
-            if anchor.hash != stored_hash {
-                return Err(ChainProblem::AnchorMismatch {
-                    seq: r.seq,
-                    expected: anchor.hash.clone(),
-                    found: stored_hash.to_string(),
-                });
-            }
-            self.anchor_seen = true;
+        if r.seq == self.next_anchor_seq {
+            self.check_anchors(r.seq, stored_hash)?;
         }
         match &mut self.prev_hash {
             // Reuse the buffer: one allocation for the whole walk.
@@ -293,20 +358,21 @@ impl ChainVerifier {
         Ok(())
     }
 
-    /// Ends the walk: the anchor, if any, must have been reached.
+    /// Ends the walk: every anchor must have been reached (one past the
+    /// head means records at the end were removed).
     pub fn finish(self) -> Result<ChainReport, ChainProblem> {
         let head_seq = self.expected_seq - 1;
-        if let Some(anchor) = &self.anchor
-            && !self.anchor_seen
-            && anchor.seq > head_seq
-        {
+        if let Some(a) = self.anchors.get(self.next_anchor) {
             return Err(ChainProblem::AnchorBeyondHead {
-                seq: anchor.seq,
+                seq: a.anchor.seq,
                 head: head_seq,
+                origin: a.origin.clone(),
             });
         }
         Ok(ChainReport {
             count: self.count,
+            anchors_checked: self.anchors_checked,
+            anchors_skipped: self.anchors_skipped,
             head: self.prev_hash.map(|hash| Anchor {
                 seq: head_seq,
                 hash,
@@ -319,6 +385,10 @@ impl ChainVerifier {
 pub struct ChainReport {
     /// Records checked.
     pub count: u64,
+    /// Anchors found in the chain with their hash.
+    pub anchors_checked: u64,
+    /// Anchors before `from`, not walked.
+    pub anchors_skipped: u64,
     /// The last record checked.
     pub head: Option<Anchor>,
 }
@@ -431,7 +501,11 @@ mod tests {
                     hash: recs[4].hash.clone()
                 })
             ),
-            Err(ChainProblem::AnchorBeyondHead { seq: 5, head: 3 })
+            Err(ChainProblem::AnchorBeyondHead {
+                seq: 5,
+                head: 3,
+                origin: "--anchor".into()
+            })
         );
         let wrong = Anchor {
             seq: 2,
@@ -448,6 +522,104 @@ mod tests {
             v.check(&fields(&recs[0]), &recs[0].hash),
             Err(ChainProblem::HashMismatch { seq: 1 })
         );
+    }
+
+    fn check(seq: i64, hash: &str, origin: &str) -> AnchorCheck {
+        AnchorCheck {
+            anchor: Anchor {
+                seq,
+                hash: hash.to_string(),
+            },
+            origin: origin.to_string(),
+        }
+    }
+
+    fn verify_many(
+        recs: &[Rec],
+        from: i64,
+        anchors: Vec<AnchorCheck>,
+    ) -> Result<ChainReport, ChainProblem> {
+        let prev = if from == 1 {
+            GENESIS_HASH.to_string()
+        } else {
+            recs[from as usize - 2].hash.clone()
+        };
+        let mut v = ChainVerifier::with_anchors(key(), from, Some(prev), anchors);
+        for r in &recs[from as usize - 1..] {
+            v.check(&fields(r), &r.hash)?;
+        }
+        v.finish()
+    }
+
+    #[test]
+    fn every_anchor_is_checked_in_any_order() {
+        let recs = chain(6);
+        let anchors = vec![
+            check(5, &recs[4].hash, "log line 3"),
+            check(2, &recs[1].hash, "log line 1"),
+            check(5, &recs[4].hash, "log line 4"),
+            check(6, &recs[5].hash, "--anchor"),
+            check(3, &recs[2].hash, "log line 2"),
+        ];
+        let report = verify_many(&recs, 1, anchors.clone()).unwrap();
+        assert_eq!((report.count, report.anchors_checked), (6, 5));
+        assert_eq!(report.anchors_skipped, 0);
+
+        // From seq 4: the anchors before it are not walked.
+        let report = verify_many(&recs, 4, anchors).unwrap();
+        assert_eq!((report.count, report.anchors_checked), (3, 3));
+        assert_eq!(report.anchors_skipped, 2);
+
+        // None at all.
+        let report = verify_many(&recs, 1, Vec::new()).unwrap();
+        assert_eq!((report.anchors_checked, report.anchors_skipped), (0, 0));
+    }
+
+    #[test]
+    fn a_wrong_or_unknown_anchor_is_named_by_its_origin() {
+        let recs = chain(6);
+        // The second of two anchors at seq 5 is wrong: it is the one named.
+        let wrong = vec![
+            check(2, &recs[1].hash, "log line 1"),
+            check(5, &recs[4].hash, "log line 2"),
+            check(5, &recs[3].hash, "log line 3"),
+        ];
+        let problem = verify_many(&recs, 1, wrong).unwrap_err();
+        assert_eq!(
+            problem,
+            ChainProblem::AnchorMismatch {
+                seq: 5,
+                expected: recs[3].hash.clone(),
+                found: recs[4].hash.clone(),
+                origin: "log line 3".into(),
+            }
+        );
+        assert!(problem.to_string().contains("(log line 3)"), "{problem}");
+
+        // Past the head: the first such anchor, however many.
+        let beyond = vec![
+            check(9, &recs[0].hash, "log line 5"),
+            check(2, &recs[1].hash, "log line 1"),
+            check(7, &recs[0].hash, "log line 4"),
+        ];
+        assert_eq!(
+            verify_many(&recs, 1, beyond),
+            Err(ChainProblem::AnchorBeyondHead {
+                seq: 7,
+                head: 6,
+                origin: "log line 4".into()
+            })
+        );
+        // A truncated tail is caught even when walking from later on.
+        let truncated = &recs[..4];
+        assert!(matches!(
+            verify_many(truncated, 3, vec![check(6, &recs[5].hash, "log line 9")]),
+            Err(ChainProblem::AnchorBeyondHead {
+                seq: 6,
+                head: 4,
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod cards;
+pub mod csv_cell;
 pub mod dice;
 pub mod eval;
 pub mod hand;

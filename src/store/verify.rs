@@ -15,7 +15,7 @@ use super::log_reader::{RawRecord, RecordVisitor, read_postgres, read_sqlite};
 use super::verify_hand_rows::Expected;
 use super::{Db, StoreError};
 use crate::domain::audit::{
-    Anchor, AuditKey, ChainProblem, ChainVerifier, GENESIS_HASH, RecordFields,
+    Anchor, AnchorCheck, AuditKey, ChainProblem, ChainVerifier, GENESIS_HASH, RecordFields,
 };
 use crate::domain::hand_record::{Check, HandEvent, HandState, Phase};
 
@@ -27,6 +27,10 @@ pub struct VerifyReport {
     pub hands_settled: u64,
     /// Tripoley games replayed from their first record.
     pub tripoley_games: u64,
+    /// Anchors found in the chain with their hash (`--anchor`, anchor log).
+    pub anchors_checked: u64,
+    /// Anchors before `--from`, not checked.
+    pub anchors_skipped: u64,
     pub head: Option<String>,
     /// The first thing wrong, if any.
     pub problem: Option<Problem>,
@@ -271,6 +275,23 @@ pub async fn verify(
     from: i64,
     anchor: Option<Anchor>,
 ) -> Result<VerifyReport, StoreError> {
+    let anchors = anchor
+        .map(|anchor| AnchorCheck {
+            anchor,
+            origin: "--anchor".to_string(),
+        })
+        .into_iter()
+        .collect();
+    verify_with_anchors(db, key, from, anchors).await
+}
+
+/// [`verify`] against every anchor given (the anchor log's and `--anchor`s).
+pub async fn verify_with_anchors(
+    db: &Db,
+    key: &AuditKey,
+    from: i64,
+    anchors: Vec<AnchorCheck>,
+) -> Result<VerifyReport, StoreError> {
     // Phase times, for RUST_LOG=pitbook=debug (what to look at when it is slow).
     let started = std::time::Instant::now();
     let phase_done = |phase: &str| {
@@ -333,7 +354,7 @@ pub async fn verify(
     }
 
     let mut walk = Walk {
-        chain: ChainVerifier::new(key.clone(), from, prev_hash, anchor),
+        chain: ChainVerifier::with_anchors(key.clone(), from, prev_hash, anchors),
         problem: None,
         shards,
     };
@@ -368,10 +389,14 @@ pub async fn verify(
         replay_problem = earliest(replay_problem, problem);
     }
 
+    let mut anchors_counted = (0, 0);
     let (count, head, chain_problem_found) = match chain_problem_found {
         Some(p) => (0, None, Some(p)),
         None => match chain.finish() {
-            Ok(report) => (report.count, report.head, None),
+            Ok(report) => {
+                anchors_counted = (report.anchors_checked, report.anchors_skipped);
+                (report.count, report.head, None)
+            }
             Err(p) => (0, None, Some(chain_problem(p))),
         },
     };
@@ -392,10 +417,17 @@ pub async fn verify(
     let problem = super::verify_projections::first_problem(db, chain_head_seq, problem).await?;
     phase_done("table and game rows");
     let count = if problem.is_some() { 0 } else { count };
+    let (anchors_checked, anchors_skipped) = if problem.is_some() {
+        (0, 0)
+    } else {
+        anchors_counted
+    };
     Ok(VerifyReport {
         count,
         hands_settled,
         tripoley_games,
+        anchors_checked,
+        anchors_skipped,
         head: if problem.is_some() {
             None
         } else {

@@ -3,7 +3,6 @@
 //! route takes a JSON body and returns the JSON of `domain::poker_dice` /
 //! `domain::ten_thousand` (the CLI's `--json`). See docs/dice-games.md.
 
-use axum::body::Bytes;
 use axum::routing::post;
 use axum::{Json, Router};
 
@@ -26,27 +25,27 @@ fn bad(e: impl std::fmt::Display) -> ApiError {
     ApiError::BadInput(e.to_string())
 }
 
-async fn rank(body: Bytes) -> Result<Json<RankResponse>, ApiError> {
+async fn rank(body: json::Body) -> Result<Json<RankResponse>, ApiError> {
     let req: RankRequest = json::parse(&body)?;
     poker_dice::rank(&req).map(Json).map_err(bad)
 }
 
-async fn compare(body: Bytes) -> Result<Json<CompareResponse>, ApiError> {
+async fn compare(body: json::Body) -> Result<Json<CompareResponse>, ApiError> {
     let req: CompareRequest = json::parse(&body)?;
     poker_dice::compare(&req).map(Json).map_err(bad)
 }
 
-async fn round(body: Bytes) -> Result<Json<RoundResponse>, ApiError> {
+async fn round(body: json::Body) -> Result<Json<RoundResponse>, ApiError> {
     let req: RoundRequest = json::parse(&body)?;
     poker_dice::round(&req).map(Json).map_err(bad)
 }
 
-async fn score(body: Bytes) -> Result<Json<ScoreResponse>, ApiError> {
+async fn score(body: json::Body) -> Result<Json<ScoreResponse>, ApiError> {
     let req: ScoreRequest = json::parse(&body)?;
     ten_thousand::score(&req).map(Json).map_err(bad)
 }
 
-async fn game(body: Bytes) -> Result<Json<ScoreSheet>, ApiError> {
+async fn game(body: json::Body) -> Result<Json<ScoreSheet>, ApiError> {
     let req: GameRequest = json::parse(&body)?;
     ten_thousand::game(&req).map(Json).map_err(bad)
 }

@@ -58,7 +58,7 @@ async fn open_hand(
     State(state): State<AppState>,
     staff: Staff,
     uri: Uri,
-    body: Bytes,
+    body: json::Body,
 ) -> Result<Response, Response> {
     run(&state, &staff, uri.path(), None, &body).await
 }
@@ -68,7 +68,7 @@ async fn command(
     staff: Staff,
     uri: Uri,
     Path(id): Path<String>,
-    body: Bytes,
+    body: json::Body,
 ) -> Result<Response, Response> {
     run(&state, &staff, uri.path(), Some(&id), &body).await
 }

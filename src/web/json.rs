@@ -1,7 +1,12 @@
 //! JSON request bodies parsed by our own rules: errors are 422 with the
 //! field path (`events[2].amount: …`), never axum's generic 400/415.
 
+use axum::Json;
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 
 use super::ApiError;
@@ -19,7 +24,8 @@ pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(body);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        let path = if path == "." {
+        // `?`: malformed before any field was read (`{"`).
+        let path = if path == "." || path == "?" {
             "body".to_string()
         } else {
             path
@@ -29,4 +35,59 @@ pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     de.end()
         .map_err(|e| ApiError::BadInput(format!("body: {e}")))?;
     Ok(value)
+}
+
+/// A JSON route's request body, read under the one limit every JSON route
+/// has ([`BODY_BYTES_MAX`], set for the whole router in `web::router`) and
+/// the server's body timeout. Whatever goes wrong reading it is answered in
+/// the API's JSON format: too long or unreadable is 422 `bad_input`
+/// (`body: …`), not received in time is 408 `timeout` — never axum's plain
+/// text. Derefs to the bytes, for [`parse`].
+pub struct Body(pub Bytes);
+
+impl std::ops::Deref for Body {
+    type Target = Bytes;
+
+    fn deref(&self) -> &Bytes {
+        &self.0
+    }
+}
+
+impl<S: Send + Sync> FromRequest<S> for Body {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, state: &S) -> Result<Body, Response> {
+        Bytes::from_request(req, state)
+            .await
+            .map(Body)
+            .map_err(|e| body_rejection(&e, "body"))
+    }
+}
+
+/// The JSON answer to a body that could not be read; `field` names it in
+/// the message (`body`, or `input` for the settle contract).
+pub fn body_rejection(e: &BytesRejection, field: &str) -> Response {
+    if is_timeout(e) {
+        let message = format!("{field}: not received in time (the server's body timeout)");
+        let body = serde_json::json!({"error": "timeout", "message": message});
+        return (StatusCode::REQUEST_TIMEOUT, Json(body)).into_response();
+    }
+    let message = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        format!("{field}: the body is more than the limit of {BODY_BYTES_MAX} bytes")
+    } else {
+        format!("{field}: {}", e.body_text())
+    };
+    ApiError::BadInput(message).into_response()
+}
+
+/// Whether reading the body failed on the server's body timeout.
+fn is_timeout(e: &BytesRejection) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = source {
+        if err.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        source = err.source();
+    }
+    false
 }

@@ -7,6 +7,7 @@ mod dice_keeper;
 mod drawing;
 mod error;
 mod hands;
+pub mod headers;
 mod health;
 pub mod json;
 mod play;
@@ -14,6 +15,7 @@ mod play_forms;
 mod play_pd;
 mod play_view;
 mod rules;
+pub mod server;
 mod session;
 mod settle;
 mod staff;
@@ -24,9 +26,10 @@ mod tripoley_games;
 mod users;
 
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Arc;
 
+use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, Request};
 use axum::{Router, middleware};
 use tokio::net::TcpListener;
@@ -105,6 +108,8 @@ pub fn router(state: AppState) -> Router {
         .merge(dice_keeper::router())
         .merge(tripoley_games::router())
         .with_state(state)
+        // One limit for every body (json::Body answers over it in JSON).
+        .layer(DefaultBodyLimit::max(json::BODY_BYTES_MAX))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
             let request_id = req
@@ -118,44 +123,70 @@ pub fn router(state: AppState) -> Router {
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
 }
 
-/// Serves until `shutdown` resolves, then finishes in-flight requests.
+/// Serves until `shutdown` resolves, then finishes in-flight requests, under
+/// the default [`server::ServerLimits`].
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    // The client's address reaches handlers (the login throttle) as ConnectInfo.
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
+    serve_with_limits(listener, state, server::ServerLimits::DEFAULT, shutdown).await
 }
 
-/// Resolves on SIGINT or SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
+/// [`serve`] with the timeouts and connection cap given (`pitbook serve`'s flags).
+pub async fn serve_with_limits(
+    listener: TcpListener,
+    state: AppState,
+    limits: server::ServerLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    server::serve(listener, router(state), limits, shutdown).await
+}
+
+/// Resolves on SIGINT or SIGTERM. The handlers are installed when this is
+/// called (not when first awaited), so a signal right after the server
+/// says it is listening is a graceful stop, never the default kill.
+pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    let signals = {
+        use tokio::signal::unix::{SignalKind, signal};
+        let install = |kind: SignalKind, name: &'static str| match signal(kind) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot listen for {name}");
+                None
+            }
+        };
+        (
+            install(SignalKind::interrupt(), "SIGINT"),
+            install(SignalKind::terminate(), "SIGTERM"),
+        )
+    };
+    async move {
+        #[cfg(unix)]
+        {
+            let (mut int, mut term) = signals;
+            tokio::select! {
+                () = received(int.as_mut()) => {},
+                () = received(term.as_mut()) => {},
+            }
+        }
+        #[cfg(not(unix))]
         if let Err(e) = tokio::signal::ctrl_c().await {
-            tracing::error!(error = %e, "cannot listen for SIGINT");
+            tracing::error!(error = %e, "cannot listen for Ctrl-C");
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+        tracing::info!("shutdown signal received; finishing in-flight requests");
     }
-    tracing::info!("shutdown signal received; finishing in-flight requests");
+}
+
+/// The next delivery of a signal (never, for one that could not be installed).
+#[cfg(unix)]
+async fn received(signal: Option<&mut tokio::signal::unix::Signal>) {
+    match signal {
+        Some(s) => {
+            s.recv().await;
+        }
+        None => std::future::pending::<()>().await,
+    }
 }

@@ -6,7 +6,6 @@
 //! The static paths `/api/v1/hands/eval` etc. sit beside the hand store's
 //! `/api/v1/hands/{id}`; static segments win, and hand ids are UUIDs.
 
-use axum::body::Bytes;
 use axum::extract::Query;
 use axum::extract::rejection::QueryRejection;
 use axum::routing::get;
@@ -80,7 +79,7 @@ fn respond<T: Serialize>(r: Result<T, ToolError>) -> Result<Json<T>, ApiError> {
     r.map(Json).map_err(|e| ApiError::BadInput(e.to_string()))
 }
 
-async fn eval_post(body: Bytes) -> Result<Json<EvalResponse>, ApiError> {
+async fn eval_post(body: json::Body) -> Result<Json<EvalResponse>, ApiError> {
     respond(hand_tools::eval(&json::parse(&body)?))
 }
 
@@ -90,7 +89,7 @@ async fn eval_get(
     respond(hand_tools::eval(&cards_query(q)?))
 }
 
-async fn house_way_post(body: Bytes) -> Result<Json<HouseWayResponse>, ApiError> {
+async fn house_way_post(body: json::Body) -> Result<Json<HouseWayResponse>, ApiError> {
     respond(hand_tools::house_way(&json::parse(&body)?))
 }
 
@@ -100,7 +99,7 @@ async fn house_way_get(
     respond(hand_tools::house_way(&cards_query(q)?))
 }
 
-async fn settings_post(body: Bytes) -> Result<Json<SettingsResponse>, ApiError> {
+async fn settings_post(body: json::Body) -> Result<Json<SettingsResponse>, ApiError> {
     respond(hand_tools::settings(&json::parse(&body)?))
 }
 
@@ -110,7 +109,7 @@ async fn settings_get(
     respond(hand_tools::settings(&cards_query(q)?))
 }
 
-async fn dice_post(body: Bytes) -> Result<Json<DiceResponse>, ApiError> {
+async fn dice_post(body: json::Body) -> Result<Json<DiceResponse>, ApiError> {
     respond(hand_tools::dice(&json::parse::<DiceRequest>(&body)?))
 }
 

@@ -6,42 +6,32 @@
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::DefaultBodyLimit;
 use axum::extract::rejection::BytesRejection;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 
-use super::{ApiError, AppState};
+use super::{ApiError, AppState, json};
 use crate::domain::settle::{self, SettleError, limits};
 
+// The body limit of every JSON route is the engine's own: over it is bad
+// input (422, `input: …`), like the CLI, not axum's plain-text 413.
+const _: () = assert!(limits::INPUT_BYTES_MAX == json::BODY_BYTES_MAX);
+
 pub fn router() -> Router<AppState> {
-    // Never buffer more than the engine accepts; over it is bad input (422),
-    // like the CLI, not axum's plain-text 413.
-    Router::new().route(
-        "/api/v1/settle",
-        post(settle_post).layer(DefaultBodyLimit::max(limits::INPUT_BYTES_MAX)),
-    )
+    Router::new().route("/api/v1/settle", post(settle_post))
 }
 
-async fn settle_post(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
-    let body = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::BadInput(format!(
-                "input: the body is more than the limit of {} bytes",
-                limits::INPUT_BYTES_MAX
-            ))
-        } else {
-            ApiError::BadInput(format!("input: {}", e.body_text()))
-        }
-    })?;
+async fn settle_post(body: Result<Bytes, BytesRejection>) -> Result<Response, Response> {
+    let body = body.map_err(|e| json::body_rejection(&e, "input"))?;
     let text = std::str::from_utf8(&body).map_err(|e| {
         ApiError::BadInput(format!(
             "input: the body is not UTF-8 text (invalid byte at offset {})",
             e.valid_up_to()
         ))
+        .into_response()
     })?;
-    let json = settle::settle_json(text).map_err(api_error)?;
+    let json = settle::settle_json(text).map_err(|e| api_error(e).into_response())?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 

@@ -7,45 +7,36 @@
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::DefaultBodyLimit;
-use axum::extract::rejection::BytesRejection;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 
-use super::{ApiError, AppState};
+use super::{ApiError, AppState, json};
 use crate::domain::tripoley::{self, INPUT_BYTES_MAX, TripoleyError};
 
 /// `round_json` or `final_json`.
 type Compute = fn(&[u8], bool) -> Result<String, TripoleyError>;
 
+// The body limit is every JSON route's (`json::Body`); a body over the
+// engine's smaller limit reaches the engine, which refuses it (422).
+const _: () = assert!(INPUT_BYTES_MAX <= json::BODY_BYTES_MAX);
+
 pub fn router() -> Router<AppState> {
-    // One byte over the engine's limit reaches it, which refuses it (422).
-    let limit = DefaultBodyLimit::max(INPUT_BYTES_MAX + 1);
     Router::new()
-        .route("/api/v1/tripoley/round", post(round).layer(limit))
-        .route("/api/v1/tripoley/final", post(final_hand).layer(limit))
+        .route("/api/v1/tripoley/round", post(round))
+        .route("/api/v1/tripoley/final", post(final_hand))
 }
 
-async fn round(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
-    respond(body, tripoley::round_json)
+async fn round(body: json::Body) -> Result<Response, ApiError> {
+    respond(&body, tripoley::round_json)
 }
 
-async fn final_hand(body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
-    respond(body, tripoley::final_json)
+async fn final_hand(body: json::Body) -> Result<Response, ApiError> {
+    respond(&body, tripoley::final_json)
 }
 
-fn respond(body: Result<Bytes, BytesRejection>, compute: Compute) -> Result<Response, ApiError> {
-    let body = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::BadInput(format!(
-                "body: more than the limit of {INPUT_BYTES_MAX} bytes"
-            ))
-        } else {
-            ApiError::BadInput(format!("body: {}", e.body_text()))
-        }
-    })?;
-    let json = compute(&body, false).map_err(|e| {
+fn respond(body: &Bytes, compute: Compute) -> Result<Response, ApiError> {
+    let json = compute(body, false).map_err(|e| {
         if e.is_bad_input() {
             ApiError::BadInput(e.to_string())
         } else {

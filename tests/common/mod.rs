@@ -121,6 +121,9 @@ pub struct TestApp {
     pub database: TestDb,
     /// The API token of [`TEST_ADMIN`], an admin with no password change due.
     pub token: String,
+    /// The server's login throttle: `flush` writes the open windows'
+    /// `login_failures` records, as `serve` does at shutdown.
+    pub login_guard: std::sync::Arc<pitbook::store::staff::LoginGuard>,
     shutdown: Option<oneshot::Sender<()>>,
 }
 
@@ -322,6 +325,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
     let address = format!("http://{}", listener.local_addr().expect("addr"));
     let (tx, rx) = oneshot::channel::<()>();
     let state = AppState::new(database.db.clone(), test_key()).expect("the app state");
+    let login_guard = state.login_guard.clone();
     tokio::spawn(async move {
         let _ = web::serve(listener, state, async {
             let _ = rx.await;
@@ -333,6 +337,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
         client: bearer_client(&token),
         database,
         token,
+        login_guard,
         shutdown: Some(tx),
     }
 }

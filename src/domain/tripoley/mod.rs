@@ -79,7 +79,8 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, TripoleyError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        let path = if path == "." {
+        // `?`: malformed before any field was read (`{"`).
+        let path = if path == "." || path == "?" {
             "body".to_string()
         } else {
             path
