@@ -389,6 +389,8 @@ pub async fn verify(
     phase_done("Tripoley replay");
     let problem = super::verify_projections::first_problem(db, chain_head_seq, problem).await?;
     phase_done("table and game rows");
+    let problem = super::verify_hand_times::first_problem(db, chain_head_seq, problem).await?;
+    phase_done("hand row times");
     let count = if problem.is_some() { 0 } else { count };
     Ok(VerifyReport {
         count,
