@@ -109,6 +109,37 @@ async fn an_edited_hands_row_is_detected(backend: Backend) {
     }
 }
 
+/// A hand row's `opened_at` is its first record's time and `updated_at` its
+/// last record's: an edited time is a `projection` problem naming it.
+async fn an_edited_hand_time_is_detected(backend: Backend) {
+    let app = app_with_hands(backend, 1).await;
+    for (edit, undo, field) in [
+        (
+            "UPDATE hands SET opened_at = '2026-01-01T00:00:00.000000Z'",
+            "UPDATE hands SET opened_at = updated_at",
+            "opened_at is \"2026-01-01T00:00:00.000000Z\" in the row",
+        ),
+        (
+            "UPDATE hands SET updated_at = '2099-01-01T00:00:00.000000Z'",
+            "UPDATE hands SET updated_at = opened_at",
+            "updated_at is \"2099-01-01T00:00:00.000000Z\" in the row",
+        ),
+    ] {
+        tamper(&app.database.db, &[edit]).await;
+        let report = verify_with(&app, &test_key(), None).await;
+        let problem = report.problem.expect(edit);
+        assert_eq!(
+            (problem.seq, problem.kind),
+            (12, "projection"),
+            "{edit}: {problem:?}"
+        );
+        assert!(problem.message.contains(field), "{edit}: {problem:?}");
+        tamper(&app.database.db, &[undo]).await;
+        let report = verify_with(&app, &test_key(), None).await;
+        assert!(report.ok(), "{undo}: {report:?}");
+    }
+}
+
 /// The API shows a hand as its events give it, whatever its row says.
 async fn the_api_shows_the_fold_not_an_edited_row(backend: Backend) {
     let app = app_with_hands(backend, 1).await;
@@ -234,6 +265,7 @@ on_both_databases!(
     an_edited_amount_is_detected,
     an_edited_projection_settlement_is_detected,
     an_edited_hands_row_is_detected,
+    an_edited_hand_time_is_detected,
     the_api_shows_the_fold_not_an_edited_row,
     a_deleted_row_is_detected,
     an_inserted_row_is_detected,

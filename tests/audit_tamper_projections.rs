@@ -407,6 +407,100 @@ fn cases(m: &Made) -> Vec<Case> {
             vec![row("tripoley_games", tr), "missing".to_string()],
         ),
     ]);
+    // The rows' times are their records' recorded_at; a kept game's
+    // last_key is the key in its last action's record.
+    let t0 = "'2026-01-01T00:00:00.000000Z'";
+    let time = |table: &str, column: &str, id: &str| {
+        (
+            vec![
+                format!("CREATE TABLE times_copy AS SELECT {id} AS id, {column} AS t FROM {table}"),
+                format!("UPDATE {table} SET {column} = {t0}"),
+            ],
+            vec![
+                format!(
+                    "UPDATE {table} SET {column} = (SELECT t FROM times_copy WHERE times_copy.id = {table}.{id})"
+                ),
+                "DROP TABLE times_copy".to_string(),
+            ],
+        )
+    };
+    let edited = format!("is \"{}\" in the row", t0.trim_matches('\''));
+    for (what, table, column, id, seq, named) in [
+        (
+            "created_at",
+            "card_tables",
+            "created_at",
+            "name",
+            m.table_last,
+            "card_tables row \"T1\"".to_string(),
+        ),
+        (
+            "assigned_at",
+            "table_dealers",
+            "assigned_at",
+            "username",
+            m.dee_assigned,
+            "table_dealers row (\"T1\", \"dee\")".to_string(),
+        ),
+        (
+            "a dice game's created_at",
+            "dice_games",
+            "created_at",
+            "id",
+            m.ten_thousand_last,
+            row("dice_games", tt),
+        ),
+        (
+            "a dice game's updated_at",
+            "dice_games",
+            "updated_at",
+            "id",
+            m.ten_thousand_last,
+            row("dice_games", tt),
+        ),
+        (
+            "a dice game's last_key",
+            "dice_games",
+            "last_key",
+            "id",
+            m.ten_thousand_last,
+            row("dice_games", tt),
+        ),
+        (
+            "a Tripoley game's created_at",
+            "tripoley_games",
+            "created_at",
+            "id",
+            m.tripoley_last,
+            row("tripoley_games", tr),
+        ),
+        (
+            "a Tripoley game's updated_at",
+            "tripoley_games",
+            "updated_at",
+            "id",
+            m.tripoley_last,
+            row("tripoley_games", tr),
+        ),
+        (
+            "a Tripoley game's last_key",
+            "tripoley_games",
+            "last_key",
+            "id",
+            m.tripoley_last,
+            row("tripoley_games", tr),
+        ),
+    ] {
+        let (edit, undo) = time(table, column, id);
+        // Each table has one row here but the dice games: the 10,000 game
+        // comes first by seq, so it is the one reported.
+        let edited = if column == "last_key" {
+            format!("last_key is Some({})", &edited[3..edited.len() - 11])
+        } else {
+            format!("{column} {edited}")
+        };
+        out.push((what, edit, undo, seq, vec![named, edited]));
+    }
     out
 }
 

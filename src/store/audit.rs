@@ -95,8 +95,20 @@ pub async fn append(
     key: &AuditKey,
     records: &[NewRecord],
 ) -> Result<Vec<AuditRecord>, StoreError> {
+    append_at(tx, key, records, &now_text()).await
+}
+
+/// [`append`] with the records' `recorded_at` given: a projection row
+/// written in the same transaction carries the same time, so `audit
+/// verify` can compare the row's time with its record's.
+pub async fn append_at(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    records: &[NewRecord],
+    recorded_at: &str,
+) -> Result<Vec<AuditRecord>, StoreError> {
     let (seq, prev_hash) = head(tx).await?;
-    let written = chain(key, seq, prev_hash, &now_text(), records);
+    let written = chain(key, seq, prev_hash, recorded_at, records);
     for chunk in written.chunks(INSERT_ROWS_MAX) {
         let mut sql = String::from(INSERT_RECORDS);
         for (i, _) in chunk.iter().enumerate() {

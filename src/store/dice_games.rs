@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::audit::canonical_json;
+use super::audit::{self, canonical_json};
 use super::kept_games::{self as kept, Claim, KeptGameError, KeptRow, KeptTable};
 use super::{Db, StoreError, begin_write};
 use crate::domain::audit::AuditKey;
@@ -166,12 +166,21 @@ pub async fn start(
 ) -> Result<String, DiceGameError> {
     let state = game.to_json()?;
     let mut tx = begin_write(db).await?;
-    let id = kept::insert(&mut tx, KeptTable::Dice, Some(game.kind()), &state, actor).await?;
+    let now = audit::now_text();
+    let id = kept::insert(
+        &mut tx,
+        KeptTable::Dice,
+        Some(game.kind()),
+        &state,
+        actor,
+        &now,
+    )
+    .await?;
     let state_value: serde_json::Value =
         serde_json::from_str(&state).map_err(|e| StoreError::Internal(e.to_string()))?;
     let payload = json!({"game_id": id, "state": state_value});
     let event = format!("{}_started", game.event_prefix());
-    kept::record(&mut tx, key, actor, &event, payload).await?;
+    kept::record(&mut tx, key, actor, &event, payload, &now).await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -223,6 +232,7 @@ pub async fn act(
     } else {
         "playing"
     };
+    let now = audit::now_text();
     kept::update(
         &mut tx,
         KeptTable::Dice,
@@ -230,14 +240,22 @@ pub async fn act(
         &state.to_json()?,
         status,
         idempotency_key,
+        &now,
     )
     .await?;
     let prefix = state.event_prefix();
-    let payload = json!({"game_id": id, "version": expected_version + 1, "action": action});
-    kept::record(&mut tx, key, actor, &format!("{prefix}_action"), payload).await?;
+    let payload = json!({
+        "game_id": id,
+        "version": expected_version + 1,
+        "action": action,
+        "key": idempotency_key,
+    });
+    let event = format!("{prefix}_action");
+    kept::record(&mut tx, key, actor, &event, payload, &now).await?;
     if status == "finished" {
         let payload = json!({"game_id": id, "outcome": state.outcome()});
-        kept::record(&mut tx, key, actor, &format!("{prefix}_finished"), payload).await?;
+        let event = format!("{prefix}_finished");
+        kept::record(&mut tx, key, actor, &event, payload, &now).await?;
     }
     tx.commit().await?;
     Ok(DiceGame {

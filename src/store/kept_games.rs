@@ -2,11 +2,17 @@
 //! a projection row holding the game's canonical JSON, a version that each
 //! action names (a stale page is refused), the last action's key (a double
 //! tap records once), and an audit record per action appended in the same
-//! transaction as the row's change. What a game *is* stays with its module.
+//! transaction as the row's change. The row's times are its records'
+//! `recorded_at` and the action's key is in its first record, so `audit
+//! verify` re-derives both. What a game *is* stays with its module.
 
 use sqlx::Row;
 
 use super::audit::{self, NewRecord, canonical_json};
+
+/// The field of an action's first record that holds the action's
+/// idempotency key (the row's `last_key`).
+pub(crate) const KEY_FIELD: &str = "key";
 use super::{Db, StoreError, WriteTx};
 use crate::domain::audit::AuditKey;
 
@@ -171,9 +177,9 @@ pub(super) async fn insert(
     kind: Option<&str>,
     state: &str,
     actor: &str,
+    now: &str,
 ) -> Result<String, StoreError> {
     let id = uuid::Uuid::now_v7().to_string();
-    let now = audit::now_text();
     // Only the dice table records the kind of game.
     let (sql, kind) = match table {
         KeptTable::Dice => (
@@ -188,11 +194,7 @@ pub(super) async fn insert(
         ),
     };
     on_tx!(tx, |c| {
-        let query = sqlx::query(sql)
-            .bind(&id)
-            .bind(state)
-            .bind(actor)
-            .bind(&now);
+        let query = sqlx::query(sql).bind(&id).bind(state).bind(actor).bind(now);
         let query = match kind {
             Some(kind) => query.bind(kind),
             None => query,
@@ -202,7 +204,8 @@ pub(super) async fn insert(
     Ok(id)
 }
 
-/// The game after an action: its new state and status, the action's key.
+/// The game after an action: its new state and status, the action's key,
+/// and `now` (the time its records are written with).
 pub(super) async fn update(
     tx: &mut WriteTx,
     table: KeptTable,
@@ -210,6 +213,7 @@ pub(super) async fn update(
     state: &str,
     status: &str,
     idempotency_key: &str,
+    now: &str,
 ) -> Result<(), StoreError> {
     let sql = format!(
         "UPDATE {} SET state = $2, status = $3, version = version + 1, last_key = $4, \
@@ -221,7 +225,7 @@ pub(super) async fn update(
         .bind(state)
         .bind(status)
         .bind(idempotency_key)
-        .bind(audit::now_text())
+        .bind(now)
         .bind(row.version)
         .execute(&mut **c)
         .await
@@ -229,13 +233,15 @@ pub(super) async fn update(
     Ok(())
 }
 
-/// One audit record of a kept game's action.
+/// One audit record of a kept game's action, recorded at `now` (the time
+/// the row is written with).
 pub(super) async fn record(
     tx: &mut WriteTx,
     key: &AuditKey,
     actor: &str,
     event_type: &str,
     payload: serde_json::Value,
+    now: &str,
 ) -> Result<(), StoreError> {
     let record = NewRecord {
         actor: actor.to_string(),
@@ -244,5 +250,5 @@ pub(super) async fn record(
         event_type: event_type.to_string(),
         payload: canonical_json(&payload)?,
     };
-    audit::append(tx, key, &[record]).await.map(drop)
+    audit::append_at(tx, key, &[record], now).await.map(drop)
 }

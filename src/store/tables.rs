@@ -60,6 +60,7 @@ async fn config_record(
     table: &str,
     event_type: &str,
     payload: serde_json::Value,
+    now: &str,
 ) -> Result<(), StoreError> {
     let record = NewRecord {
         actor: actor.to_string(),
@@ -68,7 +69,8 @@ async fn config_record(
         event_type: event_type.to_string(),
         payload: canonical_json(&payload)?,
     };
-    audit::append(tx, key, &[record]).await.map(drop)
+    // The row's time is its record's (audit verify compares the two).
+    audit::append_at(tx, key, &[record], now).await.map(drop)
 }
 
 /// Creates a table (validated first; a taken name is refused).
@@ -119,7 +121,8 @@ pub async fn create(
         .await
         .map(drop)?);
     let payload = serde_json::to_value(config).map_err(|e| StoreError::Internal(e.to_string()))?;
-    config_record(&mut tx, key, actor, &config.name, "table_created", payload).await?;
+    let event = "table_created";
+    config_record(&mut tx, key, actor, &config.name, event, payload, &now).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -428,6 +431,7 @@ pub async fn set_dealer(
         table,
         event,
         json!({"dealer": username}),
+        &now,
     )
     .await?;
     tx.commit().await?;

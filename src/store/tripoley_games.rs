@@ -10,7 +10,7 @@
 
 use serde_json::json;
 
-use super::audit::canonical_json;
+use super::audit::{self, canonical_json};
 use super::kept_games::{self as kept, Claim, KeptGameError, KeptRow, KeptTable};
 use super::{Db, StoreError, begin_write};
 use crate::domain::audit::AuditKey;
@@ -131,9 +131,10 @@ pub async fn start(
 ) -> Result<String, TripoleyGameError> {
     let state = canonical_json(game)?;
     let mut tx = begin_write(db).await?;
-    let id = kept::insert(&mut tx, KeptTable::Tripoley, None, &state, actor).await?;
+    let now = audit::now_text();
+    let id = kept::insert(&mut tx, KeptTable::Tripoley, None, &state, actor, &now).await?;
     let payload = json!({"game_id": id, "state": game});
-    kept::record(&mut tx, key, actor, "tripoley_started", payload).await?;
+    kept::record(&mut tx, key, actor, "tripoley_started", payload, &now).await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -207,6 +208,7 @@ pub async fn act(
     } else {
         "playing"
     };
+    let now = audit::now_text();
     kept::update(
         &mut tx,
         KeptTable::Tripoley,
@@ -214,10 +216,15 @@ pub async fn act(
         &canonical_json(&game)?,
         status,
         idempotency_key,
+        &now,
     )
     .await?;
+    // The action's key goes in its first record (the row's `last_key`).
+    if let Some(first) = records.first_mut().and_then(|(_, p)| p.as_object_mut()) {
+        first.insert(kept::KEY_FIELD.into(), idempotency_key.into());
+    }
     for (event, payload) in records {
-        kept::record(&mut tx, key, actor, event, payload).await?;
+        kept::record(&mut tx, key, actor, event, payload, &now).await?;
     }
     tx.commit().await?;
     Ok(StoredGame {

@@ -416,6 +416,8 @@ pub async fn verify_with_anchors(
     phase_done("Tripoley replay");
     let problem = super::verify_projections::first_problem(db, chain_head_seq, problem).await?;
     phase_done("table and game rows");
+    let problem = super::verify_hand_times::first_problem(db, chain_head_seq, problem).await?;
+    phase_done("hand row times");
     let count = if problem.is_some() { 0 } else { count };
     let (anchors_checked, anchors_skipped) = if problem.is_some() {
         (0, 0)

@@ -13,10 +13,11 @@
 //! left for the next verification. The rows are read before the records, so
 //! every row a record made is matched by that record.
 //!
-//! Not re-derived (the log does not hold them; docs/audit.md): the times
-//! (`created_at`, `updated_at`, `assigned_at` — each row's clock reading is
-//! taken apart from its record's `recorded_at`) and a kept game's
-//! `last_key` (the idempotency key is not recorded).
+//! The rows' times are their records' `recorded_at` (`created_at` the
+//! first record's, `updated_at` the last one's, `assigned_at` the
+//! assignment's) and a dice game's `last_key` is the key in its last
+//! `…_action` record (an action recorded before keys were has none: the
+//! column is then not compared).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -51,6 +52,7 @@ fn problem(seq: i64, message: String) -> Problem {
 #[derive(Clone)]
 struct Record {
     seq: i64,
+    recorded_at: String,
     actor: String,
     table: Option<String>,
     event: String,
@@ -61,6 +63,7 @@ struct Record {
 struct TableFromLog {
     columns: TableColumns,
     created_by: String,
+    created_at: String,
     /// The seq of the last record about the table.
     seq: i64,
 }
@@ -73,13 +76,19 @@ struct DiceFromLog {
     created_by: String,
     finished_recorded: bool,
     seq: i64,
+    created_at: String,
+    /// The last record's time.
+    updated_at: String,
+    /// The key of the last action (None: no action yet); unknown when the
+    /// last action was recorded without one.
+    last_key: Option<Option<String>>,
 }
 
 #[derive(Default)]
 struct FromLog {
     tables: HashMap<String, TableFromLog>,
-    /// (table, dealer) → (assigned by, seq of the assignment).
-    dealers: BTreeMap<(String, String), (String, i64)>,
+    /// (table, dealer) → (assigned by, seq of the assignment, its time).
+    dealers: BTreeMap<(String, String), (String, i64, String)>,
     dice: HashMap<String, DiceFromLog>,
     /// Tables and games that records after the head touch.
     later: BTreeSet<String>,
@@ -91,6 +100,19 @@ struct Rows {
     dealers: Vec<(String, String, String)>,
     /// id, game, state, status, version, created_by.
     dice: Vec<(String, String, String, String, i64, String)>,
+    /// The rows' times and keys, by table name, (table, dealer) or game id.
+    times: RowTimes,
+}
+
+/// The columns no record held before `recorded_at` was shared with rows.
+#[derive(Default)]
+struct RowTimes {
+    /// name → created_at.
+    tables: HashMap<String, String>,
+    /// (table, dealer) → assigned_at.
+    dealers: HashMap<(String, String), String>,
+    /// id → (created_at, updated_at, last_key).
+    dice: HashMap<String, (String, String, Option<String>)>,
 }
 
 /// The earlier of the problem already found and the first projection
@@ -102,7 +124,7 @@ pub async fn first_problem(
 ) -> Result<Option<Problem>, StoreError> {
     let rows = read_rows(db).await?;
     let sql = format!(
-        "SELECT seq, actor, table_id, event_type, payload FROM audit_log WHERE {EVENTS} ORDER BY seq"
+        "SELECT seq, actor, table_id, event_type, payload, recorded_at FROM audit_log WHERE {EVENTS} ORDER BY seq"
     );
     let records: Vec<Record> = on_pool!(db, |pool| sqlx::query(&sql)
         .fetch_all(pool)
@@ -114,6 +136,7 @@ pub async fn first_problem(
             table: r.get(2),
             event: r.get(3),
             payload: r.get(4),
+            recorded_at: r.get(5),
         })
         .collect());
     let mine = match replay(&records, head_seq) {
@@ -127,8 +150,9 @@ pub async fn first_problem(
 }
 
 async fn read_rows(db: &Db) -> Result<Rows, StoreError> {
+    let mut times = RowTimes::default();
     let sql = "SELECT name, game, profile, options, seats, player_schedule, bank_schedule, \
-               wager_min, wager_max, training, created_by FROM card_tables ORDER BY name";
+               wager_min, wager_max, training, created_by, created_at FROM card_tables ORDER BY name";
     let tables = on_pool!(db, |pool| sqlx::query(sql)
         .fetch_all(pool)
         .await?
@@ -146,28 +170,37 @@ async fn read_rows(db: &Db) -> Result<Rows, StoreError> {
                 wager_max: r.get(8),
                 training: r.get(9),
             };
+            times.tables.insert(r.get(0), r.get(11));
             (r.get(0), columns, r.get(10))
         })
         .collect());
-    let sql = "SELECT table_name, username, assigned_by FROM table_dealers \
+    let sql = "SELECT table_name, username, assigned_by, assigned_at FROM table_dealers \
                ORDER BY table_name, username";
     let dealers = on_pool!(db, |pool| sqlx::query(sql)
         .fetch_all(pool)
         .await?
         .into_iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .map(|r| {
+            times.dealers.insert((r.get(0), r.get(1)), r.get(3));
+            (r.get(0), r.get(1), r.get(2))
+        })
         .collect());
-    let sql = "SELECT id, game, state, status, version, created_by FROM dice_games ORDER BY id";
+    let sql = "SELECT id, game, state, status, version, created_by, created_at, updated_at, \
+               last_key FROM dice_games ORDER BY id";
     let dice = on_pool!(db, |pool| sqlx::query(sql)
         .fetch_all(pool)
         .await?
         .into_iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5)))
+        .map(|r| {
+            times.dice.insert(r.get(0), (r.get(6), r.get(7), r.get(8)));
+            (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5))
+        })
         .collect());
     Ok(Rows {
         tables,
         dealers,
         dice,
+        times,
     })
 }
 
@@ -209,6 +242,7 @@ fn replay(records: &[Record], head_seq: i64) -> Result<FromLog, Problem> {
                     TableFromLog {
                         columns,
                         created_by: r.actor.clone(),
+                        created_at: r.recorded_at.clone(),
                         seq: r.seq,
                     },
                 );
@@ -220,7 +254,8 @@ fn replay(records: &[Record], head_seq: i64) -> Result<FromLog, Problem> {
                 }
                 let pair = (table, dealer);
                 if r.event == "dealer_assigned" {
-                    log.dealers.insert(pair, (r.actor.clone(), r.seq));
+                    log.dealers
+                        .insert(pair, (r.actor.clone(), r.seq, r.recorded_at.clone()));
                 } else {
                     log.dealers.remove(&pair);
                 }
@@ -257,6 +292,9 @@ fn replay_dice(
                 created_by: r.actor.clone(),
                 finished_recorded: false,
                 seq: r.seq,
+                created_at: r.recorded_at.clone(),
+                updated_at: r.recorded_at.clone(),
+                last_key: Some(None),
             },
         );
         return Ok(());
@@ -269,6 +307,7 @@ fn replay_dice(
         return Err(bad(format!("a {} record for a {} game", r.event, g.kind)));
     }
     g.seq = r.seq;
+    g.updated_at = r.recorded_at.clone();
     match step {
         "action" => {
             let version = payload["version"].as_i64().unwrap_or(0);
@@ -291,6 +330,7 @@ fn replay_dice(
                 .apply(&action)
                 .map_err(|e| bad(format!("the recorded action is refused: {e}")))?;
             g.version = version;
+            g.last_key = payload["key"].as_str().map(|k| Some(k.to_string()));
         }
         "finished" => {
             if !g.state.finished() || g.finished_recorded {
@@ -346,7 +386,11 @@ fn compare(log: &FromLog, rows: &Rows, head_seq: i64) -> Option<Problem> {
             .or_else(|| differs("wager_min", &c.wager_min, &l.wager_min))
             .or_else(|| differs("wager_max", &c.wager_max, &l.wager_max))
             .or_else(|| differs("training", &c.training, &l.training))
-            .or_else(|| differs("created_by", created_by, &t.created_by));
+            .or_else(|| differs("created_by", created_by, &t.created_by))
+            .or_else(|| {
+                let created_at = rows.times.tables.get(name).map_or("", String::as_str);
+                differs("created_at", &created_at, &t.created_at.as_str())
+            });
         if let Some(d) = diff {
             note(problem(t.seq, format!("{row}: {d}")));
         }
@@ -377,14 +421,17 @@ fn compare(log: &FromLog, rows: &Rows, head_seq: i64) -> Option<Problem> {
                 table_seq(table),
                 format!("{row}: {dealer} is not assigned to {table} by its records"),
             )),
-            Some((by, seq)) => {
-                if let Some(d) = differs("assigned_by", assigned_by, by) {
+            Some((by, seq, at)) => {
+                let assigned_at = rows.times.dealers.get(&pair).map_or("", String::as_str);
+                if let Some(d) = differs("assigned_by", assigned_by, by)
+                    .or_else(|| differs("assigned_at", &assigned_at, &at.as_str()))
+                {
                     note(problem(*seq, format!("{row}: {d}")));
                 }
             }
         }
     }
-    for ((table, dealer), (_, seq)) in &log.dealers {
+    for ((table, dealer), (_, seq, _)) in &log.dealers {
         if !seen.contains(&(table.clone(), dealer.clone())) && !later(table) {
             note(problem(
                 table_seq(table).max(*seq),
@@ -419,7 +466,16 @@ fn compare(log: &FromLog, rows: &Rows, head_seq: i64) -> Option<Problem> {
             })
             .or_else(|| differs("status", &status.as_str(), &log_status))
             .or_else(|| differs("version", version, &g.version))
-            .or_else(|| differs("created_by", created_by, &g.created_by));
+            .or_else(|| differs("created_by", created_by, &g.created_by))
+            .or_else(|| {
+                let (created_at, updated_at, last_key) = rows.times.dice.get(id)?;
+                differs("created_at", created_at, &g.created_at)
+                    .or_else(|| differs("updated_at", updated_at, &g.updated_at))
+                    .or_else(|| {
+                        let recorded = g.last_key.as_ref()?;
+                        differs("last_key", last_key, recorded)
+                    })
+            });
         if let Some(d) = diff {
             note(problem(g.seq, format!("{row}: {d}")));
         }
@@ -440,6 +496,7 @@ mod tests {
     fn record(seq: i64, table: Option<&str>, event: &str, payload: &str) -> Record {
         Record {
             seq,
+            recorded_at: time(seq),
             actor: "super".into(),
             table: table.map(String::from),
             event: event.into(),
@@ -474,7 +531,22 @@ mod tests {
                     )
                 })
                 .collect(),
+            times: RowTimes {
+                tables: HashMap::from([("T1".into(), time(1))]),
+                dealers: dealers
+                    .iter()
+                    .map(|d| {
+                        let seq = if *d == "dee" { 2 } else { 3 };
+                        (("T1".to_string(), d.to_string()), time(seq))
+                    })
+                    .collect(),
+                dice: HashMap::new(),
+            },
         }
+    }
+
+    fn time(seq: i64) -> String {
+        format!("2026-01-01T00:00:{seq:02}.000000Z")
     }
 
     /// A live server goes on writing after the walked head: rows that later

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::HandError;
 use crate::domain::settle::limits::NAME_CHARS_MAX;
+use crate::domain::text::FreeText;
 
 /// What the PD chose when the option came to them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -52,7 +53,8 @@ pub struct Declined {
 }
 
 /// Checks the refusals recorded with a `pd_set`: each seat at the table,
-/// none the PD's own seat, no seat twice, each name 1..64 characters. The
+/// none the PD's own seat, no seat twice, each name free text
+/// ([`FreeText::line`], 1..64 characters). The
 /// error names the field (`declined[1].seat`) and the value.
 pub fn check_declined(pd_seat: i64, declined: &[Declined], seats: i64) -> Result<(), HandError> {
     let bad = |i: usize, field: &str, value: String, why: String| HandError::Refused {
@@ -85,15 +87,9 @@ pub fn check_declined(pd_seat: i64, declined: &[Declined], seats: i64) -> Result
                 "is listed twice: a seat refuses the option once per hand".into(),
             ));
         }
-        let chars = d.player.chars().count();
-        if d.player.trim().is_empty() || chars > NAME_CHARS_MAX || d.player.trim() != d.player {
-            return Err(bad(
-                i,
-                "player",
-                d.player.clone(),
-                format!("must be 1..{NAME_CHARS_MAX} characters, no space at either end"),
-            ));
-        }
+        // Free text (trimmed, NFC, nothing invisible); the hand's state
+        // records the normalised name (`HandState`'s `name`).
+        FreeText::line(&format!("declined[{i}].player"), &d.player, NAME_CHARS_MAX)?;
     }
     Ok(())
 }
@@ -113,7 +109,8 @@ mod tests {
     fn refusals_are_checked_and_named() {
         assert_eq!(check_declined(1, &[], 7), Ok(()));
         assert_eq!(check_declined(1, &[d(2, "Ann"), d(3, "Bo")], 7), Ok(()));
-        let cases: [(&[Declined], &str); 6] = [
+        let long = "x".repeat(NAME_CHARS_MAX + 1);
+        let cases: [(&[Declined], &str); 9] = [
             (
                 &[d(8, "Ann")],
                 "event.declined[0].seat: \"8\" is not a seat",
@@ -130,11 +127,20 @@ mod tests {
                 &[d(2, "Ann"), d(2, "Al")],
                 "event.declined[1].seat: \"2\" is listed twice",
             ),
-            (&[d(2, "")], "event.declined[0].player: \"\" must be"),
+            (&[d(2, "")], "event.declined[0].player: \"\" is empty"),
             (
-                &[d(2, " Ann")],
-                "event.declined[0].player: \" Ann\" must be",
+                &[d(2, "Ann"), d(3, "Bo\u{200B}")],
+                "event.declined[1].player: \"Bo\\u{200B}\" contains U+200B",
             ),
+            (
+                &[d(2, "Ann\u{202E}x")],
+                "event.declined[0].player: \"Ann\\u{202E}x\" contains U+202E",
+            ),
+            (
+                &[d(2, "Ann\u{7}")],
+                "event.declined[0].player: \"Ann\\u{0007}\" contains U+0007",
+            ),
+            (&[d(2, &long)], "event.declined[0].player: \"xxx"),
         ];
         for (declined, start) in cases {
             let err = check_declined(1, declined, 7).unwrap_err();

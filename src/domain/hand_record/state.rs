@@ -249,17 +249,32 @@ impl HandState {
                     check_declined(*seat, declined, seats)?;
                 }
                 let player = next.name("player", player, check)?;
+                // The refusing players' names, normalised like the PD's.
+                let mut renamed = false;
+                let declined = declined
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| {
+                        let field = format!("declined[{i}].player");
+                        let name = next.name(&field, &d.player, check)?;
+                        renamed |= name.is_some();
+                        Ok(Declined {
+                            seat: d.seat,
+                            player: name.unwrap_or_else(|| d.player.clone()),
+                        })
+                    })
+                    .collect::<Result<Vec<_>, HandError>>()?;
                 next.pd_choice = PdChoice {
                     option: *option,
                     declined: declined.clone(),
                 };
-                if player.is_some() {
+                if player.is_some() || renamed {
                     recorded = Some(HandEvent::PdSet {
                         seat: *seat,
-                        player: player.clone().unwrap_or_default(),
+                        player: player.clone().unwrap_or_else(|| event_player(event)),
                         bank: *bank,
                         option: *option,
-                        declined: declined.clone(),
+                        declined,
                     });
                 }
                 next.input.pd = PdInput {

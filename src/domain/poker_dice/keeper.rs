@@ -4,6 +4,8 @@
 //! the same engine that checks a recorded round (`round`), so the
 //! scorekeeper never accepts what `pitbook poker-dice round` would refuse.
 
+use super::round::NAME_MAX;
+use crate::domain::text::{FreeText, escaped};
 use serde::{Deserialize, Serialize};
 
 use super::api::{FacesText, PokerDiceError};
@@ -37,9 +39,9 @@ pub enum RoundAction {
     Stand,
 }
 
-/// A name that no player can have (names are checked to be printable), to
-/// check a lone first player through the whole-round engine.
-const PLACEHOLDER: &str = "\u{1}";
+/// A name that no player can have (a keeper refuses it), to check a lone
+/// first player through the whole-round engine.
+const PLACEHOLDER: &str = "(no player)";
 
 impl RoundKeeper {
     pub fn new(
@@ -48,16 +50,25 @@ impl RoundKeeper {
         straights: Straights,
         first_sets_throws: bool,
     ) -> Result<RoundKeeper, PokerDiceError> {
-        if let Some((i, _)) = players
+        // Free text (trimmed, NFC, nothing invisible), kept normalised.
+        let players = players
             .iter()
             .enumerate()
-            .find(|(_, p)| p.chars().any(char::is_control))
-        {
-            return Err(PokerDiceError::new(
-                format!("players[{i}]"),
-                "a name has no control characters",
-            ));
-        }
+            .map(|(i, p)| {
+                let field = format!("players[{i}]");
+                let name = FreeText::line(&field, p, NAME_MAX).map_err(|e| {
+                    let message = format!("\"{}\" {}", escaped(&e.value), e.message);
+                    PokerDiceError::new(field.clone(), message)
+                })?;
+                if name.as_str() == PLACEHOLDER {
+                    return Err(PokerDiceError::new(
+                        field,
+                        format!("\"{PLACEHOLDER}\" is reserved; choose another name"),
+                    ));
+                }
+                Ok(name.into_string())
+            })
+            .collect::<Result<Vec<String>, PokerDiceError>>()?;
         let keeper = RoundKeeper {
             profile,
             straights,

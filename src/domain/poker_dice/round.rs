@@ -3,6 +3,7 @@
 //! the rest. With `first_sets_throws`, no later player may use more throws
 //! than the first. The best final hand wins, or the best hands tie.
 
+use crate::domain::text::{FreeText, escaped};
 use serde::{Deserialize, Serialize};
 
 use super::api::{Decision, FacesText, HANDS_MAX, HandView, Outcome, PokerDiceError, decide};
@@ -98,19 +99,13 @@ fn player_name(p: &RoundPlayer, i: usize) -> Result<String, PokerDiceError> {
     let field = format!("players[{i}].name");
     match &p.name {
         None => Ok(format!("Player {}", i + 1)),
-        Some(n) => {
-            let n = n.trim();
-            if n.is_empty() {
-                Err(PokerDiceError::new(field, "a name is needed"))
-            } else if n.chars().count() > NAME_MAX {
-                Err(PokerDiceError::new(
-                    field,
-                    format!("{n:?} is longer than {NAME_MAX} characters"),
-                ))
-            } else {
-                Ok(n.to_string())
-            }
-        }
+        // Free text: trimmed, NFC, nothing invisible; kept normalised.
+        Some(n) => FreeText::line(&field, n, NAME_MAX)
+            .map(FreeText::into_string)
+            .map_err(|e| {
+                let message = format!("\"{}\" {}", escaped(&e.value), e.message);
+                PokerDiceError::new(field.clone(), message)
+            }),
     }
 }
 

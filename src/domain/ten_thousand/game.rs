@@ -9,6 +9,7 @@
 //! the keep (in the throw, every die scoring), hot dice, the thresholds,
 //! the turn order and the catch-up ending. The first error stops the game.
 
+use crate::domain::text::{FreeText, escaped};
 use serde::{Deserialize, Serialize};
 
 use super::api::{GameOptions, Rules, TenThousandError, check_dice};
@@ -183,25 +184,23 @@ fn check_players(players: &[String]) -> Result<Vec<String>, TenThousandError> {
         ));
     }
     let mut out: Vec<String> = Vec::with_capacity(n);
-    for (i, name) in players.iter().enumerate() {
-        let name = name.trim();
+    for (i, typed) in players.iter().enumerate() {
         let field = format!("players[{i}]");
-        if name.is_empty() {
-            return Err(TenThousandError::new(field, "a name is needed"));
-        }
-        if name.chars().count() > NAME_MAX {
+        // Free text: trimmed, NFC, nothing invisible; kept normalised, so
+        // "Jose\u{301}" and "José" are one player.
+        let name = FreeText::line(&field, typed, NAME_MAX)
+            .map_err(|e| {
+                let message = format!("\"{}\" {}", escaped(&e.value), e.message);
+                TenThousandError::new(field.clone(), message)
+            })?
+            .into_string();
+        if out.contains(&name) {
             return Err(TenThousandError::new(
                 field,
-                format!("{name:?} is longer than {NAME_MAX} characters"),
+                format!("\"{}\" is already a player", escaped(typed)),
             ));
         }
-        if out.iter().any(|o| o == name) {
-            return Err(TenThousandError::new(
-                field,
-                format!("{name:?} is already a player"),
-            ));
-        }
-        out.push(name.to_string());
+        out.push(name);
     }
     Ok(out)
 }

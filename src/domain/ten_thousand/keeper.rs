@@ -5,6 +5,7 @@
 //! a whole recorded game (`game`), so the scorekeeper can never accept what
 //! `pitbook ten-thousand game` would refuse.
 
+use crate::domain::text::FreeText;
 use serde::{Deserialize, Serialize};
 
 use super::api::{GameOptions, TenThousandError, check_dice};
@@ -89,6 +90,15 @@ impl Keeper {
         players: Vec<String>,
         options: GameOptionsRecord,
     ) -> Result<Keeper, TenThousandError> {
+        // The names as the score sheet keeps them (free text, normalised);
+        // a refused name is the sheet's error below.
+        let players = players
+            .into_iter()
+            .map(|p| match FreeText::line("name", &p, usize::MAX) {
+                Ok(t) => t.into_string(),
+                Err(_) => p,
+            })
+            .collect();
         let keeper = Keeper {
             options,
             players,

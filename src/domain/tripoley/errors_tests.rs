@@ -119,7 +119,7 @@ fn every_name_must_be_at_the_table() {
 
 #[test]
 fn the_players_are_checked() {
-    let cases: [(Value, &str); 5] = [
+    let cases: [(Value, &str); 6] = [
         (
             json!(["Ann"]),
             "players: 1 players; Tripoley is played by 2 to 9",
@@ -133,14 +133,21 @@ fn the_players_are_checked() {
             "players[1]: \"Ann\" is at the table twice",
         ),
         (json!(["Ann", "Spare"]), "players[1]: \"Spare\" is reserved"),
-        (json!(["Ann", " Bo"]), "players[1]: \" Bo\" is not a name"),
+        (
+            json!(["Ann", "Bo\u{200B}"]),
+            "players[1]: \"Bo\\u{200B}\" contains U+200B",
+        ),
+        (
+            json!(["Jos\u{e9}", "Jose\u{301}"]),
+            "players[1]: \"Jose\u{301}\" is at the table twice",
+        ),
     ];
     for (players, needle) in cases {
         refused(&with(|v| v["players"] = players), needle);
     }
     refused(
         &with(|v| v["players"] = json!(["Ann", "x".repeat(41)])),
-        "is not a name (1 to 40 characters",
+        "is 41 characters; at most 40 are allowed",
     );
 }
 

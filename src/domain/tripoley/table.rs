@@ -6,6 +6,7 @@ use super::board::{Board, Section};
 use super::error::TripoleyError;
 use super::input::{BoardInput, NameMap};
 use crate::domain::money::Money;
+use crate::domain::text::{FreeText, TextError, escaped};
 
 /// Fewest players at the table.
 pub const PLAYERS_MIN: usize = 2;
@@ -82,40 +83,44 @@ fn check_players(players: &[String]) -> Result<Vec<String>, TripoleyError> {
             ),
         ));
     }
-    for (i, name) in players.iter().enumerate() {
+    let mut names: Vec<String> = Vec::with_capacity(players.len());
+    for (i, typed) in players.iter().enumerate() {
         let field = format!("players[{i}]");
-        let len = name.chars().count();
-        if name.trim().is_empty()
-            || len > NAME_MAX
-            || name.trim() != name
-            || name.chars().any(char::is_control)
-        {
-            let shown: String = name.chars().take(NAME_MAX + 1).collect();
-            return Err(TripoleyError::input(
-                field,
-                format!(
-                    "{shown:?} is not a name (1 to {NAME_MAX} characters, no leading or trailing spaces)"
-                ),
-            ));
-        }
+        // Free text: trimmed, NFC, nothing invisible; recorded normalised,
+        // so "Jose\u{301}" and "José" are one player.
+        let name = FreeText::line(&field, typed, NAME_MAX)
+            .map_err(|e| TripoleyError::input(field.clone(), text_message(&e)))?
+            .into_string();
         if RESERVED.iter().any(|r| name.eq_ignore_ascii_case(r)) {
             return Err(TripoleyError::input(
                 field,
                 format!("\"{name}\" is reserved; choose another name"),
             ));
         }
-        if players[..i].contains(name) {
+        if names.contains(&name) {
             return Err(TripoleyError::input(
                 field,
-                format!("\"{name}\" is at the table twice"),
+                format!("\"{}\" is at the table twice", escaped(typed)),
             ));
         }
+        names.push(name);
     }
-    Ok(players.to_vec())
+    Ok(names)
 }
 
+/// A refused name's message: the value as typed (invisible characters
+/// escaped) and why.
+fn text_message(e: &TextError) -> String {
+    format!("\"{}\" {}", escaped(&e.value), e.message)
+}
+
+/// The seat of a player named as typed: exactly, or as its free text
+/// (trimmed, NFC) — the names at the table are stored normalised.
 pub fn seat_of(names: &[String], name: &str) -> Option<usize> {
-    names.iter().position(|n| n == name)
+    names.iter().position(|n| n == name).or_else(|| {
+        let text = FreeText::line("name", name, usize::MAX).ok()?;
+        names.iter().position(|n| n == text.as_str())
+    })
 }
 
 pub fn not_at_table(field: &str, name: &str) -> TripoleyError {

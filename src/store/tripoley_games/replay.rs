@@ -4,7 +4,10 @@
 //! record the replay makes, and each game's stored row the game the replay
 //! ends with. The first record that differs is reported by its sequence
 //! number, like a hand whose settlement differs. Tripoley records are few:
-//! they are read in one query after the chain walk.
+//! they are read in one query after the chain walk. The row's times are its
+//! first and last records' `recorded_at`, its `last_key` the key in its last
+//! action's first record (not compared for an action recorded before keys
+//! were).
 
 use std::collections::HashMap;
 
@@ -27,6 +30,12 @@ struct Replayed {
     created_by: String,
     /// A step paid the round out: its `tripoley_round` record comes next.
     pending: Option<Value>,
+    created_at: String,
+    /// The last record's time.
+    updated_at: String,
+    /// The last action's key (None: no action yet); unknown when it was
+    /// recorded without one.
+    last_key: Option<Option<String>>,
 }
 
 /// A row field that differs from its records (`verify_projections.rs`).
@@ -55,19 +64,19 @@ pub async fn first_problem(
     found: Option<Problem>,
 ) -> Result<(Option<Problem>, u64), StoreError> {
     let bound = found.as_ref().map_or(head_seq, |p| p.seq.min(head_seq));
-    let sql = "SELECT seq, event_type, payload, actor FROM audit_log \
+    let sql = "SELECT seq, event_type, payload, actor, recorded_at FROM audit_log \
                WHERE seq <= $1 AND event_type LIKE 'tripoley%' ORDER BY seq";
-    let records: Vec<(i64, String, String, String)> = on_pool!(db, |pool| sqlx::query(sql)
+    let records: Vec<(i64, String, String, String, String)> = on_pool!(db, |pool| sqlx::query(sql)
         .bind(bound)
         .fetch_all(pool)
         .await?
         .into_iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
         .collect());
     let mut games = HashMap::new();
     let mut mine = None;
-    for (seq, event, payload, actor) in &records {
-        if let Err(p) = replay_record(&mut games, *seq, event, payload, actor) {
+    for (seq, event, payload, actor, at) in &records {
+        if let Err(p) = replay_record(&mut games, (*seq, at), event, payload, actor) {
             mine = Some(p);
             break;
         }
@@ -84,13 +93,17 @@ pub async fn first_problem(
 
 fn replay_record(
     games: &mut HashMap<String, Replayed>,
-    seq: i64,
+    (seq, recorded_at): (i64, &str),
     event: &str,
     text: &str,
     actor: &str,
 ) -> Result<(), Problem> {
-    let payload: Value = serde_json::from_str(text)
+    let mut payload: Value = serde_json::from_str(text)
         .map_err(|e| problem(seq, format!("unreadable {event} record: {e}")))?;
+    // An action's key is beside the record the game makes, not part of it.
+    let key = payload
+        .as_object_mut()
+        .and_then(|o| o.remove(crate::store::kept_games::KEY_FIELD));
     let id = payload["game_id"].as_str().unwrap_or_default().to_string();
     let bad = |m: String| problem(seq, format!("tripoley game {id}: {m}"));
     if event == "tripoley_started" {
@@ -116,6 +129,9 @@ fn replay_record(
                 seq,
                 created_by: actor.to_string(),
                 pending: None,
+                created_at: recorded_at.to_string(),
+                updated_at: recorded_at.to_string(),
+                last_key: Some(None),
             },
         );
         return Ok(());
@@ -126,7 +142,9 @@ fn replay_record(
         ))
     })?;
     let version = payload["version"].as_i64().unwrap_or(0);
-    let expected = if event == "tripoley_round" && g.pending.is_some() {
+    // The round a step paid out is that action's second record.
+    let follows_step = event == "tripoley_round" && g.pending.is_some();
+    let expected = if follows_step {
         let pending = g.pending.take();
         pending.unwrap_or_default()
     } else {
@@ -188,7 +206,31 @@ fn replay_record(
     }
     g.version = version;
     g.seq = seq;
+    g.updated_at = recorded_at.to_string();
+    if !follows_step {
+        g.last_key = key.and_then(|k| k.as_str().map(|k| Some(k.to_string())));
+    }
     Ok(())
+}
+
+/// The row's times and key against the replayed game's records.
+fn time_differs(
+    (created_at, updated_at, last_key): &(String, String, Option<String>),
+    r: &Replayed,
+) -> Option<String> {
+    let differs = |field: &str, row: &dyn std::fmt::Debug, log: &dyn std::fmt::Debug| {
+        format!("{field} is {row:?} in the row, {log:?} from its records")
+    };
+    if created_at != &r.created_at {
+        return Some(differs("created_at", created_at, &r.created_at));
+    }
+    if updated_at != &r.updated_at {
+        return Some(differs("updated_at", updated_at, &r.updated_at));
+    }
+    match &r.last_key {
+        Some(key) if key != last_key => Some(differs("last_key", last_key, key)),
+        _ => None,
+    }
 }
 
 /// Each game's stored row must be the replayed game. Rows written after
@@ -199,12 +241,18 @@ async fn compare_rows(
     games: &HashMap<String, Replayed>,
     head_seq: i64,
 ) -> Result<Option<Problem>, StoreError> {
-    let sql = "SELECT id, state, version, status, created_by FROM tripoley_games ORDER BY id";
+    let sql = "SELECT id, state, version, status, created_by, created_at, updated_at, last_key \
+               FROM tripoley_games ORDER BY id";
+    type Times = (String, String, Option<String>);
+    let mut times: HashMap<String, Times> = HashMap::new();
     let rows: Vec<(String, String, i64, String, String)> = on_pool!(db, |pool| sqlx::query(sql)
         .fetch_all(pool)
         .await?
         .into_iter()
-        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
+        .map(|r| {
+            times.insert(r.get(0), (r.get(5), r.get(6), r.get(7)));
+            (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4))
+        })
         .collect());
     let mut first: Option<Problem> = None;
     let stored: std::collections::HashSet<String> = rows.iter().map(|r| r.0.clone()).collect();
@@ -264,16 +312,19 @@ async fn compare_rows(
                             "tripoley_games row {id}: status is {status:?} in the row, {replayed_status:?} from its records"
                         ),
                     ))
+                } else if created_by != r.created_by {
+                    Some(row_problem(
+                        r.seq,
+                        format!(
+                            "tripoley_games row {id}: created_by is {created_by:?} in the row, {:?} from its records",
+                            r.created_by
+                        ),
+                    ))
                 } else {
-                    (created_by != r.created_by).then(|| {
-                        row_problem(
-                            r.seq,
-                            format!(
-                                "tripoley_games row {id}: created_by is {created_by:?} in the row, {:?} from its records",
-                                r.created_by
-                            ),
-                        )
-                    })
+                    times
+                        .get(&id)
+                        .and_then(|t| time_differs(t, r))
+                        .map(|d| row_problem(r.seq, format!("tripoley_games row {id}: {d}")))
                 }
             }
         };
