@@ -61,7 +61,12 @@ fn command(n: usize) -> HandCommand {
 fn action_order(command: &HandCommand) -> Vec<String> {
     use pitbook::domain::hand_record::HandState;
     let upto = command.events.len() - 2;
-    let state = HandState::fold(&command.events[..upto]).expect("fold");
+    // Folded as the store records it: the opening names its dealer.
+    let mut events = command.events[..upto].to_vec();
+    if let pitbook::domain::hand_record::HandEvent::HandOpened { dealer, .. } = &mut events[0] {
+        *dealer = command.actor.clone();
+    }
+    let state = HandState::fold(&events).expect("fold");
     let scenario = state.scenario().expect("scenario");
     let settlement = pitbook::domain::settle::settle(&scenario).expect("settle");
     settlement
