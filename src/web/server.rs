@@ -88,6 +88,10 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        // As axum::serve: small answers go out at once, not held by Nagle.
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(client = %peer, error = %e, "cannot set TCP_NODELAY");
+        }
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             tokio::spawn(refuse(stream, peer, limits.max_connections));
             continue;
