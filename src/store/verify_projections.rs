@@ -8,7 +8,7 @@
 //! `projection` problem at the seq of the last record about that row.
 //!
 //! These records are few: they are read in one query over a partial index
-//! (migration 0012), never by a second walk of the log. Rows that records
+//! (migration 0011), never by a second walk of the log. Rows that records
 //! after the walked chain head touch (a live server goes on writing) are
 //! left for the next verification. The rows are read before the records, so
 //! every row a record made is matched by that record.
@@ -32,9 +32,10 @@ use crate::domain::poker_dice::RoundAction;
 use crate::domain::table::TableConfig;
 use crate::domain::ten_thousand::KeeperAction;
 
-/// The records this check reads; the partial index of migration 0012 has
-/// exactly this condition (keep the two the same, or the index goes unused).
-const EVENTS: &str = "event_type IN ('table_created', 'dealer_assigned', 'dealer_unassigned', \
+/// The records this check reads, found through the partial index of the
+/// records without a hand (migration 0011: keep `hand_id IS NULL` here, or
+/// the index goes unused).
+const EVENTS: &str = "hand_id IS NULL AND event_type IN ('table_created', 'dealer_assigned', 'dealer_unassigned', \
      'ten_thousand_started', 'ten_thousand_action', 'ten_thousand_finished', \
      'poker_dice_started', 'poker_dice_action', 'poker_dice_finished')";
 

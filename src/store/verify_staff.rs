@@ -13,10 +13,10 @@ use sqlx::Row;
 use super::verify::Problem;
 use super::{Db, StoreError};
 
-/// The records an account's role and disabled flag are the fold of; the
-/// same list as the partial index `audit_log_staff_accounts` (0011).
+/// The records an account's role and disabled flag are the fold of, found
+/// through the partial index of the records without a hand (0011).
 const SELECT_ACCOUNT_RECORDS: &str = "SELECT seq, event_type, payload FROM audit_log \
-    WHERE event_type IN ('user_added', 'role_changed', 'user_disabled', 'user_enabled') \
+    WHERE hand_id IS NULL AND event_type IN ('user_added', 'role_changed', 'user_disabled', 'user_enabled') \
     ORDER BY seq";
 
 const PROJECTION: &str = "projection";
