@@ -608,14 +608,7 @@ pub async fn change_password(
     }
     let phc = hash_password(new.to_string()).await?;
     let mut tx = begin_write(db).await?;
-    let sql = "UPDATE staff_users SET password_hash = $1, must_change_password = $2 WHERE id = $3";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
-        .bind(&phc)
-        .bind(false)
-        .bind(&user.id)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+    set_password_hash(&mut tx, &user.id, &phc, false).await?;
     let payload = json!({"forced": user.must_change_password});
     append(
         &mut tx,
@@ -873,4 +866,22 @@ pub async fn token_user(db: &Db, token: &str) -> Result<Option<(String, User)>, 
             None => Ok(None),
         }
     })
+}
+
+/// Stores a new password hash and whether a change is due at next login.
+pub(super) async fn set_password_hash(
+    tx: &mut WriteTx,
+    user_id: &str,
+    phc: &str,
+    must_change: bool,
+) -> Result<(), StoreError> {
+    let sql = "UPDATE staff_users SET password_hash = $1, must_change_password = $2 WHERE id = $3";
+    on_tx!(tx, |c| sqlx::query(sql)
+        .bind(phc)
+        .bind(must_change)
+        .bind(user_id)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    Ok(())
 }

@@ -207,14 +207,7 @@ pub async fn reset_password(
     let phc = super::staff::hash_password(password.clone()).await?;
     let mut tx = begin_write(db).await?;
     let (user, _) = account(&mut tx, username).await?;
-    let sql = "UPDATE staff_users SET password_hash = $1, must_change_password = $2 WHERE id = $3";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
-        .bind(&phc)
-        .bind(true)
-        .bind(&user.id)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+    super::staff::set_password_hash(&mut tx, &user.id, &phc, true).await?;
     let payload = json!({"username": user.username});
     append(
         &mut tx,

@@ -52,7 +52,7 @@ impl Expected {
 }
 
 /// A `hands` row as stored (money as text).
-struct Row_ {
+struct StoredRow {
     id: String,
     table: String,
     dealer: String,
@@ -109,7 +109,7 @@ pub(super) async fn first_problem(
             let mut problem = None;
             let mut rows = sqlx::query(SELECT_HAND_ROWS).fetch(pool);
             while let Some(r) = rows.try_next().await? {
-                let row = Row_ {
+                let row = StoredRow {
                     id: r.try_get(0)?,
                     table: r.try_get(1)?,
                     dealer: r.try_get(2)?,
@@ -148,7 +148,7 @@ pub(super) async fn first_problem(
 
 fn check(
     expected: &mut HashMap<String, Expected>,
-    row: Row_,
+    row: StoredRow,
     head_seq: i64,
     whole_log: bool,
 ) -> Option<Problem> {
@@ -233,14 +233,14 @@ fn check(
 
 fn read_sqlite(
     path: &Path,
-    visit: &mut dyn FnMut(Row_) -> ControlFlow<()>,
+    visit: &mut dyn FnMut(StoredRow) -> ControlFlow<()>,
 ) -> Result<(), StoreError> {
     let failed = |e: rusqlite::Error| StoreError::Internal(format!("reading the hands: {e}"));
     let conn = super::log_reader::open_read_only(path).map_err(failed)?;
     let mut statement = conn.prepare(SELECT_HAND_ROWS).map_err(failed)?;
     let mut rows = statement.query([]).map_err(failed)?;
     while let Some(r) = rows.next().map_err(failed)? {
-        let row = Row_ {
+        let row = StoredRow {
             id: r.get(0).map_err(failed)?,
             table: r.get(1).map_err(failed)?,
             dealer: r.get(2).map_err(failed)?,
