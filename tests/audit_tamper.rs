@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Backend, TestApp, spawn_app, tamper, test_key};
-use pitbook::domain::audit::{Anchor, AuditKey};
+use pitbook::domain::audit::{Anchor, AnchorCheck, AuditKey};
 use pitbook::store::verify::{self, VerifyReport};
 use serde_json::json;
 
@@ -36,9 +36,14 @@ fn whole_hand() -> serde_json::Value {
 }
 
 async fn verify_with(app: &TestApp, key: &AuditKey, anchor: Option<Anchor>) -> VerifyReport {
-    verify::verify(&app.database.db, key, 1, anchor)
-        .await
-        .expect("verify runs")
+    let anchors = anchor
+        .map(|anchor| AnchorCheck {
+            anchor,
+            origin: "--anchor".to_string(),
+        })
+        .into_iter()
+        .collect();
+    common::verify_split_every_way(&app.database.db, key, 1, anchors).await
 }
 
 async fn an_untouched_log_verifies(backend: Backend) {
@@ -46,6 +51,18 @@ async fn an_untouched_log_verifies(backend: Backend) {
     let report = verify_with(&app, &test_key(), None).await;
     assert!(report.ok(), "{report:?}");
     assert_eq!((report.count, report.hands_settled), (3 + 27, 3));
+    // From a hand's first record (seq 13), and from inside a hand (seq 8:
+    // its earlier records are replayed from the log first).
+    for (from, records, settled) in [(13, 18, 2), (8, 23, 3)] {
+        let report =
+            common::verify_split_every_way(&app.database.db, &test_key(), from, Vec::new()).await;
+        assert!(report.ok(), "from {from}: {report:?}");
+        assert_eq!(
+            (report.count, report.hands_settled),
+            (records, settled),
+            "from {from}"
+        );
+    }
 }
 
 async fn an_edited_payload_is_detected(backend: Backend) {

@@ -16,7 +16,7 @@ use pitbook::domain::tripoley::Profile;
 use pitbook::domain::tripoley::game::{GameSetup, TripoleyGame};
 use pitbook::store::audit::{AuditRecord, SELECT_RECORD};
 use pitbook::store::dice_games::{self, DiceAction, DiceState};
-use pitbook::store::verify::{self, VerifyReport};
+use pitbook::store::verify::VerifyReport;
 use pitbook::store::{tables, tripoley_games};
 
 async fn all_records(app: &TestApp) -> Vec<AuditRecord> {
@@ -29,9 +29,7 @@ async fn all_records(app: &TestApp) -> Vec<AuditRecord> {
 }
 
 async fn verify_now(app: &TestApp) -> VerifyReport {
-    verify::verify(&app.database.db, &test_key(), 1, None)
-        .await
-        .expect("verify runs")
+    common::verify_split_every_way(&app.database.db, &test_key(), 1, Vec::new()).await
 }
 
 /// What the tests made: the ids and the seq of the last record of each row.

@@ -11,9 +11,7 @@ use pitbook::store::staff_admin;
 use pitbook::store::verify::{self, VerifyReport};
 
 async fn verify(app: &TestApp) -> VerifyReport {
-    verify::verify(&app.database.db, &test_key(), 1, None)
-        .await
-        .expect("verify runs")
+    common::verify_split_every_way(&app.database.db, &test_key(), 1, Vec::new()).await
 }
 
 async fn head(app: &TestApp) -> i64 {

@@ -13,7 +13,7 @@ use pitbook::domain::tripoley::game::{GameSetup, TripoleyGame};
 use pitbook::domain::tripoley::round_steps::RoundStep;
 use pitbook::store::audit::{AuditRecord, SELECT_RECORD};
 use pitbook::store::tripoley_games::{self, TripoleyAction};
-use pitbook::store::verify::{self, VerifyReport};
+use pitbook::store::verify::VerifyReport;
 
 const DEAL: [(&str, &str); 5] = [
     ("Ann", "Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac"),
@@ -140,9 +140,7 @@ async fn edit_and_resign(app: &TestApp, seq: i64, edit: impl Fn(&str) -> String)
 }
 
 async fn verify_now(app: &TestApp) -> VerifyReport {
-    verify::verify(&app.database.db, &test_key(), 1, None)
-        .await
-        .expect("verify runs")
+    common::verify_split_every_way(&app.database.db, &test_key(), 1, Vec::new()).await
 }
 
 async fn an_untouched_game_verifies(backend: Backend) {

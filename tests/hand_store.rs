@@ -97,9 +97,8 @@ async fn a_hand_runs_event_by_event_and_closes_with_its_settlement(backend: Back
         "the actor is who signed in"
     );
 
-    let report = pitbook::store::verify::verify(&app.database.db, &common::test_key(), 1, None)
-        .await
-        .expect("verify");
+    let report =
+        common::verify_split_every_way(&app.database.db, &common::test_key(), 1, Vec::new()).await;
     assert!(report.ok(), "{report:?}");
     assert_eq!(
         report.count,
@@ -225,10 +224,11 @@ async fn a_correction_after_close_is_a_new_event_beside_the_original(backend: Ba
         &types[types.len() - 2..],
         ["hand_closed", "outcome_corrected"]
     );
-    let report = pitbook::store::verify::verify(&app.database.db, &common::test_key(), 1, None)
-        .await
-        .unwrap();
+    // Split every way, the correction is replayed after the close it corrects.
+    let report =
+        common::verify_split_every_way(&app.database.db, &common::test_key(), 1, Vec::new()).await;
     assert!(report.ok(), "{report:?}");
+    assert_eq!(report.hands_settled, 2, "the close and the correction");
 }
 
 async fn the_database_refuses_update_and_delete_on_the_audit_log(backend: Backend) {
@@ -281,9 +281,8 @@ async fn a_refused_command_does_not_undo_the_others_committed_with_it(backend: B
         let (i, status) = t.await.expect("task");
         assert_eq!(status, if i % 3 == 0 { 422 } else { 201 }, "command {i}");
     }
-    let report = pitbook::store::verify::verify(&app.database.db, &common::test_key(), 1, None)
-        .await
-        .expect("verify");
+    let report =
+        common::verify_split_every_way(&app.database.db, &common::test_key(), 1, Vec::new()).await;
     assert!(report.ok(), "{report:?}");
     assert_eq!(
         report.count,
@@ -386,9 +385,8 @@ async fn a_database_error_fails_only_its_own_command(backend: Backend) {
         let expected = if i == 3 { 3 } else { 4 };
         assert_eq!(view["version"], expected, "hand {i}: {view}");
     }
-    let report = pitbook::store::verify::verify(&app.database.db, &common::test_key(), 1, None)
-        .await
-        .expect("verify");
+    let report =
+        common::verify_split_every_way(&app.database.db, &common::test_key(), 1, Vec::new()).await;
     assert!(report.ok(), "{report:?}");
     assert_eq!(
         report.count,

@@ -34,13 +34,14 @@ const COLUMNS: &str =
 pub fn read_sqlite(
     path: &Path,
     from: i64,
+    to: i64,
     visitor: &mut (dyn RecordVisitor + Send),
 ) -> Result<(), StoreError> {
     let failed = |e: rusqlite::Error| StoreError::Internal(format!("reading the audit log: {e}"));
     let conn = open_read_only(path).map_err(failed)?;
-    let sql = format!("SELECT {COLUMNS} FROM audit_log WHERE seq >= ?1 ORDER BY seq");
+    let sql = format!("SELECT {COLUMNS} FROM audit_log WHERE seq >= ?1 AND seq <= ?2 ORDER BY seq");
     let mut statement = conn.prepare(&sql).map_err(failed)?;
-    let mut rows = statement.query([from]).map_err(failed)?;
+    let mut rows = statement.query([from, to]).map_err(failed)?;
     while let Some(row) = rows.next().map_err(failed)? {
         let text = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_str()?));
         let optional = |i: usize| row.get_ref(i).and_then(|v| Ok(v.as_str_or_null()?));
@@ -86,11 +87,12 @@ pub(super) fn open_read_only(path: &Path) -> rusqlite::Result<rusqlite::Connecti
 pub async fn read_postgres(
     pool: &PgPool,
     from: i64,
+    to: i64,
     visitor: &mut (dyn RecordVisitor + Send),
 ) -> Result<(), StoreError> {
     // `from` is an i64, so formatting it into the statement is safe.
     let sql = format!(
-        "COPY (SELECT {COLUMNS} FROM audit_log WHERE seq >= {from} ORDER BY seq) \
+        "COPY (SELECT {COLUMNS} FROM audit_log WHERE seq >= {from} AND seq <= {to} ORDER BY seq) \
          TO STDOUT (FORMAT binary)"
     );
     let mut conn = pool.acquire().await?;

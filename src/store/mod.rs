@@ -16,7 +16,6 @@ pub mod tables;
 pub mod tripoley_games;
 pub mod verify;
 mod verify_hand_rows;
-mod verify_hand_times;
 mod verify_projections;
 mod verify_staff;
 pub mod writer;

@@ -5,8 +5,6 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::ops::Range;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use serde::Serialize;
 use sqlx::Row;
@@ -15,7 +13,7 @@ use super::log_reader::{RawRecord, RecordVisitor, read_postgres, read_sqlite};
 use super::verify_hand_rows::Expected;
 use super::{Db, StoreError};
 use crate::domain::audit::{
-    Anchor, AnchorCheck, AuditKey, ChainProblem, ChainVerifier, GENESIS_HASH, RecordFields,
+    Anchor, AnchorCheck, AuditKey, ChainProblem, ChainReport, ChainVerifier, GENESIS_HASH,
 };
 use crate::domain::hand_record::{Check, HandEvent, HandState, Phase};
 
@@ -56,7 +54,7 @@ fn chain_problem(p: ChainProblem) -> Problem {
         ChainProblem::BrokenLink { .. } => "broken_link",
         ChainProblem::HashMismatch { .. } => "hash_mismatch",
         ChainProblem::AnchorMismatch { .. } => "anchor_mismatch",
-        ChainProblem::AnchorBeyondHead { .. } => "truncated",
+        ChainProblem::AnchorBeyondHead { .. } => TRUNCATED,
     };
     Problem {
         seq: p.seq(),
@@ -65,182 +63,67 @@ fn chain_problem(p: ChainProblem) -> Problem {
     }
 }
 
-/// Records sent to a replay thread at once: at most this many, or as many
-/// as fill this much text.
-const REPLAY_BATCH_RECORDS: usize = 512;
-const REPLAY_BATCH_BYTES: usize = 128 * 1024;
-/// Batches in flight between the chain walk and each replay thread.
-const REPLAY_QUEUE_BATCHES: usize = 16;
+/// Most parts a verification is split into: each part (a run of seqs) is
+/// read and checked on its own thread, so this many CPUs are kept busy.
+const PARTS_MAX: usize = 8;
+/// Fewest records worth a part of their own: below this, a thread costs
+/// more than it saves.
+const PART_RECORDS_MIN: i64 = 20_000;
 
-/// Records on their way to a replay thread: their text in one buffer, so a
-/// batch costs two allocations, not several per record.
-struct ReplayBatch {
-    text: String,
-    records: Vec<BatchRecord>,
+/// One part of the log, `first..=last`, checked by one thread: every
+/// record's place, hash and link (the first record's link is checked when
+/// the parts are joined), and every hand record replayed.
+struct Part {
+    chain: ChainVerifier,
+    hands: HandReplay,
+    runtime: tokio::runtime::Handle,
+    /// The first record read: its seq and the hash it links to.
+    first: Option<(i64, String)>,
+    problem: Option<Problem>,
 }
 
-/// A record's fields as ranges of [`ReplayBatch::text`].
-struct BatchRecord {
-    seq: i64,
-    recorded_at: Range<usize>,
-    actor: Range<usize>,
-    table: Option<Range<usize>>,
-    hand: Option<Range<usize>>,
-    event_type: Range<usize>,
-    payload: Range<usize>,
-    prev_hash: Range<usize>,
-    hash: Range<usize>,
-}
-
-impl ReplayBatch {
-    /// Buffers sized for a full batch once, so they never grow in use: a
-    /// batch goes round between the walk and its replay thread.
-    fn new() -> ReplayBatch {
-        ReplayBatch {
-            // The record that fills a batch may pass the byte limit.
-            text: String::with_capacity(REPLAY_BATCH_BYTES + REPLAY_BATCH_BYTES / 2),
-            records: Vec::with_capacity(REPLAY_BATCH_RECORDS),
+impl RecordVisitor for Part {
+    fn visit(&mut self, record: &RawRecord<'_>) -> ControlFlow<()> {
+        let fields = &record.fields;
+        if self.first.is_none() {
+            self.first = Some((fields.seq, fields.prev_hash.to_string()));
         }
-    }
-
-    fn is_full(&self) -> bool {
-        self.records.len() >= REPLAY_BATCH_RECORDS || self.text.len() >= REPLAY_BATCH_BYTES
-    }
-
-    fn push(&mut self, record: &RawRecord<'_>) {
-        let text = &mut self.text;
-        let mut add = |s: &str| {
-            let start = text.len();
-            text.push_str(s);
-            start..text.len()
+        if let Err(p) = self.chain.check(fields, record.hash) {
+            self.problem = Some(chain_problem(p));
+            return ControlFlow::Break(());
+        }
+        let Some(hand_id) = fields.hand else {
+            return ControlFlow::Continue(());
         };
-        let f = &record.fields;
-        self.records.push(BatchRecord {
-            seq: f.seq,
-            recorded_at: add(f.recorded_at),
-            actor: add(f.actor),
-            table: f.table.map(&mut add),
-            hand: f.hand.map(&mut add),
-            event_type: add(f.event_type),
-            payload: add(f.payload),
-            prev_hash: add(f.prev_hash),
-            hash: add(record.hash),
-        });
-    }
-
-    /// Empties it, keeping its buffers for the next batch.
-    fn clear(&mut self) {
-        self.text.clear();
-        self.records.clear();
-    }
-
-    fn iter(&self) -> impl Iterator<Item = RawRecord<'_>> {
-        let at = |r: &Range<usize>| &self.text[r.clone()];
-        self.records.iter().map(move |r| RawRecord {
-            fields: RecordFields {
-                seq: r.seq,
-                recorded_at: at(&r.recorded_at),
-                actor: at(&r.actor),
-                table: r.table.as_ref().map(at),
-                hand: r.hand.as_ref().map(at),
-                event_type: at(&r.event_type),
-                payload: at(&r.payload),
-                prev_hash: at(&r.prev_hash),
-            },
-            hash: at(&r.hash),
-        })
+        let record = ReplayRecord {
+            seq: fields.seq,
+            recorded_at: fields.recorded_at,
+            hand_id,
+            payload: fields.payload,
+        };
+        match self.hands.apply(&record) {
+            None => ControlFlow::Continue(()),
+            Some(p) => {
+                self.problem = Some(p);
+                ControlFlow::Break(())
+            }
+        }
     }
 }
 
 /// What the replay needs of a hand record.
 struct ReplayRecord<'a> {
     seq: i64,
+    recorded_at: &'a str,
     hand_id: &'a str,
     payload: &'a str,
 }
 
-/// Most replay threads: hands are independent, so each thread replays the
-/// hands whose id hashes to it.
-const REPLAY_THREADS_MAX: usize = 8;
-
-/// One replay thread's queue and the batch being filled for it.
-struct Shard {
-    batch: ReplayBatch,
-    /// None once the thread has stopped at its first problem.
-    to_replay: Option<SyncSender<ReplayBatch>>,
-    /// Batches the thread has replayed, emptied, to be filled again: fresh
-    /// buffers for every batch cost more in page faults than the copy.
-    replayed: Receiver<ReplayBatch>,
-}
-
-impl Shard {
-    fn flush(&mut self) {
-        let next = self
-            .replayed
-            .try_recv()
-            .unwrap_or_else(|_| ReplayBatch::new());
-        let batch = std::mem::replace(&mut self.batch, next);
-        if let Some(to_replay) = &self.to_replay
-            && !batch.records.is_empty()
-            && to_replay.send(batch).is_err()
-        {
-            self.to_replay = None;
-        }
-    }
-}
-
-/// The replay thread a record goes to: a hand's records all go to one
-/// (FNV-1a of its id); other records spread by seq.
-fn shard_of(record: &RecordFields<'_>, shards: usize) -> usize {
-    let hash = match record.hand {
-        Some(hand_id) => hand_id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        }),
-        None => record.seq.unsigned_abs(),
-    };
-    (hash % shards as u64) as usize
-}
-
-/// The chain walk: checks each record's place in the sequence and its link
-/// to the one before as it is read, and passes every record on to a replay
-/// thread, which checks its hash (the costly part) and replays hand records.
-struct Walk {
-    chain: ChainVerifier,
-    problem: Option<Problem>,
-    shards: Vec<Shard>,
-}
-
-impl Walk {
-    fn flush(&mut self) {
-        self.shards.iter_mut().for_each(Shard::flush);
-    }
-}
-
-impl RecordVisitor for Walk {
-    fn visit(&mut self, record: &RawRecord<'_>) -> ControlFlow<()> {
-        if let Err(p) = self.chain.check_sequence(&record.fields) {
-            self.problem = Some(chain_problem(p));
-            return ControlFlow::Break(());
-        }
-        // A record that breaks the link is still hashed: at one seq, a
-        // changed record (hash mismatch) is the problem to report.
-        let linked = self.chain.link(&record.fields, record.hash);
-        let count = self.shards.len();
-        let shard = &mut self.shards[shard_of(&record.fields, count)];
-        if shard.to_replay.is_some() {
-            shard.batch.push(record);
-            if shard.batch.is_full() {
-                shard.flush();
-            }
-        }
-        match linked {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(p) => {
-                self.problem = Some(chain_problem(p));
-                ControlFlow::Break(())
-            }
-        }
-    }
+/// What a part found, once read.
+struct PartReport {
+    first: Option<(i64, String)>,
+    chain: Result<ChainReport, Problem>,
+    hands: HandReplay,
 }
 
 /// Which of two problems at one seq is reported: a record's own hash
@@ -265,10 +148,19 @@ fn earliest(a: Option<Problem>, b: Option<Problem>) -> Option<Problem> {
     }
 }
 
-/// Verifies records from `from` (1 = all) to the head. The chain walk (read,
-/// sequence and links) runs on one thread; each record's hash and the hand
-/// replay (settlements) run on one thread per CPU, each with its share of
-/// the records.
+/// Splits `from..=head` into at most `parts_max` runs of at least
+/// `records_min` seqs (one run for a small log).
+fn split(from: i64, head: i64, parts_max: usize, records_min: i64) -> Vec<(i64, i64)> {
+    let records = (head - from + 1).max(0);
+    let parts = (records / records_min.max(1)).clamp(1, parts_max.max(1) as i64);
+    let size = (records + parts - 1) / parts;
+    (0..parts)
+        .map(|i| (from + i * size, (from + (i + 1) * size - 1).min(head)))
+        .filter(|(first, last)| first <= last)
+        .collect()
+}
+
+/// Verifies records from `from` (1 = all) to the head.
 pub async fn verify(
     db: &Db,
     key: &AuditKey,
@@ -285,12 +177,41 @@ pub async fn verify(
     verify_with_anchors(db, key, from, anchors).await
 }
 
-/// [`verify`] against every anchor given (the anchor log's and `--anchor`s).
+/// [`verify`] against every anchor given (the anchor log's and `--anchor`s),
+/// on one thread per CPU.
 pub async fn verify_with_anchors(
     db: &Db,
     key: &AuditKey,
     from: i64,
     anchors: Vec<AnchorCheck>,
+) -> Result<VerifyReport, StoreError> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    verify_in_parts(
+        db,
+        key,
+        from,
+        anchors,
+        threads.min(PARTS_MAX),
+        PART_RECORDS_MIN,
+    )
+    .await
+}
+
+/// [`verify_with_anchors`] split into at most `parts_max` parts of at least
+/// `part_records_min` records (the tests split small logs finely). The log
+/// is split by seq into runs read and checked side by side, each by its own
+/// thread: the chain within each run (sequence, hashes, links, anchors), the
+/// links between runs once all are read, and the hands — a run that meets a
+/// hand begun in an earlier run replays that hand's earlier records from
+/// the log first, and the later run's view of a hand is the one kept. Any
+/// problem is the earliest found, as one walk from `from` would report it.
+pub async fn verify_in_parts(
+    db: &Db,
+    key: &AuditKey,
+    from: i64,
+    anchors: Vec<AnchorCheck>,
+    parts_max: usize,
+    part_records_min: i64,
 ) -> Result<VerifyReport, StoreError> {
     // Phase times, for RUST_LOG=pitbook=debug (what to look at when it is slow).
     let started = std::time::Instant::now();
@@ -309,100 +230,126 @@ pub async fn verify_with_anchors(
             .await?
             .map(|r| r.get(0)))
     };
+    // The head when the walk starts: records appended while it runs are
+    // for the next verification.
+    let sql = "SELECT MAX(seq) FROM audit_log";
+    let head_seq: Option<i64> = on_pool!(db, |pool| sqlx::query(sql).fetch_one(pool).await?.get(0));
+    let ranges = split(from, head_seq.unwrap_or(0), parts_max, part_records_min);
 
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, REPLAY_THREADS_MAX);
-    let mut shards = Vec::with_capacity(threads);
-    let mut replays = Vec::with_capacity(threads);
-    for _ in 0..threads {
-        let (to_replay, replay_queue) = sync_channel::<ReplayBatch>(REPLAY_QUEUE_BATCHES);
-        let (give_back, replayed) = sync_channel::<ReplayBatch>(REPLAY_QUEUE_BATCHES + 1);
-        shards.push(Shard {
-            batch: ReplayBatch::new(),
-            to_replay: Some(to_replay),
-            replayed,
-        });
+    let mut reads = Vec::with_capacity(ranges.len().max(1));
+    let mut anchors = anchors;
+    anchors.sort_by_key(|a| a.anchor.seq);
+    let ranges_or_empty = if ranges.is_empty() {
+        vec![(from, from - 1)]
+    } else {
+        ranges
+    };
+    let part_count = ranges_or_empty.len();
+    for (i, &(first, last)) in ranges_or_empty.iter().enumerate() {
+        // A part checks the anchors in its run; the first also those before
+        // `from` (skipped), the last those past the head (a truncation).
+        let mine = if i + 1 == part_count {
+            std::mem::take(&mut anchors)
+        } else {
+            let end = anchors.partition_point(|a| a.anchor.seq <= last);
+            anchors.drain(..end).collect()
+        };
+        let mut part = Part {
+            chain: ChainVerifier::with_anchors(
+                key.clone(),
+                first,
+                if i == 0 { prev_hash.clone() } else { None },
+                mine,
+            ),
+            hands: HandReplay::default(),
+            runtime: tokio::runtime::Handle::current(),
+            first: None,
+            problem: None,
+        };
         let db = db.clone();
-        let key = key.clone();
-        let runtime = tokio::runtime::Handle::current();
-        replays.push(tokio::task::spawn_blocking(move || {
-            let mut hands = HandReplay::default();
-            for mut batch in replay_queue {
-                for record in batch.iter() {
-                    if let Err(p) = key.check_hash(&record.fields, record.hash) {
-                        return Ok::<_, StoreError>((hands, Some(chain_problem(p))));
-                    }
-                    let Some(hand_id) = record.fields.hand else {
-                        continue;
-                    };
-                    let record = ReplayRecord {
-                        seq: record.fields.seq,
-                        hand_id,
-                        payload: record.fields.payload,
-                    };
-                    if let Some(p) = hands.apply(&runtime, &db, &record)? {
-                        return Ok((hands, Some(p)));
-                    }
+        reads.push(tokio::task::spawn_blocking(move || {
+            match &db {
+                Db::Sqlite(pool) => {
+                    let path = pool.connect_options().get_filename().to_path_buf();
+                    read_sqlite(&path, first, last, &mut part)?;
                 }
-                batch.clear();
-                // A full return queue only means a fresh batch next time.
-                let _ = give_back.try_send(batch);
+                Db::Postgres(pool) => {
+                    let runtime = part.runtime.clone();
+                    runtime.block_on(read_postgres(pool, first, last, &mut part))?;
+                }
             }
-            Ok((hands, None))
+            let waiting = part.runtime.block_on(part.hands.replay_waiting(&db))?;
+            let chain = match earliest(part.problem, waiting) {
+                Some(p) => Err(p),
+                None => part.chain.finish().map_err(chain_problem),
+            };
+            Ok::<_, StoreError>(PartReport {
+                first: part.first,
+                chain,
+                hands: part.hands,
+            })
         }));
     }
-
-    let mut walk = Walk {
-        chain: ChainVerifier::with_anchors(key.clone(), from, prev_hash, anchors),
-        problem: None,
-        shards,
-    };
-    walk = match db {
-        Db::Sqlite(pool) => {
-            let path = pool.connect_options().get_filename().to_path_buf();
-            tokio::task::spawn_blocking(move || read_sqlite(&path, from, &mut walk).map(|()| walk))
-                .await
-                .map_err(|e| StoreError::Internal(format!("chain walk thread: {e}")))??
-        }
-        Db::Postgres(pool) => {
-            read_postgres(pool, from, &mut walk).await?;
-            walk
-        }
-    };
-    phase_done("chain walk");
-    walk.flush();
-    let Walk {
-        chain,
-        problem: chain_problem_found,
-        shards,
-    } = walk;
-    // Closing the queues ends the replay threads' loops.
-    drop(shards);
-    let mut hands = HandReplay::default();
-    let mut replay_problem: Option<Problem> = None;
-    for replay in replays {
-        let (shard, problem) = replay
-            .await
-            .map_err(|e| StoreError::Internal(format!("replay thread: {e}")))??;
-        hands.absorb(shard);
-        replay_problem = earliest(replay_problem, problem);
+    let mut parts = Vec::with_capacity(reads.len());
+    for read in reads {
+        parts.push(
+            read.await
+                .map_err(|e| StoreError::Internal(format!("verify thread: {e}")))??,
+        );
     }
+    phase_done("chain walk and replay");
 
+    // Join the parts: each run must begin where the one before ended, and
+    // link to its last hash.
+    let mut problem: Option<Problem> = None;
+    let mut before: Option<Anchor> = None;
+    let mut count = 0;
     let mut anchors_counted = (0, 0);
-    let (count, head, chain_problem_found) = match chain_problem_found {
-        Some(p) => (0, None, Some(p)),
-        None => match chain.finish() {
-            Ok(report) => {
-                anchors_counted = (report.anchors_checked, report.anchors_skipped);
-                (report.count, report.head, None)
+    let mut head = None;
+    let mut hands = HandReplay::default();
+    // A run that ends before its last seq (its last records removed) is a
+    // truncation only if no later run has records: else that run's gap is
+    // what one walk would report.
+    let mut truncated: Option<Problem> = None;
+    let last_part = parts.len().saturating_sub(1);
+    for (i, part) in parts.into_iter().enumerate() {
+        if part.first.is_some() {
+            truncated = None;
+        }
+        if let (Some(end), Some((seq, prev_hash))) = (&before, &part.first) {
+            let joined = if *seq != end.seq + 1 {
+                Err(ChainProblem::Gap {
+                    expected: end.seq + 1,
+                    found: *seq,
+                })
+            } else if *prev_hash != end.hash {
+                Err(ChainProblem::BrokenLink { seq: *seq })
+            } else {
+                Ok(())
+            };
+            if let Err(p) = joined {
+                problem = earliest(Some(chain_problem(p)), problem);
             }
-            Err(p) => (0, None, Some(chain_problem(p))),
-        },
-    };
+        }
+        match part.chain {
+            Ok(report) => {
+                count += report.count;
+                anchors_counted.0 += report.anchors_checked;
+                anchors_counted.1 += report.anchors_skipped;
+                if report.count > 0 || before.is_none() {
+                    before = report.head.clone();
+                    head = report.head;
+                }
+            }
+            Err(p) if p.kind == TRUNCATED && i < last_part => {
+                truncated = truncated.or(Some(p));
+            }
+            Err(p) => problem = earliest(problem, Some(p)),
+        }
+        hands.absorb(part.hands);
+    }
+    let problem = earliest(problem, truncated);
     let chain_head_seq = head.as_ref().map_or(from - 1, |h| h.seq);
-    let problem = earliest(chain_problem_found, replay_problem);
-    phase_done("replay");
     let hands_settled = hands.settled;
     let problem = match problem {
         Some(p) => Some(p),
@@ -416,9 +363,12 @@ pub async fn verify_with_anchors(
     phase_done("Tripoley replay");
     let problem = super::verify_projections::first_problem(db, chain_head_seq, problem).await?;
     phase_done("table and game rows");
-    let problem = super::verify_hand_times::first_problem(db, chain_head_seq, problem).await?;
-    phase_done("hand row times");
-    let count = if problem.is_some() { 0 } else { count };
+    // On a problem nothing is vouched for (the parts read past it).
+    let (count, hands_settled, tripoley_games) = if problem.is_some() {
+        (0, 0, 0)
+    } else {
+        (count, hands_settled, tripoley_games)
+    };
     let (anchors_checked, anchors_skipped) = if problem.is_some() {
         (0, 0)
     } else {
@@ -443,58 +393,162 @@ pub async fn verify_with_anchors(
 /// last recorded settlement to compare with the projection at the end.
 #[derive(Default)]
 struct HandReplay {
-    /// Open hand → its state and the seq of its last record.
-    open: HashMap<String, (HandState, i64)>,
+    open: HashMap<String, OpenHand>,
     /// Closed or voided hand → what its projection row must hold (for a
     /// closed one, the record carrying its settlement: its close or latest
     /// correction).
     done: HashMap<String, Expected>,
+    /// Hand → its records (seq, recorded_at, payload) waiting for its
+    /// earlier ones.
+    waiting: HashMap<String, Vec<(i64, String, String)>>,
     settled: u64,
 }
 
+/// An open hand as the replay holds it.
+struct OpenHand {
+    state: HandState,
+    /// The seq of its last record.
+    last_seq: i64,
+    /// The `recorded_at` of its first and of its last record: its row's
+    /// `opened_at` and `updated_at`.
+    opened_at: String,
+    updated_at: String,
+}
+
+fn parse_event(record: &ReplayRecord<'_>) -> Result<HandEvent, Problem> {
+    HandEvent::from_json(record.payload).map_err(|e| {
+        settlement_problem(
+            record.seq,
+            format!("hand {}: unreadable event: {e}", record.hand_id),
+        )
+    })
+}
+
 impl HandReplay {
-    /// Takes in another thread's share of the hands (each hand is in one).
-    fn absorb(&mut self, other: HandReplay) {
+    /// Takes in the next part's hands (`other` read after `self`): where
+    /// both know a hand, the later part replayed it from its start, so its
+    /// view is kept — but for the record that settled it, if that was in an
+    /// earlier part.
+    fn absorb(&mut self, mut other: HandReplay) {
+        if self.done.is_empty() && self.open.is_empty() {
+            // The first part: nothing to reconcile (and no rehashing).
+            other.settled += self.settled;
+            *self = other;
+            return;
+        }
         self.settled += other.settled;
-        self.done.extend(other.done);
-        self.open.extend(other.open);
+        self.done.reserve(other.done.len());
+        for (id, mut expected) in other.done {
+            if let Some((_, earlier)) = self.done.remove_entry(&id) {
+                expected.settled_before(&earlier);
+            }
+            self.open.remove(&id);
+            self.done.insert(id, expected);
+        }
+        for (id, open) in other.open {
+            self.done.remove(&id);
+            self.open.insert(id, open);
+        }
     }
 
-    fn apply(
-        &mut self,
-        runtime: &tokio::runtime::Handle,
-        db: &Db,
-        record: &ReplayRecord<'_>,
-    ) -> Result<Option<Problem>, StoreError> {
+    /// Replays one record of a hand. A record of a hand not in memory — one
+    /// begun before this part (or before `--from`), or a closed hand being
+    /// corrected — waits, with the hand's later records, for
+    /// [`Self::replay_waiting`], which reads the hand's earlier records.
+    fn apply(&mut self, record: &ReplayRecord<'_>) -> Option<Problem> {
         let hand_id = record.hand_id;
-        let event: HandEvent = match HandEvent::from_json(record.payload) {
-            Ok(e) => e,
-            Err(e) => {
-                return Ok(Some(settlement_problem(
-                    record.seq,
-                    format!("hand {hand_id}: unreadable event: {e}"),
-                )));
-            }
+        let waits =
+            |r: &ReplayRecord<'_>| (r.seq, r.recorded_at.to_string(), r.payload.to_string());
+        if let Some(waiting) = self.waiting.get_mut(hand_id) {
+            waiting.push(waits(record));
+            return None;
+        }
+        let event = match parse_event(record) {
+            Ok(event) => event,
+            Err(p) => return Some(p),
         };
         // The key comes out with the state and goes back with the next one:
         // no allocation per record.
-        let (key, state) = match self.open.remove_entry(hand_id) {
-            Some((key, (state, _))) => (Some(key), Some(state)),
-            // A hand opened before `--from`, or a closed hand being corrected:
-            // replay its earlier events from the log.
-            None if !matches!(event, HandEvent::HandOpened { .. }) => (
-                None,
-                Some(runtime.block_on(self.load_before(db, hand_id, record.seq))?),
-            ),
+        let (key, open) = match self.open.remove_entry(hand_id) {
+            Some((key, open)) => (Some(key), Some(open)),
+            None if !matches!(event, HandEvent::HandOpened { .. }) => {
+                self.waiting
+                    .insert(hand_id.to_string(), vec![waits(record)]);
+                return None;
+            }
             None => (None, None),
         };
-        let next = match HandState::apply_with(state, &event, Check::Replay) {
+        self.advance(key, open, &event, record)
+    }
+
+    /// The hands that waited for their earlier records, replayed now; the
+    /// earliest problem among them.
+    async fn replay_waiting(&mut self, db: &Db) -> Result<Option<Problem>, StoreError> {
+        let mut waiting: Vec<_> = std::mem::take(&mut self.waiting).into_iter().collect();
+        waiting.sort_by_key(|(_, records)| records[0].0);
+        let mut problem = None;
+        for (hand_id, records) in waiting {
+            let mut open: Option<OpenHand> = None;
+            for (seq, recorded_at, payload) in &records {
+                if open.is_none() {
+                    // Its first record here, or a correction after it closed
+                    // again: fold its earlier records from the log.
+                    match self.load_before(db, &hand_id, *seq).await {
+                        Ok(loaded) => open = Some(loaded),
+                        Err(e) => {
+                            let message = format!("hand {hand_id}: its earlier records: {e}");
+                            problem = earliest(problem, Some(settlement_problem(*seq, message)));
+                            break;
+                        }
+                    }
+                }
+                let record = ReplayRecord {
+                    seq: *seq,
+                    recorded_at,
+                    hand_id: &hand_id,
+                    payload,
+                };
+                let found = match parse_event(&record) {
+                    Ok(event) => self.advance(None, open.take(), &event, &record),
+                    Err(p) => Some(p),
+                };
+                if found.is_some() {
+                    problem = earliest(problem, found);
+                    break;
+                }
+                // Still open: take it back for the next record.
+                open = self.open.remove(&hand_id);
+            }
+            if let Some(open) = open {
+                self.open.insert(hand_id, open);
+            }
+        }
+        Ok(problem)
+    }
+
+    /// Applies a parsed event to the hand's state (None: not opened yet).
+    fn advance(
+        &mut self,
+        key: Option<String>,
+        open: Option<OpenHand>,
+        event: &HandEvent,
+        record: &ReplayRecord<'_>,
+    ) -> Option<Problem> {
+        let hand_id = record.hand_id;
+        let (state, opened_at, mut updated_at) = match open {
+            Some(open) => (Some(open.state), open.opened_at, open.updated_at),
+            None => (None, record.recorded_at.to_string(), String::new()),
+        };
+        // One buffer a hand for its last record's time.
+        updated_at.clear();
+        updated_at.push_str(record.recorded_at);
+        let next = match HandState::apply_with(state, event, Check::Replay) {
             Ok((next, _)) => next,
             Err(e) => {
-                return Ok(Some(settlement_problem(
+                return Some(settlement_problem(
                     record.seq,
                     format!("hand {hand_id}: {e}"),
-                )));
+                ));
             }
         };
         let settles = next.settlement().is_some()
@@ -513,35 +567,51 @@ impl HandReplay {
                 Some(kept) => kept.settlement_seq(),
                 None => None,
             };
+            let times = (opened_at, updated_at);
             self.done.insert(
                 hand_id.to_string(),
-                Expected::of(&next, settlement_seq, record.seq),
+                Expected::of(&next, settlement_seq, record.seq, times),
             );
         } else {
             self.open.insert(
                 key.unwrap_or_else(|| hand_id.to_string()),
-                (next, record.seq),
+                OpenHand {
+                    state: next,
+                    last_seq: record.seq,
+                    opened_at,
+                    updated_at,
+                },
             );
         }
-        Ok(None)
+        None
     }
 
-    async fn load_before(&self, db: &Db, hand_id: &str, seq: i64) -> Result<HandState, StoreError> {
-        let sql = "SELECT payload FROM audit_log WHERE hand_id = $1 AND seq < $2 ORDER BY seq";
-        let payloads: Vec<String> = on_pool!(db, |pool| sqlx::query(sql)
+    /// The hand as its records before `seq` leave it.
+    async fn load_before(&self, db: &Db, hand_id: &str, seq: i64) -> Result<OpenHand, StoreError> {
+        let sql = "SELECT payload, recorded_at FROM audit_log \
+                   WHERE hand_id = $1 AND seq < $2 ORDER BY seq";
+        let rows: Vec<(String, String)> = on_pool!(db, |pool| sqlx::query(sql)
             .bind(hand_id)
             .bind(seq)
             .fetch_all(pool)
             .await?
             .into_iter()
-            .map(|r| r.get(0))
+            .map(|r| (r.get(0), r.get(1)))
             .collect());
-        let events: Vec<HandEvent> = payloads
+        let events: Vec<HandEvent> = rows
             .iter()
-            .map(|p| HandEvent::from_json(p))
+            .map(|(payload, _)| HandEvent::from_json(payload))
             .collect::<Result<_, _>>()
             .map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))?;
-        HandState::fold(&events).map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))
+        let state = HandState::fold(&events)
+            .map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))?;
+        let time = |row: Option<&(String, String)>| row.map(|r| r.1.clone()).unwrap_or_default();
+        Ok(OpenHand {
+            state,
+            last_seq: 0,
+            opened_at: time(rows.first()),
+            updated_at: time(rows.last()),
+        })
     }
 
     /// Every hand's projection row against the fold of its events
@@ -553,14 +623,16 @@ impl HandReplay {
         from: i64,
     ) -> Result<Option<Problem>, StoreError> {
         let mut expected = self.done;
-        for (id, (state, last_seq)) in self.open {
-            expected.insert(id, Expected::of(&state, None, last_seq));
+        for (id, open) in self.open {
+            let times = (open.opened_at, open.updated_at);
+            expected.insert(id, Expected::of(&open.state, None, open.last_seq, times));
         }
         super::verify_hand_rows::first_problem(db, expected, head_seq, from == 1).await
     }
 }
 
 const SETTLEMENT_MISMATCH: &str = "settlement_mismatch";
+const TRUNCATED: &str = "truncated";
 
 fn settlement_problem(seq: i64, message: String) -> Problem {
     Problem {
@@ -626,22 +698,28 @@ mod tests {
     }
 
     #[test]
-    fn a_hands_records_all_go_to_one_replay_thread() {
-        let record = |seq, hand| RecordFields {
-            seq,
-            recorded_at: "",
-            actor: "",
-            table: None,
-            hand,
-            event_type: "",
-            payload: "",
-            prev_hash: "",
-        };
-        let first = shard_of(&record(1, Some("h-1")), 4);
-        assert!((2..50).all(|seq| shard_of(&record(seq, Some("h-1")), 4) == first));
-        // Records of no hand spread over every thread.
-        let used: std::collections::BTreeSet<usize> =
-            (1..9).map(|seq| shard_of(&record(seq, None), 4)).collect();
-        assert_eq!(used.len(), 4);
+    fn the_log_is_split_into_runs_that_cover_it_exactly_once() {
+        let min = PART_RECORDS_MIN;
+        let cases = [
+            // (from, head, parts_max, records_min, expected runs)
+            (1, 0, 4, min, vec![]),
+            (1, 10, 4, min, vec![(1, 10)]),
+            (1, 3 * min, 2, min, vec![(1, 30_000), (30_001, 60_000)]),
+            (5, 3 * min, 8, min, vec![(5, 30_002), (30_003, 60_000)]),
+            (
+                1,
+                3 * min,
+                8,
+                min,
+                vec![(1, 20_000), (20_001, 40_000), (40_001, 60_000)],
+            ),
+            (1, 2 * min, 1, min, vec![(1, 40_000)]),
+            (1, 10, 4, 1, vec![(1, 3), (4, 6), (7, 9), (10, 10)]),
+            (1, 2, 4, 1, vec![(1, 1), (2, 2)]),
+        ];
+        for (from, head, parts_max, records_min, runs) in cases {
+            let found = split(from, head, parts_max, records_min);
+            assert_eq!(found, runs, "{from}..={head} in {parts_max}");
+        }
     }
 }

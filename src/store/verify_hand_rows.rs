@@ -28,6 +28,9 @@ pub(super) struct Expected {
     /// The record carrying the settlement (None: not compared, e.g. voided).
     settlement_seq: Option<i64>,
     last_seq: i64,
+    /// The `recorded_at` of the hand's first and last records.
+    opened_at: String,
+    updated_at: String,
 }
 
 impl Expected {
@@ -35,7 +38,21 @@ impl Expected {
         self.settlement_seq
     }
 
-    pub fn of(state: &HandState, settlement_seq: Option<i64>, last_seq: i64) -> Expected {
+    /// Keeps `earlier`'s settlement record when this later view of the same
+    /// closed hand (from a part of the log read apart) did not see one.
+    pub fn settled_before(&mut self, earlier: &Expected) {
+        if self.status == earlier.status && self.settlement_seq.is_none() {
+            self.settlement_seq = earlier.settlement_seq;
+        }
+    }
+
+    /// `times`: the `recorded_at` of the hand's first and last records.
+    pub fn of(
+        state: &HandState,
+        settlement_seq: Option<i64>,
+        last_seq: i64,
+        times: (String, String),
+    ) -> Expected {
         Expected {
             table: state.table.clone(),
             dealer: state.dealer.clone(),
@@ -47,6 +64,8 @@ impl Expected {
                 .then_some(settlement_seq)
                 .flatten(),
             last_seq,
+            opened_at: times.0,
+            updated_at: times.1,
         }
     }
 }
@@ -62,10 +81,13 @@ struct StoredRow {
     house_collection: Option<String>,
     settlement_seq: Option<i64>,
     last_seq: i64,
+    opened_at: String,
+    updated_at: String,
 }
 
 const SELECT_HAND_ROWS: &str = "SELECT id, table_id, dealer, status, version, \
-    CAST(bank AS TEXT), CAST(house_collection AS TEXT), settlement_seq, last_seq FROM hands";
+    CAST(bank AS TEXT), CAST(house_collection AS TEXT), settlement_seq, last_seq, \
+    opened_at, updated_at FROM hands";
 
 fn projection_problem(seq: i64, message: String) -> Problem {
     Problem {
@@ -119,6 +141,8 @@ pub(super) async fn first_problem(
                     house_collection: r.try_get(6)?,
                     settlement_seq: r.try_get(7)?,
                     last_seq: r.try_get(8)?,
+                    opened_at: r.try_get(9)?,
+                    updated_at: r.try_get(10)?,
                 };
                 problem = check(&mut expected, row, head_seq, whole_log);
                 if problem.is_some() {
@@ -221,11 +245,31 @@ fn check(
             format!("{:?}", want.settlement_seq),
         ),
     ];
-    let (field, _, stored, folded) = differs.into_iter().find(|(_, differs, _, _)| *differs)?;
+    if let Some((field, _, stored, folded)) =
+        differs.into_iter().find(|(_, differs, _, _)| *differs)
+    {
+        return Some(projection_problem(
+            want.last_seq,
+            format!(
+                "hand {}: the stored {field} is {stored}; its events give {folded}",
+                row.id
+            ),
+        ));
+    }
+    // A row's times are its first and last records' (every record of a
+    // command shares one time, and the row is written with it:
+    // `store/hands/plan.rs`, `Projection::now`).
+    let times = [
+        ("opened_at", &row.opened_at, &want.opened_at),
+        ("updated_at", &row.updated_at, &want.updated_at),
+    ];
+    let (field, stored, recorded) = times
+        .into_iter()
+        .find(|(_, stored, recorded)| stored != recorded)?;
     Some(projection_problem(
-        want.last_seq,
+        row.last_seq,
         format!(
-            "hand {}: the stored {field} is {stored}; its events give {folded}",
+            "hands row {}: {field} is {stored:?} in the row, {recorded:?} from its records",
             row.id
         ),
     ))
@@ -249,6 +293,8 @@ fn read_sqlite(
             bank: r.get(5).map_err(failed)?,
             house_collection: r.get(6).map_err(failed)?,
             settlement_seq: r.get(7).map_err(failed)?,
+            opened_at: r.get(9).map_err(failed)?,
+            updated_at: r.get(10).map_err(failed)?,
             last_seq: r.get(8).map_err(failed)?,
         };
         if visit(row).is_break() {

@@ -379,6 +379,30 @@ impl TestApp {
 /// Runs SQL as a database administrator would to tamper with the log:
 /// the append-only triggers are taken off first.
 /// Where and what verification found wrong; panics when it found nothing.
+/// `audit verify` from `from`, checked to give the same report however the
+/// log is split into parts read side by side (runs of 1, 2, 5 records…).
+pub async fn verify_split_every_way(
+    db: &pitbook::store::Db,
+    key: &pitbook::domain::audit::AuditKey,
+    from: i64,
+    anchors: Vec<pitbook::domain::audit::AnchorCheck>,
+) -> pitbook::store::verify::VerifyReport {
+    use pitbook::store::verify::verify_in_parts;
+    let whole = verify_in_parts(db, key, from, anchors.clone(), 1, 1)
+        .await
+        .expect("verify runs");
+    for (parts, records_min) in [(2, 1), (3, 1), (8, 1), (4, 5)] {
+        let split = verify_in_parts(db, key, from, anchors.clone(), parts, records_min)
+            .await
+            .expect("verify runs");
+        assert_eq!(
+            split, whole,
+            "verify in {parts} parts of {records_min}+ records"
+        );
+    }
+    whole
+}
+
 pub fn problem(report: &pitbook::store::verify::VerifyReport) -> (i64, &'static str) {
     let p = report
         .problem

@@ -19,13 +19,27 @@ use crate::domain::settle::{Settlement, Total};
 
 /// The settlement JSON carried by `hand_closed` and `outcome_corrected`,
 /// shared (a hand's state and its event hold the same text).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RecordedSettlement(Arc<str>);
+#[derive(Debug, Clone)]
+pub struct RecordedSettlement {
+    text: Arc<str>,
+    /// The house collection the text states, once known (computed, or
+    /// checked against the computed one): spares a scan of the text.
+    house_collection: Option<Money>,
+}
+
+impl PartialEq for RecordedSettlement {
+    /// The same text (the collection is only what the text states).
+    fn eq(&self, other: &RecordedSettlement) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for RecordedSettlement {}
 
 impl Serialize for RecordedSettlement {
     /// Written as the JSON it is, not as a string.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let raw: &RawValue = serde_json::from_str(&self.0).map_err(serde::ser::Error::custom)?;
+        let raw: &RawValue = serde_json::from_str(&self.text).map_err(serde::ser::Error::custom)?;
         raw.serialize(serializer)
     }
 }
@@ -33,7 +47,7 @@ impl Serialize for RecordedSettlement {
 impl<'de> Deserialize<'de> for RecordedSettlement {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = Box::<RawValue>::deserialize(deserializer)?;
-        Ok(RecordedSettlement(Arc::from(raw.get())))
+        Ok(RecordedSettlement::unparsed(raw.get()))
     }
 }
 
@@ -43,11 +57,14 @@ impl RecordedSettlement {
         let internal = |e: serde_json::Error| HandError::Internal(e.to_string());
         let value = serde_json::to_value(settlement).map_err(internal)?;
         let text = serde_json::to_string(&value).map_err(internal)?;
-        Ok(RecordedSettlement(Arc::from(text)))
+        Ok(RecordedSettlement {
+            text: Arc::from(text),
+            house_collection: Some(settlement.house_collection),
+        })
     }
 
     pub fn text(&self) -> &str {
-        &self.0
+        &self.text
     }
 
     /// Reads settlement text, checking that it is JSON (tests build
@@ -56,7 +73,7 @@ impl RecordedSettlement {
     pub(crate) fn from_text(text: &str) -> Result<RecordedSettlement, HandError> {
         serde_json::from_str::<&RawValue>(text)
             .map_err(|e| HandError::Internal(format!("stored settlement: {e}")))?;
-        Ok(RecordedSettlement(Arc::from(text)))
+        Ok(RecordedSettlement::unparsed(text))
     }
 
     /// The settlement text of a recorded event, not parsed yet: a carried
@@ -64,11 +81,26 @@ impl RecordedSettlement {
     /// full against the recomputed one (invalid JSON does not match), so
     /// reading a hand's events scans its kilobytes once, not twice.
     pub(super) fn unparsed(text: &str) -> RecordedSettlement {
-        RecordedSettlement(Arc::from(text))
+        RecordedSettlement {
+            text: Arc::from(text),
+            house_collection: None,
+        }
+    }
+
+    /// This settlement, once [`Self::matches`] has found it states what
+    /// `computed` does: its collection is then known without a scan.
+    pub(super) fn matched(&self, computed: &Settlement<'_>) -> RecordedSettlement {
+        RecordedSettlement {
+            text: Arc::clone(&self.text),
+            house_collection: Some(computed.house_collection),
+        }
     }
 
     /// The house collection it states.
     pub fn house_collection(&self) -> Option<Money> {
+        if let Some(known) = self.house_collection {
+            return Some(known);
+        }
         #[derive(Deserialize)]
         struct Only<'a> {
             #[serde(borrow)]

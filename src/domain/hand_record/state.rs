@@ -762,7 +762,7 @@ fn settled(
 ) -> Result<(RecordedSettlement, Option<RecordedSettlement>), HandError> {
     let computed = settle::settle(scenario)?;
     match carried {
-        Some(recorded) if recorded.matches(&computed) => Ok((recorded.clone(), None)),
+        Some(recorded) if recorded.matches(&computed) => Ok((recorded.matched(&computed), None)),
         Some(_) => Err(HandError::SettlementMismatch),
         None => {
             let fresh = RecordedSettlement::of(&computed)?;
