@@ -7,10 +7,10 @@
 mod common;
 
 use common::{Backend, TestApp, spawn_app, tamper, test_key};
-use pitbook::domain::money::Money;
+use pitbook::domain::common::money::Money;
+use pitbook::domain::double_hand_poker::table::TableConfig;
 use pitbook::domain::poker_dice::{Profile as DiceProfile, RoundAction, RoundKeeper, Straights};
 use pitbook::domain::staff::Role;
-use pitbook::domain::table::TableConfig;
 use pitbook::domain::ten_thousand::{GameOptionsRecord, Keeper, KeeperAction};
 use pitbook::domain::tripoley::Profile;
 use pitbook::domain::tripoley::game::{GameSetup, TripoleyGame};

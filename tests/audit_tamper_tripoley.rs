@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Backend, TestApp, spawn_app, tamper, test_key};
-use pitbook::domain::money::Money;
+use pitbook::domain::common::money::Money;
 use pitbook::domain::tripoley::Profile;
 use pitbook::domain::tripoley::betting::BetAction;
 use pitbook::domain::tripoley::game::{GameSetup, TripoleyGame};

@@ -10,7 +10,7 @@ mod common;
 
 use common::browser::{Browser, Page, hidden_fields, input_value, signed_in};
 use common::{Backend, TestApp, records, spawn_app, test_key};
-use pitbook::domain::money::Money;
+use pitbook::domain::common::money::Money;
 use pitbook::domain::staff::Role;
 use pitbook::domain::tripoley::Profile;
 use pitbook::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};

@@ -13,7 +13,7 @@ use tokio::sync::Mutex;
 
 use super::CliError;
 use super::store_args::StoreArgs;
-use crate::domain::audit::{Anchor, AnchorCheck};
+use crate::domain::common::audit::{Anchor, AnchorCheck};
 use crate::store::{Db, audit_key, verify};
 
 /// Where the anchor log is when no `--anchor-log` names it: beside the

@@ -139,7 +139,7 @@ async fn append_anchors(anchors: Arc<AnchorWriter>, db: store::Db, every: Durati
 /// password once, on stderr (as a log record when the logs are JSON).
 async fn first_admin(
     db: &store::Db,
-    key: &crate::domain::audit::AuditKey,
+    key: &crate::domain::common::audit::AuditKey,
     log_format: LogFormat,
 ) -> Result<(), CliError> {
     let created = store::staff::ensure_first_admin(db, key)

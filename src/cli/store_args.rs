@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::domain::audit::AuditKey;
+use crate::domain::common::audit::AuditKey;
 use crate::store::audit_key::{self, KeyOrigin, MissingKey};
 use crate::store::{self, Db};
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 use sqlx::Row;
 
 use super::{StoreError, WriteTx};
-use crate::domain::audit::{AuditKey, GENESIS_HASH, RecordFields};
+use crate::domain::common::audit::{AuditKey, GENESIS_HASH, RecordFields};
 
 /// A record to append: everything but seq, time and hashes.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use sqlx::Row;
 
 use super::{Db, StoreError};
-use crate::domain::audit::AuditKey;
+use crate::domain::common::audit::AuditKey;
 
 /// How the key was found, for the startup log.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use futures_util::TryStreamExt;
 use sqlx::postgres::PgPool;
 
 use super::StoreError;
-use crate::domain::audit::RecordFields;
+use crate::domain::common::audit::RecordFields;
 
 /// One stored record, borrowed from the reader's buffer.
 pub struct RawRecord<'a> {

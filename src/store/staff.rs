@@ -18,10 +18,10 @@ use sqlx::Row;
 
 use super::audit::{NewRecord, append, canonical_json};
 use super::{Db, StoreError, WriteTx, begin_write};
-use crate::domain::audit::AuditKey;
-use crate::domain::login_throttle::{Limits, LoginThrottle, Summary};
+use crate::domain::common::audit::AuditKey;
+use crate::domain::common::text::FreeText;
+use crate::domain::staff::login_throttle::{Limits, LoginThrottle, Summary};
 use crate::domain::staff::{Role, check_password, check_username};
-use crate::domain::text::FreeText;
 
 /// A session ends after this long without a request…
 pub const IDLE_TIMEOUT: Duration = Duration::minutes(30);
@@ -343,7 +343,7 @@ fn attempted_name(username: &str) -> String {
     username.chars().take(64).collect()
 }
 
-/// This process's login throttle (`domain::login_throttle`, kept in memory:
+/// This process's login throttle (`domain::staff::login_throttle`, kept in memory:
 /// one instance's figures; docs/staff.md) and the writing of its summaries
 /// as `login_failures` records.
 #[derive(Debug)]
@@ -677,9 +677,9 @@ pub enum RevokeWhich {
 
 /// A token label as stored: empty, or one line of free text of at most
 /// [`TOKEN_LABEL_MAX`] characters (trimmed, NFC, no control, zero-width or
-/// bidi characters — `domain::text::FreeText`).
+/// bidi characters — `domain::common::text::FreeText`).
 pub fn check_token_label(label: &str) -> Result<String, String> {
-    if label.trim().is_empty() && !label.chars().any(crate::domain::text::refused_char) {
+    if label.trim().is_empty() && !label.chars().any(crate::domain::common::text::refused_char) {
         return Ok(String::new());
     }
     FreeText::line("label", label, TOKEN_LABEL_MAX)

@@ -14,7 +14,7 @@ use super::staff::{
     random_hex, staff_record, time_text, user_from_row,
 };
 use super::{Db, StoreError, WriteTx, begin_write};
-use crate::domain::audit::AuditKey;
+use crate::domain::common::audit::AuditKey;
 use crate::domain::staff::{Role, check_username};
 
 /// The account called `username` with its disabled flag, or an error naming it.

@@ -7,10 +7,10 @@ use sqlx::Row;
 
 use super::audit::{self, NewRecord, canonical_json};
 use super::{Db, StoreError, WriteTx, begin_write};
-use crate::domain::audit::AuditKey;
-use crate::domain::hand_record::GAME_DOUBLE_HAND_POKER;
+use crate::domain::common::audit::AuditKey;
+use crate::domain::double_hand_poker::hand_record::GAME_DOUBLE_HAND_POKER;
+use crate::domain::double_hand_poker::table::TableConfig;
 use crate::domain::staff::{Action, Role, allows};
-use crate::domain::table::TableConfig;
 
 /// Most tables one pitbook keeps.
 pub const TABLES_MAX: i64 = 500;
@@ -145,7 +145,7 @@ pub(crate) struct TableColumns {
 
 impl TableColumns {
     pub(crate) fn of(config: &TableConfig) -> Result<TableColumns, StoreError> {
-        let json_of = |v: &Option<Vec<crate::domain::settle::BracketInput>>| {
+        let json_of = |v: &Option<Vec<crate::domain::double_hand_poker::settle::BracketInput>>| {
             v.as_ref().map(canonical_json).transpose()
         };
         Ok(TableColumns {
@@ -176,12 +176,13 @@ impl TableColumns {
         };
         let money = |column: &str, text: Option<String>| {
             text.map(|t| {
-                crate::domain::money::Money::parse(&t).map_err(|e| bad(column, e.to_string()))
+                crate::domain::common::money::Money::parse(&t)
+                    .map_err(|e| bad(column, e.to_string()))
             })
             .transpose()
         };
         Ok(TableConfig {
-            profile: crate::domain::options::Profile::parse(&self.profile)
+            profile: crate::domain::double_hand_poker::options::Profile::parse(&self.profile)
                 .ok_or_else(|| bad("profile", self.profile.clone()))?,
             options: serde_json::from_str(&self.options)
                 .map_err(|e| bad("options", e.to_string()))?,

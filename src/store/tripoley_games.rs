@@ -13,7 +13,7 @@ use serde_json::json;
 use super::audit::{self, canonical_json};
 use super::kept_games::{self as kept, Claim, KeptGameError, KeptRow, KeptTable};
 use super::{Db, StoreError, begin_write};
-use crate::domain::audit::AuditKey;
+use crate::domain::common::audit::AuditKey;
 use crate::domain::tripoley::TripoleyError;
 use crate::domain::tripoley::game::{RoundEntry, TripoleyGame};
 use crate::domain::tripoley::round_steps::RoundStep;

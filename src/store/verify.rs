@@ -14,10 +14,10 @@ use sqlx::Row;
 use super::log_reader::{RawRecord, RecordVisitor, read_postgres, read_sqlite};
 use super::verify_hand_rows::Expected;
 use super::{Db, StoreError};
-use crate::domain::audit::{
+use crate::domain::common::audit::{
     Anchor, AnchorCheck, AuditKey, ChainProblem, ChainVerifier, GENESIS_HASH, RecordFields,
 };
-use crate::domain::hand_record::{Check, HandEvent, HandState, Phase};
+use crate::domain::double_hand_poker::hand_record::{Check, HandEvent, HandState, Phase};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct VerifyReport {

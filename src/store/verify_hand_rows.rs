@@ -13,8 +13,8 @@ use sqlx::Row;
 
 use super::verify::Problem;
 use super::{Db, StoreError};
-use crate::domain::hand_record::{HandState, Phase};
-use crate::domain::money::Money;
+use crate::domain::common::money::Money;
+use crate::domain::double_hand_poker::hand_record::{HandState, Phase};
 
 /// What the projection row of a hand must hold, from the fold of its events.
 #[derive(Debug, Clone, PartialEq, Eq)]

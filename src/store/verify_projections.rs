@@ -28,8 +28,8 @@ use super::dice_games::{DiceAction, DiceState};
 use super::tables::TableColumns;
 use super::verify::Problem;
 use super::{Db, StoreError};
+use crate::domain::double_hand_poker::table::TableConfig;
 use crate::domain::poker_dice::RoundAction;
-use crate::domain::table::TableConfig;
 use crate::domain::ten_thousand::KeeperAction;
 
 /// The records this check reads, found through the partial index of the

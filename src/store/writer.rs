@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::hands::sqlite_writer::SqliteHands;
 use super::hands::{CommandError, CommandResult, HandCommand, OpenHands, execute, execute_in};
 use super::{Db, StoreError, begin_write};
-use crate::domain::audit::AuditKey;
+use crate::domain::common::audit::AuditKey;
 
 /// Most commands in one transaction.
 pub const BATCH_COMMANDS_MAX: usize = 64;

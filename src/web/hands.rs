@@ -13,7 +13,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::{ApiError, AppState, Staff, json};
-use crate::domain::hand_record::{HandError, HandEvent, open_request};
+use crate::domain::double_hand_poker::hand_record::{HandError, HandEvent, open_request};
 use crate::domain::staff::{Action, allows};
 use crate::store::hands::{self, CommandError, HandCommand};
 use crate::store::tables::{self, AtTable};

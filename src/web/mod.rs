@@ -40,7 +40,7 @@ use tracing::Level;
 pub use error::ApiError;
 pub use session::Staff;
 
-use crate::domain::audit::AuditKey;
+use crate::domain::common::audit::AuditKey;
 use crate::store::staff::LoginGuard;
 use crate::store::writer::HandWriter;
 use crate::store::{Db, StoreError};

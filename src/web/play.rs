@@ -18,8 +18,8 @@ use super::play_view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
 use super::staff::page;
 use super::tables::{may_play, require_play};
 use super::{ApiError, AppState, Staff};
+use crate::domain::double_hand_poker::table::{PastHand, PdProposal, TableConfig, propose_pd};
 use crate::domain::staff::{Action, allows};
-use crate::domain::table::{PastHand, PdProposal, TableConfig, propose_pd};
 use crate::store::hands::{self, CommandError, HandCommand};
 use crate::store::tables;
 

@@ -3,10 +3,10 @@
 //! refusal) and the hand's rules are checked by the hand writer.
 
 use super::play_view::{self as v, Loaded};
-use crate::domain::hand_record::HandEvent;
-use crate::domain::outcome::Outcome;
-use crate::domain::settle::{HandInput, SetBy};
-use crate::domain::table::TableConfig;
+use crate::domain::double_hand_poker::hand_record::HandEvent;
+use crate::domain::double_hand_poker::outcome::Outcome;
+use crate::domain::double_hand_poker::settle::{HandInput, SetBy};
+use crate::domain::double_hand_poker::table::TableConfig;
 
 /// A form's fields by name.
 pub(super) struct Fields(pub Vec<(String, String)>);

@@ -2,8 +2,8 @@
 //! PD is set (carried in the page as `SEAT:NAME, …` until `pd_set` records
 //! them), the option chosen, and how both read on the pages.
 
-use crate::domain::hand_record::{Declined, HandEvent, PdChoice, PdOption};
-use crate::domain::table::PdProposal;
+use crate::domain::double_hand_poker::hand_record::{Declined, HandEvent, PdChoice, PdOption};
+use crate::domain::double_hand_poker::table::PdProposal;
 
 use super::play_forms::{Fields, Refused};
 

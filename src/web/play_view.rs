@@ -2,10 +2,10 @@
 //! which step the dealer is on, the wagers with the collection due, the
 //! settlement steps in action order, the summary, and the table drawing.
 
-use crate::domain::hand_record::{HandEvent, HandState, Phase};
-use crate::domain::money::Money;
-use crate::domain::settle::{self, Schedule, Settlement};
-use crate::domain::table::{PdProposal, TableConfig};
+use crate::domain::common::money::Money;
+use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState, Phase};
+use crate::domain::double_hand_poker::settle::{self, Schedule, Settlement};
+use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
 use crate::store::hands::HandView;
 
 use super::drawing::TableDrawing;
@@ -143,7 +143,7 @@ impl Loaded {
             let dice = self.state.scenario_input().action.dice?;
             let dice: [i64; 3] = dice.try_into().ok()?;
             let pd = self.state.pd()?;
-            crate::domain::dice::action_seat(dice, pd.seat, self.seats())
+            crate::domain::double_hand_poker::action_dice::action_seat(dice, pd.seat, self.seats())
                 .ok()
                 .map(i64::from)
         })
@@ -217,9 +217,9 @@ pub fn step_rows(s: &Settlement<'_>, loaded: &Loaded) -> Vec<StepRow> {
             bettor: st.bettor.to_string(),
             amount: st.amount.to_string(),
             outcome: match st.outcome {
-                crate::domain::outcome::Outcome::Player => "player wins",
-                crate::domain::outcome::Outcome::Pd => "PD wins",
-                crate::domain::outcome::Outcome::Push => "push",
+                crate::domain::double_hand_poker::outcome::Outcome::Player => "player wins",
+                crate::domain::double_hand_poker::outcome::Outcome::Pd => "PD wins",
+                crate::domain::double_hand_poker::outcome::Outcome::Push => "push",
             },
             explanation: st.explanation(),
             in_action_after: st.in_action_after().to_string(),

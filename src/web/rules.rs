@@ -1,7 +1,7 @@
 //! The hand tools over HTTP: evaluate a hand, set seven cards by house way,
 //! list the 21 settings, dice → ACTION seat. Pure: nothing is stored. POST
 //! takes a JSON body, GET the same fields as a query string; both return
-//! the JSON of `domain::hand_tools` (the CLI's `--json`). See docs/hands.md.
+//! the JSON of `domain::double_hand_poker::tools` (the CLI's `--json`). See docs/hands.md.
 //!
 //! The static paths `/api/v1/hands/eval` etc. sit beside the hand store's
 //! `/api/v1/hands/{id}`; static segments win, and hand ids are UUIDs.
@@ -13,11 +13,11 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
 use super::{ApiError, AppState, json};
-use crate::domain::hand_tools::{
+use crate::domain::double_hand_poker::options::{JokerRule, OptionOverrides, Profile, WheelRule};
+use crate::domain::double_hand_poker::tools::{
     self, CardsRequest, CardsText, DiceRequest, DiceResponse, EvalResponse, HouseWayResponse,
     SettingsResponse, ToolError,
 };
-use crate::domain::options::{JokerRule, OptionOverrides, Profile, WheelRule};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -80,46 +80,45 @@ fn respond<T: Serialize>(r: Result<T, ToolError>) -> Result<Json<T>, ApiError> {
 }
 
 async fn eval_post(body: json::Body) -> Result<Json<EvalResponse>, ApiError> {
-    respond(hand_tools::eval(&json::parse(&body)?))
+    respond(tools::eval(&json::parse(&body)?))
 }
 
 async fn eval_get(
     q: Result<Query<CardsQuery>, QueryRejection>,
 ) -> Result<Json<EvalResponse>, ApiError> {
-    respond(hand_tools::eval(&cards_query(q)?))
+    respond(tools::eval(&cards_query(q)?))
 }
 
 async fn house_way_post(body: json::Body) -> Result<Json<HouseWayResponse>, ApiError> {
-    respond(hand_tools::house_way(&json::parse(&body)?))
+    respond(tools::house_way(&json::parse(&body)?))
 }
 
 async fn house_way_get(
     q: Result<Query<CardsQuery>, QueryRejection>,
 ) -> Result<Json<HouseWayResponse>, ApiError> {
-    respond(hand_tools::house_way(&cards_query(q)?))
+    respond(tools::house_way(&cards_query(q)?))
 }
 
 async fn settings_post(body: json::Body) -> Result<Json<SettingsResponse>, ApiError> {
-    respond(hand_tools::settings(&json::parse(&body)?))
+    respond(tools::settings(&json::parse(&body)?))
 }
 
 async fn settings_get(
     q: Result<Query<CardsQuery>, QueryRejection>,
 ) -> Result<Json<SettingsResponse>, ApiError> {
-    respond(hand_tools::settings(&cards_query(q)?))
+    respond(tools::settings(&cards_query(q)?))
 }
 
 async fn dice_post(body: json::Body) -> Result<Json<DiceResponse>, ApiError> {
-    respond(hand_tools::dice(&json::parse::<DiceRequest>(&body)?))
+    respond(tools::dice(&json::parse::<DiceRequest>(&body)?))
 }
 
 async fn dice_get(
     q: Result<Query<DiceQuery>, QueryRejection>,
 ) -> Result<Json<DiceResponse>, ApiError> {
     let q = query(q)?;
-    let dice =
-        hand_tools::parse_dice_text(&q.dice).map_err(|e| ApiError::BadInput(e.to_string()))?;
-    respond(hand_tools::dice(&DiceRequest {
+    let dice = tools::parse_dice_text(&q.dice).map_err(|e| ApiError::BadInput(e.to_string()))?;
+    respond(tools::dice(&DiceRequest {
         dice,
         pd_seat: q.pd_seat,
         seats: q.seats,

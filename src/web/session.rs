@@ -14,7 +14,7 @@ use std::net::IpAddr;
 use hmac::Mac;
 
 use super::{ApiError, AppState};
-use crate::domain::audit::AuditKey;
+use crate::domain::common::audit::AuditKey;
 use crate::domain::staff::{Action, allows};
 use crate::store::StoreError;
 use crate::store::staff::{self, Session};

@@ -13,11 +13,11 @@ use serde::Deserialize;
 
 use super::staff::page;
 use super::{ApiError, AppState, Staff};
-use crate::domain::hand_record::HandEvent;
-use crate::domain::money::{Money, Unit};
-use crate::domain::options::{OptionOverrides, Profile};
+use crate::domain::common::money::{Money, Unit};
+use crate::domain::double_hand_poker::hand_record::HandEvent;
+use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
+use crate::domain::double_hand_poker::table::{TableConfig, parse_schedule, schedule_text};
 use crate::domain::staff::{Action, allows};
-use crate::domain::table::{TableConfig, parse_schedule, schedule_text};
 use crate::store::hands::HandCommand;
 use crate::store::tables::{self, AtTable, HandSummary, Table, TableStoreError};
 

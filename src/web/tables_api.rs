@@ -12,8 +12,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{ApiError, AppState, Staff, json};
+use crate::domain::double_hand_poker::table::TableConfig;
 use crate::domain::staff::Action;
-use crate::domain::table::TableConfig;
 use crate::store::tables::{self, TableStoreError};
 
 pub fn router() -> Router<AppState> {

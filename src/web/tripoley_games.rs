@@ -25,7 +25,7 @@ use super::play_forms::Fields;
 use super::staff::page;
 use super::{ApiError, AppState, Staff};
 use crate::domain::cards::{Card, Rank, Suit, format_cards, parse_cards};
-use crate::domain::money::Money;
+use crate::domain::common::money::Money;
 use crate::domain::staff::{Action, allows};
 use crate::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
 use crate::domain::tripoley::{Profile, best_five, eight_nine_ten_suits};

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::plan::{Planned, Prior};
-use crate::domain::hand_record::{HandEvent, HandState, Phase};
+use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState, Phase};
 
 /// Most hands kept; past it the cache starts again empty (a cardroom has far
 /// fewer open hands than this).

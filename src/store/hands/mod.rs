@@ -14,8 +14,8 @@ use sqlx::Row;
 
 use super::audit;
 use super::{Backend, Db, StoreError, WriteTx, begin_write};
-use crate::domain::audit::AuditKey;
-use crate::domain::hand_record::{
+use crate::domain::common::audit::AuditKey;
+use crate::domain::double_hand_poker::hand_record::{
     GAME_DOUBLE_HAND_POKER, HandError, HandEvent, Phase, RecordedSettlement,
 };
 pub(super) use cache::{HandCache, NoCache, OpenHands};
@@ -307,7 +307,7 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
         .map(|r| HandEvent::from_json(&r.payload))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| StoreError::Internal(format!("hand {id}: stored event: {e}")))?;
-    let state = crate::domain::hand_record::HandState::fold(&parsed)
+    let state = crate::domain::double_hand_poker::hand_record::HandState::fold(&parsed)
         .map_err(|e| StoreError::Internal(format!("hand {id}: {e}")))?;
     Ok(Some(HandView {
         id,

@@ -8,8 +8,10 @@ use sha2::{Digest, Sha256};
 
 use super::{COMMAND_EVENTS_MAX, GAME_DOUBLE_HAND_POKER};
 use super::{CommandError, CommandResult, HandCommand, IDEMPOTENCY_KEY_CHARS_MAX, RecordRef};
-use crate::domain::hand_record::{HandError, HandEvent, HandState, open_request, opened_at};
-use crate::domain::table::TableConfig;
+use crate::domain::double_hand_poker::hand_record::{
+    HandError, HandEvent, HandState, open_request, opened_at,
+};
+use crate::domain::double_hand_poker::table::TableConfig;
 use crate::store::StoreError;
 use crate::store::audit::{AuditRecord, NewRecord, canonical_json};
 

@@ -14,7 +14,7 @@ use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, 
 
 use super::plan::{self, Planned, Projection};
 use super::{CommandError, CommandResult, HandCache, HandCommand, OpenHands};
-use crate::domain::audit::{AuditKey, GENESIS_HASH};
+use crate::domain::common::audit::{AuditKey, GENESIS_HASH};
 use crate::store::StoreError;
 use crate::store::audit::{self, AuditRecord};
 
