@@ -20,8 +20,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use pitbook::domain::common::audit::AuditKey;
 use pitbook::store::Db;
-use pitbook::store::hands::{self, HandCommand};
-use pitbook::store::writer::HandWriter;
+use pitbook::store::double_hand_poker::hands::{self, HandCommand};
+use pitbook::store::double_hand_poker::writer::HandWriter;
 use serde_json::json;
 
 fn command(n: usize) -> HandCommand {
@@ -90,7 +90,7 @@ async fn run(name: &str, db: &Db, key: &AuditKey, hands_count: usize) {
         "player_schedule": [{"from": "0.01", "to": "100", "fee": "1"}],
         "bank_schedule": [{"from": "0.01", "to": "5000", "fee": "2"}]}))
         .expect("table");
-    pitbook::store::tables::create(db, key, "bench", &table)
+    pitbook::store::double_hand_poker::tables::create(db, key, "bench", &table)
         .await
         .expect("create the table");
     let commands: Vec<HandCommand> = (0..hands_count).map(command).collect();

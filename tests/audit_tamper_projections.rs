@@ -16,8 +16,9 @@ use pitbook::domain::tripoley::Profile;
 use pitbook::domain::tripoley::game::{GameSetup, TripoleyGame};
 use pitbook::store::audit::{AuditRecord, SELECT_RECORD};
 use pitbook::store::dice_games::{self, DiceAction, DiceState};
+use pitbook::store::double_hand_poker::tables;
+use pitbook::store::tripoley;
 use pitbook::store::verify::{self, VerifyReport};
-use pitbook::store::{tables, tripoley_games};
 
 async fn all_records(app: &TestApp) -> Vec<AuditRecord> {
     let sql = format!("{SELECT_RECORD} ORDER BY seq");
@@ -147,9 +148,7 @@ async fn make(app: &TestApp) -> Made {
         bet_limit: 10,
     })
     .unwrap();
-    let tripoley = tripoley_games::start(db, &key, "dana", &game)
-        .await
-        .unwrap();
+    let tripoley = tripoley::start(db, &key, "dana", &game).await.unwrap();
 
     let records = all_records(app).await;
     let last = |f: &dyn Fn(&AuditRecord) -> bool| {

@@ -11,8 +11,8 @@ use super::anchor_log;
 use super::store_args::StoreArgs;
 use crate::domain::common::audit::{Anchor, AnchorCheck};
 use crate::domain::common::csv_cell;
+use crate::store::audit::key::MissingKey;
 use crate::store::audit::{self, AuditRecord, RecordBound};
-use crate::store::audit_key::MissingKey;
 use crate::store::verify;
 
 #[derive(Debug, Subcommand)]

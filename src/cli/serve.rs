@@ -11,7 +11,7 @@ use clap::Args;
 use super::CliError;
 use super::anchor_log::{self, AnchorWriter};
 use super::store_args::StoreArgs;
-use crate::store::{self, audit_key::MissingKey};
+use crate::store::{self, audit::key::MissingKey};
 use crate::telemetry::LogFormat;
 use crate::web::server::ServerLimits;
 use crate::web::{self, AppState};

@@ -15,8 +15,8 @@ use serde::Deserialize;
 use super::{ApiError, AppState, Staff, json};
 use crate::domain::double_hand_poker::hand_record::{HandError, HandEvent, open_request};
 use crate::domain::staff::{Action, allows};
-use crate::store::hands::{self, CommandError, HandCommand};
-use crate::store::tables::{self, AtTable};
+use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
+use crate::store::double_hand_poker::tables::{self, AtTable};
 
 const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 

@@ -41,8 +41,8 @@ pub use error::ApiError;
 pub use session::Staff;
 
 use crate::domain::common::audit::AuditKey;
+use crate::store::double_hand_poker::writer::HandWriter;
 use crate::store::staff::LoginGuard;
-use crate::store::writer::HandWriter;
 use crate::store::{Db, StoreError};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");

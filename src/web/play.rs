@@ -20,8 +20,8 @@ use super::tables::{may_play, require_play};
 use super::{ApiError, AppState, Staff};
 use crate::domain::double_hand_poker::table::{PastHand, PdProposal, TableConfig, propose_pd};
 use crate::domain::staff::{Action, allows};
-use crate::store::hands::{self, CommandError, HandCommand};
-use crate::store::tables;
+use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
+use crate::store::double_hand_poker::tables;
 
 /// Closed hands read for the PD rotation proposal.
 const ROTATION_HANDS: i64 = 12;

@@ -6,7 +6,7 @@ use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState, Phase};
 use crate::domain::double_hand_poker::settle::{self, Schedule, Settlement};
 use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
-use crate::store::hands::HandView;
+use crate::store::double_hand_poker::hands::HandView;
 
 use super::drawing::TableDrawing;
 

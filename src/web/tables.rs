@@ -18,8 +18,8 @@ use crate::domain::double_hand_poker::hand_record::HandEvent;
 use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
 use crate::domain::double_hand_poker::table::{TableConfig, parse_schedule, schedule_text};
 use crate::domain::staff::{Action, allows};
-use crate::store::hands::HandCommand;
-use crate::store::tables::{self, AtTable, HandSummary, Table, TableStoreError};
+use crate::store::double_hand_poker::hands::HandCommand;
+use crate::store::double_hand_poker::tables::{self, AtTable, HandSummary, Table, TableStoreError};
 
 /// Hands listed on a table's page.
 const RECENT_HANDS: i64 = 20;

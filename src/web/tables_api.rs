@@ -14,7 +14,7 @@ use serde_json::json;
 use super::{ApiError, AppState, Staff, json};
 use crate::domain::double_hand_poker::table::TableConfig;
 use crate::domain::staff::Action;
-use crate::store::tables::{self, TableStoreError};
+use crate::store::double_hand_poker::tables::{self, TableStoreError};
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -29,7 +29,7 @@ use crate::domain::common::money::Money;
 use crate::domain::staff::{Action, allows};
 use crate::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
 use crate::domain::tripoley::{Profile, best_five, eight_nine_ten_suits};
-use crate::store::tripoley_games::{self, StoredGame, TripoleyAction, TripoleyGameError};
+use crate::store::tripoley::{self as store, StoredGame, TripoleyAction, TripoleyGameError};
 
 mod board;
 mod index;
@@ -318,7 +318,7 @@ fn render(
 }
 
 async fn load(state: &AppState, id: &str) -> Result<StoredGame, Response> {
-    match tripoley_games::get(&state.db, id).await {
+    match store::get(&state.db, id).await {
         Ok(Some(g)) => Ok(g),
         Ok(None) => Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response()),
         Err(e) => Err(internal(e)),
@@ -481,7 +481,7 @@ async fn act(
     };
     let actor = &staff.0.user.username;
     let key = fields.get("idempotency_key");
-    match tripoley_games::act(
+    match store::act(
         &state.db,
         &state.audit_key,
         actor,

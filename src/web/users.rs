@@ -4,7 +4,7 @@
 //! revoke them. Admin only (403, recorded as `permission_denied`); every
 //! form carries the session's CSRF token; a refused change shows the page
 //! again with the message beside its field and what was typed kept.
-//! The same changes as `pitbook user …` (`store::staff_admin`).
+//! The same changes as `pitbook user …` (`store::staff::admin`).
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -18,7 +18,6 @@ use super::staff::page;
 use super::{ApiError, AppState, Staff};
 use crate::domain::staff::{Action, Role};
 use crate::store::staff::{self as store, AccountError, RevokeWhich, TokenInfo};
-use crate::store::staff_admin;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -173,7 +172,7 @@ async fn add(
         Err(m) => return render(&state, &staff, refused("role", m)).await,
     };
     let actor = &staff.0.user.username;
-    let outcome = match staff_admin::add_with_one_time_password(
+    let outcome = match store::admin::add_with_one_time_password(
         &state.db,
         &state.audit_key,
         actor,
@@ -233,7 +232,7 @@ async fn set_disabled(
     staff.check_csrf(&form.csrf)?;
     let actor = &staff.0.user.username;
     let result =
-        staff_admin::set_disabled(&state.db, &state.audit_key, actor, &name, disabled).await;
+        store::admin::set_disabled(&state.db, &state.audit_key, actor, &name, disabled).await;
     row_result(&state, &staff, &name, result, |ended| Outcome {
         notice: Some(if disabled {
             format!(
@@ -287,7 +286,7 @@ async fn set_role(
     let result = match form.role.parse::<Role>() {
         Ok(role) => {
             let actor = &staff.0.user.username;
-            staff_admin::set_role(&state.db, &state.audit_key, actor, &name, role)
+            store::admin::set_role(&state.db, &state.audit_key, actor, &name, role)
                 .await
                 .map(|from| (from, role))
         }
@@ -322,7 +321,7 @@ async fn reset_password(
     admin(&staff, &state, &uri).await?;
     staff.check_csrf(&form.csrf)?;
     let actor = &staff.0.user.username;
-    let result = staff_admin::reset_password(&state.db, &state.audit_key, actor, &name).await;
+    let result = store::admin::reset_password(&state.db, &state.audit_key, actor, &name).await;
     row_result(&state, &staff, &name, result, |(password, ended)| Outcome {
         notice: Some(format!(
             "New one-time password for \"{name}\" (shown only now; it must be changed at the next login); {ended} sessions signed out."
@@ -352,7 +351,7 @@ async fn render_tokens(
     notice: Option<String>,
     error: Option<String>,
 ) -> Result<Response, Response> {
-    let tokens = match staff_admin::tokens_of(&state.db, name).await {
+    let tokens = match store::admin::tokens_of(&state.db, name).await {
         Ok(t) => t,
         Err(AccountError::Invalid { message, .. }) => {
             return Err(axum::response::IntoResponse::into_response(

@@ -27,7 +27,7 @@ async fn list_page(
     typed: Vec<(String, String)>,
     error: Option<(String, String)>,
 ) -> Response {
-    let games = match tripoley_games::list(&state.db, LISTED_GAMES).await {
+    let games = match store::list(&state.db, LISTED_GAMES).await {
         Ok(g) => g,
         Err(e) => return internal(e),
     };
@@ -131,7 +131,7 @@ pub(super) async fn start(
         Ok(g) => g,
         Err(e) => return Ok(list_page(&state, &staff, fields.0, Some(e)).await),
     };
-    match tripoley_games::start(&state.db, &state.audit_key, &staff.0.user.username, &game).await {
+    match store::start(&state.db, &state.audit_key, &staff.0.user.username, &game).await {
         Ok(id) => Ok(Redirect::to(&format!("/tripoley/{id}")).into_response()),
         Err(TripoleyGameError::Rules { field, message }) => {
             Ok(list_page(&state, &staff, fields.0, Some((field, message))).await)

@@ -6,6 +6,8 @@
 //! stored only as their SHA-256. Failed logins are not a record each: the
 //! login throttle ([`LoginGuard`]) summarises them as `login_failures`.
 
+pub mod admin;
+
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Mutex, OnceLock, Weak};
 
@@ -616,7 +618,7 @@ pub async fn change_password(
         &[staff_record(&user.username, "password_changed", payload)?],
     )
     .await?;
-    let ended = super::staff_admin::end_sessions(
+    let ended = admin::end_sessions(
         &mut tx,
         key,
         &user.username,

@@ -38,7 +38,7 @@ struct Replayed {
     last_key: Option<Option<String>>,
 }
 
-/// A row field that differs from its records (`verify_projections.rs`).
+/// A row field that differs from its records (`verify/projections.rs`).
 fn row_problem(seq: i64, message: String) -> Problem {
     Problem {
         seq,

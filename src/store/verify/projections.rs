@@ -3,7 +3,7 @@
 //! (`dealer_assigned`, `dealer_unassigned`), and the kept games' rows —
 //! `dice_games` (`ten_thousand_…` / `poker_dice_…` `started`, `action`,
 //! `finished`: every action replayed through the game's own keeper; the
-//! `tripoley_games` rows are `tripoley_games/replay.rs`'s). Each row is
+//! `tripoley_games` rows are `tripoley/replay.rs`'s). Each row is
 //! re-derived from the log and compared, field by field; a difference is a
 //! `projection` problem at the seq of the last record about that row.
 //!
@@ -24,13 +24,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde_json::Value;
 use sqlx::Row;
 
-use super::dice_games::{DiceAction, DiceState};
-use super::tables::TableColumns;
-use super::verify::Problem;
-use super::{Db, StoreError};
+use super::Problem;
 use crate::domain::double_hand_poker::table::TableConfig;
 use crate::domain::poker_dice::RoundAction;
 use crate::domain::ten_thousand::KeeperAction;
+use crate::store::dice_games::{DiceAction, DiceState};
+use crate::store::double_hand_poker::tables::TableColumns;
+use crate::store::{Db, StoreError};
 
 /// The records this check reads, found through the partial index of the
 /// records without a hand (migration 0011: keep `hand_id IS NULL` here, or

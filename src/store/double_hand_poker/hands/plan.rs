@@ -23,7 +23,10 @@ pub(super) const SELECT_HAND_EVENTS: &str =
     "SELECT payload FROM audit_log WHERE hand_id = $1 ORDER BY seq";
 /// The table a new hand opens at, read in the command's transaction.
 pub(super) fn select_table() -> String {
-    format!("{} WHERE name = $1", crate::store::tables::SELECT_TABLE)
+    format!(
+        "{} WHERE name = $1",
+        crate::store::double_hand_poker::tables::SELECT_TABLE
+    )
 }
 pub(super) const INSERT_RESULT: &str = "INSERT INTO idempotency_keys \
      (key, request_hash, response_status, response_body, created_at) VALUES ($1, $2, 200, $3, $4)";

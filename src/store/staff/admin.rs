@@ -8,14 +8,14 @@ use chrono::Utc;
 use serde_json::json;
 use sqlx::Row;
 
-use super::audit::append;
-use super::staff::{
+use super::{
     ABSOLUTE_TIMEOUT, AccountError, IDLE_TIMEOUT, SELECT_USER, TokenInfo, User, add_user, invalid,
     random_hex, staff_record, time_text, user_from_row,
 };
-use super::{Db, StoreError, WriteTx, begin_write};
 use crate::domain::common::audit::AuditKey;
 use crate::domain::staff::{Role, check_username};
+use crate::store::audit::append;
+use crate::store::{Db, StoreError, WriteTx, begin_write};
 
 /// The account called `username` with its disabled flag, or an error naming it.
 async fn account(tx: &mut WriteTx, username: &str) -> Result<(User, bool), AccountError> {
@@ -204,10 +204,10 @@ pub async fn reset_password(
 ) -> Result<(String, u64), AccountError> {
     check_username(username).map_err(|m| invalid("username", m))?;
     let password = one_time_password()?;
-    let phc = super::staff::hash_password(password.clone()).await?;
+    let phc = super::hash_password(password.clone()).await?;
     let mut tx = begin_write(db).await?;
     let (user, _) = account(&mut tx, username).await?;
-    super::staff::set_password_hash(&mut tx, &user.id, &phc, true).await?;
+    super::set_password_hash(&mut tx, &user.id, &phc, true).await?;
     let payload = json!({"username": user.username});
     append(
         &mut tx,

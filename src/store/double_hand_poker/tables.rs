@@ -5,12 +5,12 @@
 use serde_json::json;
 use sqlx::Row;
 
-use super::audit::{self, NewRecord, canonical_json};
-use super::{Db, StoreError, WriteTx, begin_write};
 use crate::domain::common::audit::AuditKey;
 use crate::domain::double_hand_poker::hand_record::GAME_DOUBLE_HAND_POKER;
 use crate::domain::double_hand_poker::table::TableConfig;
 use crate::domain::staff::{Action, Role, allows};
+use crate::store::audit::{self, NewRecord, canonical_json};
+use crate::store::{Db, StoreError, WriteTx, begin_write};
 
 /// Most tables one pitbook keeps.
 pub const TABLES_MAX: i64 = 500;

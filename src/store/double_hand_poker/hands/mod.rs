@@ -12,12 +12,12 @@ pub(super) mod sqlite_writer;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
-use super::audit;
-use super::{Backend, Db, StoreError, WriteTx, begin_write};
 use crate::domain::common::audit::AuditKey;
 use crate::domain::double_hand_poker::hand_record::{
     GAME_DOUBLE_HAND_POKER, HandError, HandEvent, Phase, RecordedSettlement,
 };
+use crate::store::audit;
+use crate::store::{Backend, Db, StoreError, WriteTx, begin_write};
 pub(super) use cache::{HandCache, NoCache, OpenHands};
 use plan::{Planned, Projection};
 
@@ -148,7 +148,7 @@ pub(super) async fn execute_in(
                 .fetch_optional(&mut **c)
                 .await?
                 .as_ref()
-                .map(crate::store::tables::config_from_row)
+                .map(crate::store::double_hand_poker::tables::config_from_row)
                 .transpose()?);
             plan::new_hand(command, &name, table)?
         }

@@ -95,8 +95,8 @@ impl HandCache for OpenHands {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::hands::HandCommand;
-    use crate::store::hands::plan::{self, Prior};
+    use crate::store::double_hand_poker::hands::HandCommand;
+    use crate::store::double_hand_poker::hands::plan::{self, Prior};
 
     fn command(events: serde_json::Value) -> HandCommand {
         serde_json::from_value(serde_json::json!({

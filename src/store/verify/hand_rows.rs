@@ -11,10 +11,10 @@ use std::path::Path;
 use futures_util::TryStreamExt;
 use sqlx::Row;
 
-use super::verify::Problem;
-use super::{Db, StoreError};
+use super::Problem;
 use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::{HandState, Phase};
+use crate::store::{Db, StoreError};
 
 /// What the projection row of a hand must hold, from the fold of its events.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,8 +10,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use sqlx::Row;
 
-use super::verify::Problem;
-use super::{Db, StoreError};
+use super::Problem;
+use crate::store::{Db, StoreError};
 
 /// The records an account's role and disabled flag are the fold of, found
 /// through the partial index of the records without a hand (0011).

@@ -3,6 +3,8 @@
 //! so concurrent writers — several app instances on one PostgreSQL too —
 //! never fork the chain.
 
+pub mod key;
+
 use futures_util::TryStreamExt;
 use serde::Serialize;
 use sqlx::Row;

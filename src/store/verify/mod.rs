@@ -1,7 +1,13 @@
 //! `pitbook audit verify`: walk the chain, recompute every hash, replay every
 //! hand and recompute every settlement, and compare the hands projection;
-//! then replay the Tripoley games (`tripoley_games/replay.rs`).
+//! then replay the Tripoley games (`tripoley/replay.rs`).
 //! Streams the log, so memory stays bounded by the hands still open.
+
+mod hand_rows;
+mod hand_times;
+mod log_reader;
+mod projections;
+mod staff;
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -11,13 +17,13 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use serde::Serialize;
 use sqlx::Row;
 
-use super::log_reader::{RawRecord, RecordVisitor, read_postgres, read_sqlite};
-use super::verify_hand_rows::Expected;
-use super::{Db, StoreError};
 use crate::domain::common::audit::{
     Anchor, AnchorCheck, AuditKey, ChainProblem, ChainVerifier, GENESIS_HASH, RecordFields,
 };
 use crate::domain::double_hand_poker::hand_record::{Check, HandEvent, HandState, Phase};
+use crate::store::{Db, StoreError};
+use hand_rows::Expected;
+use log_reader::{RawRecord, RecordVisitor, read_postgres, read_sqlite};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct VerifyReport {
@@ -409,14 +415,14 @@ pub async fn verify_with_anchors(
         None => hands.compare_projection(db, chain_head_seq, from).await?,
     };
     phase_done("projection check");
-    let problem = super::verify_staff::check(db, chain_head_seq, problem).await?;
+    let problem = staff::check(db, chain_head_seq, problem).await?;
     phase_done("staff accounts check");
     let (problem, tripoley_games) =
-        super::tripoley_games::replay::first_problem(db, chain_head_seq, problem).await?;
+        crate::store::tripoley::replay::first_problem(db, chain_head_seq, problem).await?;
     phase_done("Tripoley replay");
-    let problem = super::verify_projections::first_problem(db, chain_head_seq, problem).await?;
+    let problem = projections::first_problem(db, chain_head_seq, problem).await?;
     phase_done("table and game rows");
-    let problem = super::verify_hand_times::first_problem(db, chain_head_seq, problem).await?;
+    let problem = hand_times::first_problem(db, chain_head_seq, problem).await?;
     phase_done("hand row times");
     let count = if problem.is_some() { 0 } else { count };
     let (anchors_checked, anchors_skipped) = if problem.is_some() {
@@ -545,7 +551,7 @@ impl HandReplay {
     }
 
     /// Every hand's projection row against the fold of its events
-    /// (`verify_hand_rows.rs`).
+    /// (`hand_rows.rs`).
     async fn compare_projection(
         self,
         db: &Db,
@@ -556,7 +562,7 @@ impl HandReplay {
         for (id, (state, last_seq)) in self.open {
             expected.insert(id, Expected::of(&state, None, last_seq));
         }
-        super::verify_hand_rows::first_problem(db, expected, head_seq, from == 1).await
+        hand_rows::first_problem(db, expected, head_seq, from == 1).await
     }
 }
 

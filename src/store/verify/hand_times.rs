@@ -1,7 +1,7 @@
 //! `audit verify` for the `hands` rows' times: a row's `opened_at` is the
 //! `recorded_at` of the hand's first record and its `updated_at` that of
 //! its `last_seq` record (every record of a command shares one time, and
-//! the row is written with it: `store/hands/plan.rs`, `Projection::now`).
+//! the row is written with it: `store/double_hand_poker/hands/plan.rs`, `Projection::now`).
 //! One query joins each row to those two records (by the primary key and
 //! the by-hand index) and returns only a row that differs — the log is not
 //! read again. Rows whose last record is after the walked head (a live
@@ -9,8 +9,8 @@
 
 use sqlx::Row;
 
-use super::verify::Problem;
-use super::{Db, StoreError};
+use super::Problem;
+use crate::store::{Db, StoreError};
 
 const MISMATCH: &str = "SELECT h.id, h.opened_at, h.updated_at, h.last_seq, \
      f.recorded_at, l.recorded_at FROM hands h \

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use sqlx::Row;
 
-use super::{Db, StoreError};
 use crate::domain::common::audit::AuditKey;
+use crate::store::{Db, StoreError};
 
 /// How the key was found, for the startup log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,7 +135,7 @@ pub async fn check_fingerprint(db: &Db, key: &AuditKey) -> Result<(), StoreError
 /// the registration is itself the chain's first configuration record.
 async fn register(db: &Db, key: &AuditKey) -> Result<(), StoreError> {
     let insert = "INSERT INTO pitbook_meta (key, value) VALUES ('audit_key_fingerprint', $1) ON CONFLICT DO NOTHING";
-    let mut tx = super::begin_write(db).await?;
+    let mut tx = crate::store::begin_write(db).await?;
     let inserted = on_tx!(&mut tx, |c| sqlx::query(insert)
         .bind(key.fingerprint())
         .execute(&mut **c)
@@ -148,15 +148,15 @@ async fn register(db: &Db, key: &AuditKey) -> Result<(), StoreError> {
     }
     {
         let payload =
-            super::audit::canonical_json(&serde_json::json!({"fingerprint": key.fingerprint()}))?;
-        let record = super::audit::NewRecord {
+            super::canonical_json(&serde_json::json!({"fingerprint": key.fingerprint()}))?;
+        let record = super::NewRecord {
             actor: "system".into(),
             table: None,
             hand: None,
             event_type: "audit_key_registered".into(),
             payload,
         };
-        super::audit::append(&mut tx, key, &[record]).await?;
+        super::append(&mut tx, key, &[record]).await?;
     }
     tx.commit().await
 }

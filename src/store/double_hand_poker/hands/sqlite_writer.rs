@@ -148,7 +148,7 @@ fn execute(
             let table = tx
                 .prepare_cached(&positional(&plan::select_table()))?
                 .query_row([&name], |r| {
-                    Ok(crate::store::tables::TableColumns {
+                    Ok(crate::store::double_hand_poker::tables::TableColumns {
                         name: r.get(0)?,
                         game: r.get(1)?,
                         profile: r.get(2)?,
@@ -162,7 +162,7 @@ fn execute(
                     })
                 })
                 .optional()?
-                .map(crate::store::tables::TableColumns::into_config)
+                .map(crate::store::double_hand_poker::tables::TableColumns::into_config)
                 .transpose()?;
             plan::new_hand(command, &name, table)?
         }

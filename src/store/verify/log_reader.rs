@@ -11,8 +11,8 @@ use std::path::Path;
 use futures_util::TryStreamExt;
 use sqlx::postgres::PgPool;
 
-use super::StoreError;
 use crate::domain::common::audit::RecordFields;
+use crate::store::StoreError;
 
 /// One stored record, borrowed from the reader's buffer.
 pub struct RawRecord<'a> {

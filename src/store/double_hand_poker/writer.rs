@@ -14,8 +14,8 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::hands::sqlite_writer::SqliteHands;
 use super::hands::{CommandError, CommandResult, HandCommand, OpenHands, execute, execute_in};
-use super::{Db, StoreError, begin_write};
 use crate::domain::common::audit::AuditKey;
+use crate::store::{Db, StoreError, begin_write};
 
 /// Most commands in one transaction.
 pub const BATCH_COMMANDS_MAX: usize = 64;
