@@ -11,10 +11,10 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{ApiError, AppState, Staff, json};
 use crate::domain::double_hand_poker::table::TableConfig;
 use crate::domain::staff::Action;
 use crate::store::double_hand_poker::tables::{self, TableStoreError};
+use crate::web::{ApiError, AppState, Staff, json};
 
 pub fn router() -> Router<AppState> {
     Router::new()

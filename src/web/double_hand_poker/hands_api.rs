@@ -12,11 +12,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 
-use super::{ApiError, AppState, Staff, json};
 use crate::domain::double_hand_poker::hand_record::{HandError, HandEvent, open_request};
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
 use crate::store::double_hand_poker::tables::{self, AtTable};
+use crate::web::{ApiError, AppState, Staff, json};
 
 const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 

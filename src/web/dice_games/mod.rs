@@ -5,6 +5,8 @@
 //! the winner or the tie with the reason. Every action is one audit record;
 //! a finished game's page is its full record.
 
+mod api;
+
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri};
@@ -12,18 +14,24 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::{Form, Router};
 
-use super::play_forms::Fields;
-use super::staff::page;
-use super::{ApiError, AppState, Staff};
 use crate::domain::poker_dice::{RoundAction, RoundKeeper, RoundResponse};
 use crate::domain::staff::{Action, allows};
 use crate::domain::ten_thousand::{
     GameOptionsRecord, Keeper, KeeperAction, Progress, ScoreSheet, parse_dice_text, thousands,
 };
 use crate::store::dice_games::{self, DiceAction, DiceGame, DiceGameError, DiceState};
+use crate::web::double_hand_poker::play::forms::Fields;
+use crate::web::staff::page;
+use crate::web::{ApiError, AppState, Staff};
 
 /// Games listed on /dice.
 const LISTED_GAMES: i64 = 30;
+
+/// The compute-only API (`api.rs`: poker dice and 10,000): it stores nothing;
+/// `web::router` puts it behind the signed-in reader check.
+pub fn compute_router() -> Router<AppState> {
+    api::router()
+}
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -11,8 +11,6 @@ use axum::routing::{get, post};
 use axum::{Form, Router};
 use serde::Deserialize;
 
-use super::staff::page;
-use super::{ApiError, AppState, Staff};
 use crate::domain::common::money::{Money, Unit};
 use crate::domain::double_hand_poker::hand_record::HandEvent;
 use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
@@ -20,6 +18,8 @@ use crate::domain::double_hand_poker::table::{TableConfig, parse_schedule, sched
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::HandCommand;
 use crate::store::double_hand_poker::tables::{self, AtTable, HandSummary, Table, TableStoreError};
+use crate::web::staff::page;
+use crate::web::{ApiError, AppState, Staff};
 
 /// Hands listed on a table's page.
 const RECENT_HANDS: i64 = 20;

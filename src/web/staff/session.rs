@@ -13,11 +13,11 @@ use std::net::IpAddr;
 
 use hmac::Mac;
 
-use super::{ApiError, AppState};
 use crate::domain::common::audit::AuditKey;
 use crate::domain::staff::{Action, allows};
 use crate::store::StoreError;
 use crate::store::staff::{self, Session};
+use crate::web::{ApiError, AppState};
 
 pub const SESSION_COOKIE: &str = "pitbook_session";
 /// Carries the login form's CSRF token before there is a session.
@@ -251,7 +251,7 @@ pub fn check_token(expected: &str, sent: &str) -> Result<(), CsrfRefused> {
 }
 
 pub fn forbidden(message: &str) -> Response {
-    let page = super::staff::Forbidden { message };
+    let page = super::Forbidden { message };
     match askama::Template::render(&page) {
         Ok(html) => (StatusCode::FORBIDDEN, Html(html)).into_response(),
         Err(e) => ApiError::internal(e).into_response(),

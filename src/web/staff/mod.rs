@@ -3,6 +3,9 @@
 //! that fails is shown again with what was typed (never a password) and
 //! the message beside its field.
 
+pub mod session;
+mod users;
+
 use askama::Template;
 use std::net::SocketAddr;
 
@@ -14,13 +17,13 @@ use axum::{Form, Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::session::{
+use crate::domain::staff::Action;
+use crate::store::staff::{self as store, AccountError, LoginError};
+use crate::web::{ApiError, AppState};
+use session::{
     LOGIN_CSRF_COOKIE, SESSION_COOKIE, Staff, check_login_csrf, client_address, cookie,
     issue_login_csrf, set_cookie,
 };
-use super::{ApiError, AppState};
-use crate::domain::staff::Action;
-use crate::store::staff::{self as store, AccountError, LoginError};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -28,12 +31,12 @@ pub fn router() -> Router<AppState> {
         .route("/login", get(login_page).post(login))
         .route("/logout", axum::routing::post(logout))
         .route("/password", get(password_page).post(change_password))
-        .merge(super::users::router())
+        .merge(users::router())
         .route("/api/v1/me", get(me))
         .route("/static/pitbook.css", get(stylesheet))
 }
 
-const CSS: &str = include_str!("../../static/pitbook.css");
+const CSS: &str = include_str!("../../../static/pitbook.css");
 
 async fn stylesheet() -> impl IntoResponse {
     (

@@ -12,12 +12,12 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use super::{ApiError, AppState, json};
 use crate::domain::double_hand_poker::options::{JokerRule, OptionOverrides, Profile, WheelRule};
 use crate::domain::double_hand_poker::tools::{
     self, CardsRequest, CardsText, DiceRequest, DiceResponse, EvalResponse, HouseWayResponse,
     SettingsResponse, ToolError,
 };
+use crate::web::{ApiError, AppState, json};
 
 pub fn router() -> Router<AppState> {
     Router::new()

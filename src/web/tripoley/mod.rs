@@ -21,16 +21,17 @@ use axum::{Form, Router};
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-use super::play_forms::Fields;
-use super::staff::page;
-use super::{ApiError, AppState, Staff};
 use crate::domain::cards::{Card, Rank, Suit, format_cards, parse_cards};
 use crate::domain::common::money::Money;
 use crate::domain::staff::{Action, allows};
 use crate::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
 use crate::domain::tripoley::{Profile, best_five, eight_nine_ten_suits};
 use crate::store::tripoley::{self as store, StoredGame, TripoleyAction, TripoleyGameError};
+use crate::web::double_hand_poker::play::forms::Fields;
+use crate::web::staff::page;
+use crate::web::{ApiError, AppState, Staff};
 
+mod api;
 mod board;
 mod index;
 mod steps;
@@ -40,6 +41,12 @@ use index::{list, start};
 
 /// Games listed on /tripoley.
 const LISTED_GAMES: i64 = 30;
+
+/// The compute-only API (`api.rs`: a round and the end of the game): it
+/// stores nothing; `web::router` puts it behind the signed-in reader check.
+pub fn compute_router() -> Router<AppState> {
+    api::router()
+}
 
 pub fn router() -> Router<AppState> {
     Router::new()

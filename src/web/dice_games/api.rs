@@ -6,11 +6,11 @@
 use axum::routing::post;
 use axum::{Json, Router};
 
-use super::{ApiError, AppState, json};
 use crate::domain::poker_dice::{
     self, CompareRequest, CompareResponse, RankRequest, RankResponse, RoundRequest, RoundResponse,
 };
 use crate::domain::ten_thousand::{self, GameRequest, ScoreRequest, ScoreResponse, ScoreSheet};
+use crate::web::{ApiError, AppState, json};
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -10,7 +10,7 @@ use crate::domain::tripoley::michigan_play::Turn;
 use crate::domain::tripoley::round_steps::{Phase, Progress, RoundStep};
 use crate::domain::tripoley::{StepKind, best_five};
 
-use super::super::play_forms::Fields;
+use crate::web::double_hand_poker::play::forms::Fields;
 
 /// A player's line on the betting screen.
 pub struct BetRow {

@@ -5,7 +5,7 @@
 use crate::domain::double_hand_poker::hand_record::{Declined, HandEvent, PdChoice, PdOption};
 use crate::domain::double_hand_poker::table::PdProposal;
 
-use super::play_forms::{Fields, Refused};
+use super::forms::{Fields, Refused};
 
 /// The refusals typed as `SEAT:NAME` separated by commas (`2:Ann, 3:Bo`);
 /// empty text is none. The hand's rules (seat range, not the PD's seat, no
@@ -67,7 +67,7 @@ pub(super) fn pd_event(fields: &Fields) -> Result<HandEvent, Refused> {
     Ok(HandEvent::PdSet {
         seat,
         player: player.to_string(),
-        bank: super::play_view::money_field("bank", fields.get("bank"))?,
+        bank: super::view::money_field("bank", fields.get("bank"))?,
         option: Some(option_field(fields)?),
         declined: parse_declined(fields.get("declined"))?,
     })

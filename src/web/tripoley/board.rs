@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::super::drawing::escape;
 use crate::domain::tripoley::Section;
+use crate::web::double_hand_poker::drawing::escape;
 
 pub(super) fn board_of(value: &Value) -> Vec<u64> {
     Section::ALL

@@ -11,8 +11,8 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 
-use super::{ApiError, AppState, json};
 use crate::domain::tripoley::{self, INPUT_BYTES_MAX, TripoleyError};
+use crate::web::{ApiError, AppState, json};
 
 /// `round_json` or `final_json`.
 type Compute = fn(&[u8], bool) -> Result<String, TripoleyError>;

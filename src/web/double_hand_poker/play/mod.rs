@@ -4,6 +4,10 @@
 //! (409) and a double-submitted form settled once (its idempotency key is
 //! rendered into the form). After close only a supervisor voids or corrects.
 
+pub(in crate::web) mod forms;
+mod pd;
+mod view;
+
 use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, Uri};
@@ -12,16 +16,15 @@ use axum::routing::get;
 use axum::{Form, Router};
 use serde::Deserialize;
 
-use super::play_forms::{Fields, events_of};
-use super::play_pd;
-use super::play_view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
-use super::staff::page;
 use super::tables::{may_play, require_play};
-use super::{ApiError, AppState, Staff};
 use crate::domain::double_hand_poker::table::{PastHand, PdProposal, TableConfig, propose_pd};
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
 use crate::store::double_hand_poker::tables;
+use crate::web::staff::page;
+use crate::web::{ApiError, AppState, Staff};
+use forms::{Fields, events_of};
+use view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
 
 /// Closed hands read for the PD rotation proposal.
 const ROTATION_HANDS: i64 = 12;
@@ -188,7 +191,7 @@ async fn render(
             |(_, v)| v.clone(),
         );
     let proposed = if step == Step::Pd {
-        let refused: Vec<i64> = play_pd::parse_declined(&declined)
+        let refused: Vec<i64> = pd::parse_declined(&declined)
             .unwrap_or_default()
             .iter()
             .map(|d| d.seat)
@@ -199,7 +202,7 @@ async fn render(
     };
     let declined_next = proposed
         .as_ref()
-        .map(|p| play_pd::with_refusal(&declined, p))
+        .map(|p| pd::with_refusal(&declined, p))
         .unwrap_or_default();
     let steps = loaded
         .with_settlement(|s| v::step_rows(s, loaded))
@@ -254,7 +257,7 @@ async fn render(
         proposed,
         declined,
         declined_next,
-        pd_choice: play_pd::choice_text(loaded.state.pd_choice()),
+        pd_choice: pd::choice_text(loaded.state.pd_choice()),
         wagers: loaded.wager_rows(table.as_ref()),
         seats: loaded.wagered_seats(),
         all_seats,
@@ -412,7 +415,7 @@ async fn record(
             .iter()
             .map(|r| {
                 let note = match r.event_type.as_str() {
-                    "pd_set" => play_pd::pd_set_note(&r.payload).unwrap_or_default(),
+                    "pd_set" => pd::pd_set_note(&r.payload).unwrap_or_default(),
                     _ => String::new(),
                 };
                 (r, note)

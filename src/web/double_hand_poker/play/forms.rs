@@ -2,14 +2,14 @@
 //! step; the fields are checked here (the field and value named on
 //! refusal) and the hand's rules are checked by the hand writer.
 
-use super::play_view::{self as v, Loaded};
+use super::view::{self as v, Loaded};
 use crate::domain::double_hand_poker::hand_record::HandEvent;
 use crate::domain::double_hand_poker::outcome::Outcome;
 use crate::domain::double_hand_poker::settle::{HandInput, SetBy};
 use crate::domain::double_hand_poker::table::TableConfig;
 
 /// A form's fields by name.
-pub(super) struct Fields(pub Vec<(String, String)>);
+pub(in crate::web) struct Fields(pub Vec<(String, String)>);
 
 impl Fields {
     pub fn get(&self, name: &str) -> &str {
@@ -48,7 +48,7 @@ pub(super) fn events_of(
     table: Option<&TableConfig>,
 ) -> Result<Vec<HandEvent>, Refused> {
     Ok(match step {
-        "pd" => vec![super::play_pd::pd_event(fields)?],
+        "pd" => vec![super::pd::pd_event(fields)?],
         "wager" => {
             // The table's limits, unit and seats are the hand's rules,
             // checked by the core on every path.

@@ -14,10 +14,10 @@ use axum::routing::{get, post};
 use axum::{Form, Router};
 use serde::Deserialize;
 
-use super::staff::page;
-use super::{ApiError, AppState, Staff};
+use super::page;
 use crate::domain::staff::{Action, Role};
 use crate::store::staff::{self as store, AccountError, RevokeWhich, TokenInfo};
+use crate::web::{ApiError, AppState, Staff};
 
 pub fn router() -> Router<AppState> {
     Router::new()

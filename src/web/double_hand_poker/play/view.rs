@@ -8,7 +8,7 @@ use crate::domain::double_hand_poker::settle::{self, Schedule, Settlement};
 use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
 use crate::store::double_hand_poker::hands::HandView;
 
-use super::drawing::TableDrawing;
+use crate::web::double_hand_poker::drawing::TableDrawing;
 
 /// The screen the dealer is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

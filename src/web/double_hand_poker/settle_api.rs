@@ -11,8 +11,8 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 
-use super::{ApiError, AppState, json};
 use crate::domain::double_hand_poker::settle::{self, SettleError, limits};
+use crate::web::{ApiError, AppState, json};
 
 // The body limit of every JSON route is the engine's own: over it is bad
 // input (422, `input: …`), like the CLI, not axum's plain-text 413.
