@@ -28,7 +28,7 @@ fn internal(e: impl std::fmt::Display) -> Response {
 }
 
 #[derive(Template)]
-#[template(path = "chain.html")]
+#[template(path = "audit/chain.html")]
 struct ChainPage<'a> {
     csrf: &'a str,
     username: &'a str,

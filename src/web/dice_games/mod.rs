@@ -47,7 +47,7 @@ fn internal(e: impl std::fmt::Display) -> Response {
 const KEEP_SCORE: Action = Action::ActOnTable { assigned: true };
 
 #[derive(Template)]
-#[template(path = "dice_games.html")]
+#[template(path = "dice_games/games.html")]
 struct ListPage<'a> {
     csrf: &'a str,
     username: &'a str,
@@ -206,7 +206,7 @@ struct TurnRow {
 }
 
 #[derive(Template)]
-#[template(path = "dice_game.html")]
+#[template(path = "dice_games/game.html")]
 struct GamePage<'a> {
     csrf: &'a str,
     username: &'a str,
@@ -325,7 +325,7 @@ fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: Str
 }
 
 #[derive(Template)]
-#[template(path = "dice_round.html")]
+#[template(path = "dice_games/round.html")]
 struct RoundPage<'a> {
     csrf: &'a str,
     username: &'a str,

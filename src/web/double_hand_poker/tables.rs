@@ -135,7 +135,7 @@ struct TableRow {
 }
 
 #[derive(Template)]
-#[template(path = "tables.html")]
+#[template(path = "double_hand_poker/tables.html")]
 struct TablesPage<'a> {
     csrf: &'a str,
     username: &'a str,
@@ -216,7 +216,7 @@ async fn create(
 }
 
 #[derive(Template)]
-#[template(path = "table.html")]
+#[template(path = "double_hand_poker/table.html")]
 struct TablePage<'a> {
     csrf: &'a str,
     username: &'a str,

@@ -56,13 +56,13 @@ pub(super) fn page(t: &impl Template) -> Response {
 }
 
 #[derive(Template)]
-#[template(path = "forbidden.html")]
+#[template(path = "layout/forbidden.html")]
 pub struct Forbidden<'a> {
     pub message: &'a str,
 }
 
 #[derive(Template, Default)]
-#[template(path = "login.html")]
+#[template(path = "staff/login.html")]
 struct LoginPage {
     csrf: String,
     username: String,
@@ -185,7 +185,7 @@ async fn logout(
 }
 
 #[derive(Template, Default)]
-#[template(path = "password.html")]
+#[template(path = "staff/password.html")]
 struct PasswordPage {
     csrf: String,
     username: String,
@@ -257,7 +257,7 @@ async fn change_password(
 }
 
 #[derive(Template)]
-#[template(path = "home.html")]
+#[template(path = "layout/home.html")]
 struct HomePage<'a> {
     csrf: &'a str,
     username: &'a str,

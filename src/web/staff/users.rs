@@ -47,7 +47,7 @@ struct UserRow {
 }
 
 #[derive(Template, Default)]
-#[template(path = "users.html")]
+#[template(path = "staff/users.html")]
 struct UsersPage {
     csrf: String,
     username: String,
@@ -333,7 +333,7 @@ async fn reset_password(
 }
 
 #[derive(Template)]
-#[template(path = "user_tokens.html")]
+#[template(path = "staff/user_tokens.html")]
 struct TokensPage {
     csrf: String,
     username: String,

@@ -3,7 +3,7 @@
 use super::*;
 
 #[derive(Template)]
-#[template(path = "tripoley_games.html")]
+#[template(path = "tripoley/games.html")]
 struct ListPage<'a> {
     csrf: &'a str,
     username: &'a str,

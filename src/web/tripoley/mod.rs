@@ -98,7 +98,7 @@ struct HistoryRow {
 }
 
 #[derive(Template)]
-#[template(path = "tripoley_game.html")]
+#[template(path = "tripoley/game.html")]
 struct GamePage<'a> {
     csrf: &'a str,
     username: &'a str,

@@ -68,7 +68,7 @@ struct Refusal {
 }
 
 #[derive(Template)]
-#[template(path = "hand.html")]
+#[template(path = "double_hand_poker/hand.html")]
 struct HandPage<'a> {
     csrf: &'a str,
     username: &'a str,
@@ -382,7 +382,7 @@ fn field_of(e: &CommandError) -> String {
 }
 
 #[derive(Template)]
-#[template(path = "hand_record.html")]
+#[template(path = "double_hand_poker/hand_record.html")]
 struct RecordPage<'a> {
     csrf: &'a str,
     username: &'a str,
