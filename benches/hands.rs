@@ -15,9 +15,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pitbook::domain::cards::Card;
-use pitbook::domain::eval::{EvalRules, eval5_with};
-use pitbook::domain::house_way::{HouseWay, ReferenceHouseWay};
-use pitbook::domain::options::{JokerRule, RuleOptions};
+use pitbook::domain::cards::eval::{EvalRules, eval5_with};
+use pitbook::domain::double_hand_poker::house_way::{HouseWay, ReferenceHouseWay};
+use pitbook::domain::double_hand_poker::options::{JokerRule, RuleOptions};
 use rs_poker::core::{Card as RsCard, Rankable, Suit as RsSuit, Value as RsValue};
 
 const HANDS: usize = 4096;

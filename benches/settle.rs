@@ -12,7 +12,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pitbook::domain::settle::{parse_scenario, settle, settle_json};
+use pitbook::domain::double_hand_poker::settle::{parse_scenario, settle, settle_json};
 
 fn full_table() -> String {
     let names = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"];

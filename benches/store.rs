@@ -18,10 +18,10 @@ use std::time::Instant;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use pitbook::domain::audit::AuditKey;
+use pitbook::domain::common::audit::AuditKey;
 use pitbook::store::Db;
-use pitbook::store::hands::{self, HandCommand};
-use pitbook::store::writer::HandWriter;
+use pitbook::store::double_hand_poker::hands::{self, HandCommand};
+use pitbook::store::double_hand_poker::writer::HandWriter;
 use serde_json::json;
 
 fn command(n: usize) -> HandCommand {
@@ -59,16 +59,19 @@ fn command(n: usize) -> HandCommand {
 }
 
 fn action_order(command: &HandCommand) -> Vec<String> {
-    use pitbook::domain::hand_record::HandState;
+    use pitbook::domain::double_hand_poker::hand_record::HandState;
     let upto = command.events.len() - 2;
     // Folded as the store records it: the opening names its dealer.
     let mut events = command.events[..upto].to_vec();
-    if let pitbook::domain::hand_record::HandEvent::HandOpened { dealer, .. } = &mut events[0] {
+    if let pitbook::domain::double_hand_poker::hand_record::HandEvent::HandOpened {
+        dealer, ..
+    } = &mut events[0]
+    {
         *dealer = command.actor.clone();
     }
     let state = HandState::fold(&events).expect("fold");
     let scenario = state.scenario().expect("scenario");
-    let settlement = pitbook::domain::settle::settle(&scenario).expect("settle");
+    let settlement = pitbook::domain::double_hand_poker::settle::settle(&scenario).expect("settle");
     settlement
         .steps
         .iter()
@@ -81,12 +84,13 @@ const TABLES: usize = 32;
 
 async fn run(name: &str, db: &Db, key: &AuditKey, hands_count: usize) {
     // Hands open only at configured tables: T1, with the seed's schedules.
-    let table: pitbook::domain::table::TableConfig = serde_json::from_value(json!({
+    let table: pitbook::domain::double_hand_poker::table::TableConfig =
+        serde_json::from_value(json!({
         "name": "T1", "profile": "lucky-chances", "seats": 7,
         "player_schedule": [{"from": "0.01", "to": "100", "fee": "1"}],
         "bank_schedule": [{"from": "0.01", "to": "5000", "fee": "2"}]}))
-    .expect("table");
-    pitbook::store::tables::create(db, key, "bench", &table)
+        .expect("table");
+    pitbook::store::double_hand_poker::tables::create(db, key, "bench", &table)
         .await
         .expect("create the table");
     let commands: Vec<HandCommand> = (0..hands_count).map(command).collect();

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use pitbook::domain::hand_record::{HandEvent, HandState};
+use pitbook::domain::double_hand_poker::hand_record::{HandEvent, HandState};
 use serde_json::{Value, json};
 
 #[derive(Debug, Parser)]
@@ -107,8 +107,8 @@ fn action_order(steps: &[Vec<Value>]) -> Result<Vec<String>, String> {
         .collect::<Result<_, _>>()?;
     let state = HandState::fold(&events).map_err(|e| format!("fold: {e}"))?;
     let scenario = state.scenario().map_err(|e| format!("scenario: {e}"))?;
-    let settlement =
-        pitbook::domain::settle::settle(&scenario).map_err(|e| format!("settle: {e}"))?;
+    let settlement = pitbook::domain::double_hand_poker::settle::settle(&scenario)
+        .map_err(|e| format!("settle: {e}"))?;
     Ok(settlement
         .steps
         .iter()

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Backend, TestApp, spawn_app, tamper, test_key};
-use pitbook::domain::audit::{Anchor, AnchorCheck, AuditKey};
+use pitbook::domain::common::audit::{Anchor, AnchorCheck, AuditKey};
 use pitbook::store::verify::{self, VerifyReport};
 use serde_json::json;
 

@@ -7,17 +7,18 @@
 mod common;
 
 use common::{Backend, TestApp, spawn_app, tamper, test_key};
-use pitbook::domain::money::Money;
+use pitbook::domain::common::money::Money;
+use pitbook::domain::double_hand_poker::table::TableConfig;
 use pitbook::domain::poker_dice::{Profile as DiceProfile, RoundAction, RoundKeeper, Straights};
 use pitbook::domain::staff::Role;
-use pitbook::domain::table::TableConfig;
 use pitbook::domain::ten_thousand::{GameOptionsRecord, Keeper, KeeperAction};
 use pitbook::domain::tripoley::Profile;
 use pitbook::domain::tripoley::game::{GameSetup, TripoleyGame};
 use pitbook::store::audit::{AuditRecord, SELECT_RECORD};
 use pitbook::store::dice_games::{self, DiceAction, DiceState};
+use pitbook::store::double_hand_poker::tables;
+use pitbook::store::tripoley;
 use pitbook::store::verify::VerifyReport;
-use pitbook::store::{tables, tripoley_games};
 
 async fn all_records(app: &TestApp) -> Vec<AuditRecord> {
     let sql = format!("{SELECT_RECORD} ORDER BY seq");
@@ -145,9 +146,7 @@ async fn make(app: &TestApp) -> Made {
         bet_limit: 10,
     })
     .unwrap();
-    let tripoley = tripoley_games::start(db, &key, "dana", &game)
-        .await
-        .unwrap();
+    let tripoley = tripoley::start(db, &key, "dana", &game).await.unwrap();
 
     let records = all_records(app).await;
     let last = |f: &dyn Fn(&AuditRecord) -> bool| {

@@ -7,7 +7,7 @@ mod common;
 
 use common::{Backend, TestApp, problem, spawn_app, tamper, test_key};
 use pitbook::domain::staff::Role;
-use pitbook::store::staff_admin;
+use pitbook::store::staff::admin;
 use pitbook::store::verify::{self, VerifyReport};
 
 async fn verify(app: &TestApp) -> VerifyReport {
@@ -28,11 +28,11 @@ async fn app_with_accounts(backend: Backend) -> TestApp {
     let app = spawn_app(backend).await;
     let (db, key) = (&app.database.db, test_key());
     app.add_user("dana", Role::Dealer).await;
-    staff_admin::set_role(db, &key, "test-admin", "dana", Role::Supervisor)
+    admin::set_role(db, &key, "test-admin", "dana", Role::Supervisor)
         .await
         .expect("role");
     app.add_user("eve", Role::Dealer).await;
-    staff_admin::set_disabled(db, &key, "test-admin", "eve", true)
+    admin::set_disabled(db, &key, "test-admin", "eve", true)
         .await
         .expect("disable");
     assert_eq!(head(&app).await, 6);

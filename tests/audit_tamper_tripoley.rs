@@ -6,13 +6,13 @@
 mod common;
 
 use common::{Backend, TestApp, spawn_app, tamper, test_key};
-use pitbook::domain::money::Money;
+use pitbook::domain::common::money::Money;
 use pitbook::domain::tripoley::Profile;
 use pitbook::domain::tripoley::betting::BetAction;
 use pitbook::domain::tripoley::game::{GameSetup, TripoleyGame};
 use pitbook::domain::tripoley::round_steps::RoundStep;
 use pitbook::store::audit::{AuditRecord, SELECT_RECORD};
-use pitbook::store::tripoley_games::{self, TripoleyAction};
+use pitbook::store::tripoley::{self, TripoleyAction};
 use pitbook::store::verify::VerifyReport;
 
 const DEAL: [(&str, &str); 5] = [
@@ -43,7 +43,7 @@ async fn game_with_a_round(app: &TestApp) -> String {
         bet_limit: 10,
     })
     .unwrap();
-    let id = tripoley_games::start(db, &test_key(), "dana", &game)
+    let id = tripoley::start(db, &test_key(), "dana", &game)
         .await
         .unwrap();
     let steps = [
@@ -73,7 +73,7 @@ async fn game_with_a_round(app: &TestApp) -> String {
     for (k, step) in steps.into_iter().enumerate() {
         let version = k as i64 + 1;
         let key = format!("key-{k}");
-        tripoley_games::act(
+        tripoley::act(
             db,
             &test_key(),
             "dana",

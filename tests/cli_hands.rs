@@ -2,8 +2,8 @@
 //! `pitbook dice`, human output and `--json`, and every kind of bad input
 //! (exit 2, one line on stderr naming the value, nothing on stdout).
 
-use pitbook::domain::hand_tools::{self, CardsRequest, DiceRequest};
-use pitbook::domain::options::{JokerRule, OptionOverrides, Profile};
+use pitbook::domain::double_hand_poker::options::{JokerRule, OptionOverrides, Profile};
+use pitbook::domain::double_hand_poker::tools::{self, CardsRequest, DiceRequest};
 use serde_json::Value;
 
 mod common;
@@ -20,7 +20,7 @@ fn rank(args: &[&str]) -> u64 {
 
 #[test]
 fn eval_names_a_five_card_hand_and_its_rank() {
-    let expected = hand_tools::eval(&CardsRequest::new("Kh Kd Ks 4c 4d")).unwrap();
+    let expected = tools::eval(&CardsRequest::new("Kh Kd Ks 4c 4d")).unwrap();
     assert_eq!(
         ok(&["hand", "eval", "Kh", "Kd", "Ks", "4c", "4d"]),
         format!(
@@ -56,7 +56,7 @@ fn eval_names_a_two_card_hand() {
 #[test]
 fn eval_json_is_the_apis_json() {
     let stdout = ok(&["hand", "eval", "Kh Kd Ks 4c 4d", "--json"]);
-    let expected = hand_tools::eval(&CardsRequest::new("Kh Kd Ks 4c 4d")).unwrap();
+    let expected = tools::eval(&CardsRequest::new("Kh Kd Ks 4c 4d")).unwrap();
     assert_eq!(stdout, serde_json::to_string(&expected).unwrap() + "\n");
     let v: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["name"], "Full house, kings over fours");
@@ -134,7 +134,7 @@ fn house_way_sets_high_and_low_and_names_the_rule() {
 fn house_way_json_is_the_apis_json() {
     let cards = "JK 9h 8h 7h 6c 2d 2s";
     let stdout = ok(&["hand", "house-way", cards, "--json"]);
-    let expected = hand_tools::house_way(&CardsRequest::new(cards)).unwrap();
+    let expected = tools::house_way(&CardsRequest::new(cards)).unwrap();
     assert_eq!(stdout, serde_json::to_string(&expected).unwrap() + "\n");
     let v: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["cards"].as_array().unwrap().len(), 7);
@@ -174,7 +174,7 @@ fn settings_json_is_the_apis_json() {
     let stdout = ok(&["hand", "settings", cards, "--profile", "nevada", "--json"]);
     let mut req = CardsRequest::new(cards);
     req.profile = Some(Profile::Nevada);
-    let expected = hand_tools::settings(&req).unwrap();
+    let expected = tools::settings(&req).unwrap();
     assert_eq!(stdout, serde_json::to_string(&expected).unwrap() + "\n");
     let v: Value = serde_json::from_str(&stdout).unwrap();
     let settings = v["settings"].as_array().unwrap();
@@ -219,7 +219,7 @@ fn dice_json_is_the_apis_json() {
         "9",
         "--json",
     ]);
-    let expected = hand_tools::dice(&DiceRequest {
+    let expected = tools::dice(&DiceRequest {
         dice: vec![6, 6, 6],
         pd_seat: 7,
         seats: Some(9),
@@ -360,7 +360,7 @@ fn the_joker_is_fine_when_the_profile_has_one() {
         joker: Some(JokerRule::Wild),
         ..OptionOverrides::default()
     });
-    let wild = hand_tools::eval(&req).unwrap();
+    let wild = tools::eval(&req).unwrap();
     let v = json(&["hand", "eval", "JK As", "--joker", "wild", "--json"]);
     assert_eq!(v["name"], wild.hand.name);
     assert_eq!(v["name"], "Pair of aces");

@@ -8,7 +8,7 @@ mod shell_settle;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use pitbook::domain::settle::{limits, settle_json};
+use pitbook::domain::double_hand_poker::settle::{limits, settle_json};
 use shell_settle::{bad_cases, compact, doc_block, seed_input, seed_output_pretty};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pitbook");

@@ -201,7 +201,7 @@ async fn bad_input_exits_2_naming_the_value_and_writes_nothing(backend: Backend)
     )
     .await;
     refused(url, &["token", "dee", "--label", "tab\there"], "--label: ").await;
-    // Labels are free text (domain::text): nothing invisible hides in one.
+    // Labels are free text (domain::common::text): nothing invisible hides in one.
     refused(
         url,
         &["token", "dee", "--label", "lap\u{200b}top"],

@@ -1,5 +1,5 @@
 //! Player names in Tripoley, poker dice and 10,000 are free text
-//! (`domain::text::FreeText`): trimmed, NFC, no control, zero-width or
+//! (`domain::common::text::FreeText`): trimmed, NFC, no control, zero-width or
 //! bidi character, a length limit; "Jose\u{301}" and "José" are one player.
 
 use pitbook::domain::poker_dice::{Profile as DiceProfile, RoundKeeper, Straights};
@@ -32,7 +32,7 @@ fn tripoley(second: &str) -> Result<TripoleyGame, String> {
         profile: Profile::Classic,
         players: vec!["José".into(), second.into(), "Cy".into()],
         chips_each: 40,
-        chip_value: pitbook::domain::money::Money::parse("0.25").unwrap(),
+        chip_value: pitbook::domain::common::money::Money::parse("0.25").unwrap(),
         ante: 1,
         bet_limit: 10,
     })

@@ -298,14 +298,19 @@ async fn a_hand_written_by_another_writer_is_read_again(backend: Backend) {
     let app = spawn_app(backend).await;
     let hand = open(&app).await;
     // Another writer: the store's own one-command path, straight to the database.
-    let pd_set: pitbook::store::hands::HandCommand = serde_json::from_value(json!({
+    let pd_set: pitbook::store::double_hand_poker::hands::HandCommand =
+        serde_json::from_value(json!({
         "idempotency_key": key(), "expected_version": 1, "actor": "other-instance",
         "events": [{"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"}]}))
-    .expect("command");
-    let (result, _) =
-        pitbook::store::hands::execute(&app.database.db, &common::test_key(), Some(&hand), &pd_set)
-            .await
-            .expect("the other writer's command");
+        .expect("command");
+    let (result, _) = pitbook::store::double_hand_poker::hands::execute(
+        &app.database.db,
+        &common::test_key(),
+        Some(&hand),
+        &pd_set,
+    )
+    .await
+    .expect("the other writer's command");
     assert_eq!(result.version, 2);
 
     // The server's writer last saw version 1.

@@ -3,7 +3,7 @@
 //! exactly the response block below it.
 //! `HANDS_DOCS_BLESS=1 cargo test --test hands_docs` rewrites the responses.
 
-use pitbook::domain::hand_tools::{self, CardsRequest, DiceRequest};
+use pitbook::domain::double_hand_poker::tools::{self, CardsRequest, DiceRequest};
 use serde_json::Value;
 
 const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/hands.md");
@@ -22,16 +22,12 @@ fn block(doc: &str, marker: &str) -> (usize, usize) {
 fn respond(path: &str, body: &str) -> String {
     let cards = || serde_json::from_str::<CardsRequest>(body).expect("request");
     let result = match path {
-        "/api/v1/hands/eval" => hand_tools::eval(&cards()).map(|r| serde_json::to_string(&r)),
-        "/api/v1/hands/house-way" => {
-            hand_tools::house_way(&cards()).map(|r| serde_json::to_string(&r))
-        }
-        "/api/v1/hands/settings" => {
-            hand_tools::settings(&cards()).map(|r| serde_json::to_string(&r))
-        }
+        "/api/v1/hands/eval" => tools::eval(&cards()).map(|r| serde_json::to_string(&r)),
+        "/api/v1/hands/house-way" => tools::house_way(&cards()).map(|r| serde_json::to_string(&r)),
+        "/api/v1/hands/settings" => tools::settings(&cards()).map(|r| serde_json::to_string(&r)),
         "/api/v1/dice" => {
             let req: DiceRequest = serde_json::from_str(body).expect("request");
-            hand_tools::dice(&req).map(|r| serde_json::to_string(&r))
+            tools::dice(&req).map(|r| serde_json::to_string(&r))
         }
         other => panic!("unknown path {other}"),
     };

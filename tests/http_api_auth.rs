@@ -198,7 +198,7 @@ async fn a_revoked_token_or_a_disabled_account_is_refused(backend: Backend) {
 
     let other = app.client_with_token(&app.token_for("rex").await);
     assert_eq!(get(&app, &other, "/api/v1/me").await.0, 200);
-    pitbook::store::staff_admin::set_disabled(db, &test_key(), "test", "rex", true)
+    pitbook::store::staff::admin::set_disabled(db, &test_key(), "test", "rex", true)
         .await
         .expect("disable");
     assert_eq!(get(&app, &other, "/api/v1/me").await.0, 401);

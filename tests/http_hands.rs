@@ -7,7 +7,7 @@ mod common;
 
 use common::cli::cli_json;
 use common::{Backend, post_bad, post_ok, spawn_app};
-use pitbook::domain::hand_tools::{self, CardsRequest};
+use pitbook::domain::double_hand_poker::tools::{self, CardsRequest};
 use serde_json::{Value, json};
 
 async fn eval_returns_the_name_rank_and_rules(backend: Backend) {
@@ -18,7 +18,7 @@ async fn eval_returns_the_name_rank_and_rules(backend: Backend) {
         json!({"cards": "Kh Kd Ks 4c 4d"}),
     )
     .await;
-    let expected = hand_tools::eval(&CardsRequest::new("Kh Kd Ks 4c 4d")).unwrap();
+    let expected = tools::eval(&CardsRequest::new("Kh Kd Ks 4c 4d")).unwrap();
     assert_eq!(body, serde_json::to_value(&expected).unwrap());
     assert_eq!(body["name"], "Full house, kings over fours");
     assert_eq!(body["category"], "full_house");

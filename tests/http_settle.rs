@@ -7,7 +7,7 @@ mod common;
 mod shell_settle;
 
 use common::{Backend, TestApp, spawn_app};
-use pitbook::domain::settle::limits;
+use pitbook::domain::double_hand_poker::settle::limits;
 use pitbook::store::Db;
 use serde_json::Value;
 use shell_settle::{bad_cases, compact, doc_block, seed, seed_input, seed_output_pretty};

@@ -10,11 +10,11 @@ mod common;
 
 use common::browser::{Browser, Page, hidden_fields, input_value, signed_in};
 use common::{Backend, TestApp, records, spawn_app, test_key};
-use pitbook::domain::money::Money;
+use pitbook::domain::common::money::Money;
 use pitbook::domain::staff::Role;
 use pitbook::domain::tripoley::Profile;
 use pitbook::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
-use pitbook::store::tripoley_games;
+use pitbook::store::tripoley;
 
 const DEAL: [(&str, &str); 5] = [
     ("Ann", "Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac"),
@@ -186,7 +186,7 @@ fn id_of(game: &str) -> &str {
 
 /// The stored game equals the same round entered whole through the engine.
 async fn check_against_the_engine(app: &TestApp, game: &str, michigan: (&str, &[(&str, i64)])) {
-    let stored = tripoley_games::get(&app.database.db, id_of(game))
+    let stored = tripoley::get(&app.database.db, id_of(game))
         .await
         .unwrap()
         .expect("game");
@@ -281,7 +281,7 @@ async fn a_round_is_kept_step_by_step_with_the_michigan_card_by_card(backend: Ba
     ] {
         assert_eq!(records(&app, event).await, n, "{event}");
     }
-    let stored = tripoley_games::get(&app.database.db, id_of(&game))
+    let stored = tripoley::get(&app.database.db, id_of(&game))
         .await
         .unwrap()
         .expect("game");

@@ -6,12 +6,12 @@
 //! its input. (Wagers are not permuted: their order within a seat is part
 //! of the settlement's action order, docs/settle.md.)
 
+use pitbook::domain::cards::eval::{eval2, eval5};
 use pitbook::domain::cards::{Card, format_cards};
-use pitbook::domain::eval::{eval2, eval5};
-use pitbook::domain::hand::{SetHand, decide};
-use pitbook::domain::house_way::{HouseWay, ReferenceHouseWay};
-use pitbook::domain::options::{FoulRule, JokerRule, RuleOptions, WheelRule};
-use pitbook::domain::settle::settle_json;
+use pitbook::domain::double_hand_poker::house_way::{HouseWay, ReferenceHouseWay};
+use pitbook::domain::double_hand_poker::options::{FoulRule, JokerRule, RuleOptions, WheelRule};
+use pitbook::domain::double_hand_poker::setting::{SetHand, decide};
+use pitbook::domain::double_hand_poker::settle::settle_json;
 use pitbook::domain::{poker_dice, ten_thousand, tripoley};
 use proptest::prelude::*;
 use proptest::sample::subsequence;
@@ -120,7 +120,7 @@ proptest! {
     ) {
         let o = options(w, n, f);
         let set = |c: &[Card], s: usize| {
-            let (i, j) = pitbook::domain::hand::LOW_POSITIONS[s];
+            let (i, j) = pitbook::domain::double_hand_poker::setting::LOW_POSITIONS[s];
             SetHand::split(&seven(c), i, j)
         };
         let player = set(&v[..7], split.0);

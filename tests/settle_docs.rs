@@ -2,7 +2,7 @@
 //! block is settled and must give exactly the output block below it.
 //! `SETTLE_DOCS_BLESS=1 cargo test --test settle_docs` rewrites the outputs.
 
-use pitbook::domain::settle::{parse_scenario, settle, to_json_pretty};
+use pitbook::domain::double_hand_poker::settle::{parse_scenario, settle, to_json_pretty};
 
 const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/settle.md");
 

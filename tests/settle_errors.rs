@@ -1,7 +1,7 @@
 //! Every bad input gives a clear error naming the field and the value, and
 //! is reported as bad input (CLI exit 2, HTTP 422).
 
-use pitbook::domain::settle::{SettleError, limits, settle_json};
+use pitbook::domain::double_hand_poker::settle::{SettleError, limits, settle_json};
 use serde_json::{Value, json};
 
 fn base() -> Value {
@@ -535,8 +535,8 @@ fn bad_collection_schedules() {
 fn internal_errors_are_not_bad_input() {
     let e = SettleError::Conservation {
         check: "money in = money out",
-        left: pitbook::domain::money::Money::from_units(1),
-        right: pitbook::domain::money::Money::ZERO,
+        left: pitbook::domain::common::money::Money::from_units(1),
+        right: pitbook::domain::common::money::Money::ZERO,
     };
     assert!(!e.is_bad_input());
     assert_starts(

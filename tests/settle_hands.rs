@@ -1,6 +1,6 @@
 //! Outcomes decided from the hands by the hand-rules engine.
 
-use pitbook::domain::settle::settle_json;
+use pitbook::domain::double_hand_poker::settle::settle_json;
 use serde_json::{Value, json};
 
 /// PD on seat 1 with K-K behind and Q-9 in front; five player seats.

@@ -2,10 +2,10 @@
 //! file hold for every hand, and the engine agrees with an independent
 //! integer model of the rules.
 
-use pitbook::domain::money::Money;
-use pitbook::domain::options::{BacklineOrder, OptionOverrides};
-use pitbook::domain::outcome::Outcome;
-use pitbook::domain::settle::{
+use pitbook::domain::common::money::Money;
+use pitbook::domain::double_hand_poker::options::{BacklineOrder, OptionOverrides};
+use pitbook::domain::double_hand_poker::outcome::Outcome;
+use pitbook::domain::double_hand_poker::settle::{
     ActionInput, BracketInput, CollectionInput, PdInput, Scenario, ScenarioInput, SeatMap,
     Settlement, WagerInput, settle, settle_json,
 };

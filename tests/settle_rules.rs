@@ -1,7 +1,7 @@
 //! Settlement rules, step by step, through the JSON contract (the same path
 //! the CLI and HTTP use): `settle_json` in, the output JSON read back.
 
-use pitbook::domain::settle::{parse_scenario, settle, settle_json};
+use pitbook::domain::double_hand_poker::settle::{parse_scenario, settle, settle_json};
 use serde_json::{Value, json};
 
 fn run(input: Value) -> Value {

@@ -13,8 +13,8 @@ use tokio::sync::Mutex;
 
 use super::CliError;
 use super::store_args::StoreArgs;
-use crate::domain::audit::{Anchor, AnchorCheck};
-use crate::store::{Db, audit_key, verify};
+use crate::domain::common::audit::{Anchor, AnchorCheck};
+use crate::store::{Db, audit, verify};
 
 /// Where the anchor log is when no `--anchor-log` names it: beside the
 /// audit key file (`X.audit-key` → `X.anchors`, any other key file `K` →
@@ -25,7 +25,7 @@ pub fn default_path(store: &StoreArgs) -> PathBuf {
     let key_file = store
         .audit_key_file
         .clone()
-        .or_else(|| audit_key::default_key_path(&store.database_url));
+        .or_else(|| audit::key::default_key_path(&store.database_url));
     match key_file {
         Some(key) => {
             let text = key.to_string_lossy();

@@ -9,10 +9,10 @@ use clap::{Args, Subcommand, ValueEnum};
 use super::CliError;
 use super::anchor_log;
 use super::store_args::StoreArgs;
-use crate::domain::audit::{Anchor, AnchorCheck};
-use crate::domain::csv_cell;
+use crate::domain::common::audit::{Anchor, AnchorCheck};
+use crate::domain::common::csv_cell;
+use crate::store::audit::key::MissingKey;
 use crate::store::audit::{self, AuditRecord, RecordBound};
-use crate::store::audit_key::MissingKey;
 use crate::store::verify;
 
 #[derive(Debug, Subcommand)]
@@ -79,7 +79,7 @@ pub fn run(command: AuditCommand) -> Result<(), CliError> {
                 let (db, _) = args.store.open(MissingKey::Refuse).await?;
                 match verify::anchor(&db).await.map_err(failure)? {
                     Some(a) => println!("{a}"),
-                    None => println!("0:{}", crate::domain::audit::GENESIS_HASH),
+                    None => println!("0:{}", crate::domain::common::audit::GENESIS_HASH),
                 }
                 Ok(())
             }

@@ -1,15 +1,15 @@
 //! `pitbook hand eval | house-way | settings` and `pitbook dice`: the hand
 //! tools at the table. They call the same functions as `/api/v1/hands/…`
-//! and `/api/v1/dice` (`domain::hand_tools`); `--json` prints the API's body.
+//! and `/api/v1/dice` (`domain::double_hand_poker::tools`); `--json` prints the API's body.
 
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::{CliError, output};
-use crate::domain::hand_tools::{
+use crate::domain::double_hand_poker::options::{JokerRule, OptionOverrides, Profile, WheelRule};
+use crate::domain::double_hand_poker::tools::{
     self, CardsRequest, DiceRequest, DiceResponse, EvalResponse, Evaluated, HouseWayResponse,
     SettingsResponse, ToolError,
 };
-use crate::domain::options::{JokerRule, OptionOverrides, Profile, WheelRule};
 
 #[derive(Debug, Subcommand)]
 pub enum HandCommand {
@@ -71,7 +71,7 @@ impl CardsArgs {
     fn request(&self) -> CardsRequest {
         let r = &self.rules;
         CardsRequest {
-            cards: hand_tools::CardsText(self.cards.join(" ")),
+            cards: tools::CardsText(self.cards.join(" ")),
             profile: Some(match r.profile {
                 ProfileArg::LuckyChances => Profile::LuckyChances,
                 ProfileArg::Nevada => Profile::Nevada,
@@ -101,7 +101,7 @@ pub struct DiceArgs {
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pd_seat: i64,
     /// Seats at the table (2..10).
-    #[arg(long, default_value_t = hand_tools::DEFAULT_SEATS, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = tools::DEFAULT_SEATS, allow_negative_numbers = true)]
     seats: i64,
     /// Print the JSON the HTTP API returns.
     #[arg(long)]
@@ -115,23 +115,23 @@ fn bad_input(e: ToolError) -> CliError {
 pub fn run(command: HandCommand) -> Result<(), CliError> {
     match command {
         HandCommand::Eval(args) => {
-            let r = hand_tools::eval(&args.request()).map_err(bad_input)?;
+            let r = tools::eval(&args.request()).map_err(bad_input)?;
             output(args.json, &r, eval_text)
         }
         HandCommand::HouseWay(args) => {
-            let r = hand_tools::house_way(&args.request()).map_err(bad_input)?;
+            let r = tools::house_way(&args.request()).map_err(bad_input)?;
             output(args.json, &r, house_way_text)
         }
         HandCommand::Settings(args) => {
-            let r = hand_tools::settings(&args.request()).map_err(bad_input)?;
+            let r = tools::settings(&args.request()).map_err(bad_input)?;
             output(args.json, &r, settings_text)
         }
     }
 }
 
 pub fn run_dice(args: DiceArgs) -> Result<(), CliError> {
-    let dice = hand_tools::parse_dice_text(&args.dice.join(" ")).map_err(bad_input)?;
-    let r = hand_tools::dice(&DiceRequest {
+    let dice = tools::parse_dice_text(&args.dice.join(" ")).map_err(bad_input)?;
+    let r = tools::dice(&DiceRequest {
         dice,
         pd_seat: args.pd_seat,
         seats: Some(args.seats),

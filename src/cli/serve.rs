@@ -11,7 +11,7 @@ use clap::Args;
 use super::CliError;
 use super::anchor_log::{self, AnchorWriter};
 use super::store_args::StoreArgs;
-use crate::store::{self, audit_key::MissingKey};
+use crate::store::{self, audit::key::MissingKey};
 use crate::telemetry::LogFormat;
 use crate::web::server::ServerLimits;
 use crate::web::{self, AppState};
@@ -139,7 +139,7 @@ async fn append_anchors(anchors: Arc<AnchorWriter>, db: store::Db, every: Durati
 /// password once, on stderr (as a log record when the logs are JSON).
 async fn first_admin(
     db: &store::Db,
-    key: &crate::domain::audit::AuditKey,
+    key: &crate::domain::common::audit::AuditKey,
     log_format: LogFormat,
 ) -> Result<(), CliError> {
     let created = store::staff::ensure_first_admin(db, key)

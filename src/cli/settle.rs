@@ -1,6 +1,6 @@
 //! `pitbook settle [FILE]`: scenario JSON in (FILE, or stdin when there is
 //! no FILE or it is `-`), settlement JSON out. The same pure functions as
-//! `POST /api/v1/settle` (`domain::settle`); without `--pretty` stdout is
+//! `POST /api/v1/settle` (`domain::double_hand_poker::settle`); without `--pretty` stdout is
 //! exactly the API's body plus a newline. See docs/settle.md.
 
 use std::io::{Read, Write};
@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::domain::settle::{self, SettleError, limits};
+use crate::domain::double_hand_poker::settle::{self, SettleError, limits};
 
 #[derive(Debug, Args)]
 pub struct SettleArgs {

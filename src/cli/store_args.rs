@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::domain::audit::AuditKey;
-use crate::store::audit_key::{self, KeyOrigin, MissingKey};
+use crate::domain::common::audit::AuditKey;
+use crate::store::audit::key::{KeyOrigin, MissingKey};
 use crate::store::{self, Db};
 
 #[derive(Debug, Args, Clone)]
@@ -32,12 +32,12 @@ impl StoreArgs {
             || self.audit_key_file.is_some();
         let create_later = missing == MissingKey::Create
             && !configured
-            && audit_key::default_key_path(&self.database_url).is_some_and(|p| !p.exists());
+            && store::audit::key::default_key_path(&self.database_url).is_some_and(|p| !p.exists());
         let found = if create_later {
             None
         } else {
             Some(
-                audit_key::load(
+                store::audit::key::load(
                     &self.database_url,
                     env_key.as_deref(),
                     self.audit_key_file.as_deref(),
@@ -51,10 +51,10 @@ impl StoreArgs {
             .map_err(|e| CliError::Failure(e.to_string()))?;
         let (key, origin) = match found {
             Some(found) => found,
-            None => audit_key::load(&self.database_url, None, None, MissingKey::Create)
+            None => store::audit::key::load(&self.database_url, None, None, MissingKey::Create)
                 .map_err(|e| CliError::Failure(e.to_string()))?,
         };
-        audit_key::check_fingerprint(&db, &key)
+        store::audit::key::check_fingerprint(&db, &key)
             .await
             .map_err(|e| CliError::Failure(e.to_string()))?;
         match origin {

@@ -12,9 +12,8 @@ use clap::{Args, Subcommand};
 use super::CliError;
 use super::store_args::StoreArgs;
 use crate::domain::staff::{Role, check_password, check_username};
-use crate::store::audit_key::MissingKey;
+use crate::store::audit::key::MissingKey;
 use crate::store::staff::{self, AccountError, RevokeWhich};
-use crate::store::staff_admin;
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
@@ -140,7 +139,7 @@ fn set_disabled(args: NameArgs, disabled: bool) -> Result<(), CliError> {
     check_username(&args.name).map_err(|m| bad("NAME", m))?;
     super::runtime()?.block_on(async move {
         let (db, key) = args.store.open(MissingKey::Refuse).await?;
-        let result = staff_admin::set_disabled(&db, &key, CLI_ACTOR, &args.name, disabled).await;
+        let result = staff::admin::set_disabled(&db, &key, CLI_ACTOR, &args.name, disabled).await;
         db.close().await;
         let ended = result.map_err(account_error)?;
         if disabled {
@@ -160,7 +159,7 @@ fn set_role(args: SetRoleArgs) -> Result<(), CliError> {
     let role: Role = args.role.parse().map_err(|m| bad("ROLE", m))?;
     super::runtime()?.block_on(async move {
         let (db, key) = args.store.open(MissingKey::Refuse).await?;
-        let result = staff_admin::set_role(&db, &key, CLI_ACTOR, &args.name, role).await;
+        let result = staff::admin::set_role(&db, &key, CLI_ACTOR, &args.name, role).await;
         db.close().await;
         let from = result.map_err(account_error)?;
         println!("\"{}\" is now {role} (was {from})", args.name);
@@ -172,7 +171,7 @@ fn reset_password(args: NameArgs) -> Result<(), CliError> {
     check_username(&args.name).map_err(|m| bad("NAME", m))?;
     super::runtime()?.block_on(async move {
         let (db, key) = args.store.open(MissingKey::Refuse).await?;
-        let result = staff_admin::reset_password(&db, &key, CLI_ACTOR, &args.name).await;
+        let result = staff::admin::reset_password(&db, &key, CLI_ACTOR, &args.name).await;
         db.close().await;
         let (password, ended) = result.map_err(account_error)?;
         eprintln!(

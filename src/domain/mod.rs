@@ -1,25 +1,15 @@
 //! The functional core: rules, money, cards, settlement and scoring.
 //! Pure code: no IO, no clock, no randomness, no sqlx, no axum. Every result
 //! is a function of its input, so it can be replayed and verified forever.
+//!
+//! One folder per game (`double_hand_poker`, `tripoley`, `poker_dice`,
+//! `ten_thousand`); `cards` is the card kernel Double Hand Poker and Tripoley
+//! share; `common` and `staff` are what every game and the shell share.
 
-pub mod audit;
 pub mod cards;
-pub mod csv_cell;
-pub mod dice;
-pub mod eval;
-pub mod hand;
-pub mod hand_record;
-pub mod hand_tools;
-pub mod house_way;
-pub mod login_throttle;
-pub mod money;
-pub mod options;
-pub mod outcome;
+pub mod common;
+pub mod double_hand_poker;
 pub mod poker_dice;
-pub mod rotation;
-pub mod settle;
 pub mod staff;
-pub mod table;
 pub mod ten_thousand;
-pub mod text;
 pub mod tripoley;

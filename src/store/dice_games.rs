@@ -10,7 +10,7 @@ use serde_json::json;
 use super::audit::{self, canonical_json};
 use super::kept_games::{self as kept, Claim, KeptGameError, KeptRow, KeptTable};
 use super::{Db, StoreError, begin_write};
-use crate::domain::audit::AuditKey;
+use crate::domain::common::audit::AuditKey;
 use crate::domain::poker_dice::{PokerDiceError, RoundAction, RoundKeeper};
 use crate::domain::ten_thousand::{Keeper, KeeperAction, TenThousandError};
 

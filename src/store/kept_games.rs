@@ -14,7 +14,7 @@ use super::audit::{self, NewRecord, canonical_json};
 /// idempotency key (the row's `last_key`).
 pub(crate) const KEY_FIELD: &str = "key";
 use super::{Db, StoreError, WriteTx};
-use crate::domain::audit::AuditKey;
+use crate::domain::common::audit::AuditKey;
 
 /// The tables of kept games; the names are constants, never input.
 #[derive(Debug, Clone, Copy)]

@@ -5,20 +5,12 @@
 #[macro_use]
 mod macros;
 pub mod audit;
-pub mod audit_key;
 pub mod dice_games;
-pub mod hands;
+pub mod double_hand_poker;
 mod kept_games;
-mod log_reader;
 pub mod staff;
-pub mod staff_admin;
-pub mod tables;
-pub mod tripoley_games;
+pub mod tripoley;
 pub mod verify;
-mod verify_hand_rows;
-mod verify_projections;
-mod verify_staff;
-pub mod writer;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -1,29 +1,16 @@
 //! The web shell: axum routers (one per module, merged here), request ids,
 //! request logging, graceful shutdown. Handlers translate HTTP to domain calls.
 
-mod chain;
+mod audit;
 mod dice_games;
-mod dice_keeper;
-mod drawing;
+mod double_hand_poker;
 mod error;
-mod hands;
 pub mod headers;
 mod health;
 pub mod json;
-mod play;
-mod play_forms;
-mod play_pd;
-mod play_view;
-mod rules;
 pub mod server;
-mod session;
-mod settle;
 mod staff;
-mod tables;
-mod tables_api;
 mod tripoley;
-mod tripoley_games;
-mod users;
 
 use std::future::Future;
 use std::net::IpAddr;
@@ -38,11 +25,11 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 pub use error::ApiError;
-pub use session::Staff;
+pub use staff::session::Staff;
 
-use crate::domain::audit::AuditKey;
+use crate::domain::common::audit::AuditKey;
+use crate::store::double_hand_poker::writer::HandWriter;
 use crate::store::staff::LoginGuard;
-use crate::store::writer::HandWriter;
 use crate::store::{Db, StoreError};
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -89,24 +76,20 @@ impl AppState {
 
 pub fn router(state: AppState) -> Router {
     // The compute-only API: any signed-in staff member (session or token).
-    let reader = middleware::from_fn_with_state(state.clone(), session::require_reader);
+    let reader = middleware::from_fn_with_state(state.clone(), staff::session::require_reader);
     let compute = Router::new()
-        .merge(dice_games::router())
-        .merge(rules::router())
-        .merge(settle::router())
-        .merge(tripoley::router())
+        .merge(dice_games::compute_router())
+        .merge(double_hand_poker::compute_router())
+        .merge(tripoley::compute_router())
         .route_layer(reader);
     Router::new()
         .merge(health::router())
         .merge(compute)
-        .merge(hands::router())
+        .merge(double_hand_poker::router())
         .merge(staff::router())
-        .merge(tables::router())
-        .merge(tables_api::router())
-        .merge(play::router())
-        .merge(chain::router())
-        .merge(dice_keeper::router())
-        .merge(tripoley_games::router())
+        .merge(audit::router())
+        .merge(dice_games::router())
+        .merge(tripoley::router())
         .with_state(state)
         // One limit for every body (json::Body answers over it in JSON).
         .layer(DefaultBodyLimit::max(json::BODY_BYTES_MAX))

@@ -256,8 +256,8 @@ impl Drop for TestApp {
 }
 
 /// The audit key every test server uses.
-pub fn test_key() -> pitbook::domain::audit::AuditKey {
-    pitbook::domain::audit::AuditKey::from_text(TEST_KEY_HEX).expect("test key")
+pub fn test_key() -> pitbook::domain::common::audit::AuditKey {
+    pitbook::domain::common::audit::AuditKey::from_text(TEST_KEY_HEX).expect("test key")
 }
 
 pub const TEST_KEY_HEX: &str = "5f1e0c2a9b7d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b";
@@ -383,9 +383,9 @@ impl TestApp {
 /// log is split into parts read side by side (runs of 1, 2, 5 records…).
 pub async fn verify_split_every_way(
     db: &pitbook::store::Db,
-    key: &pitbook::domain::audit::AuditKey,
+    key: &pitbook::domain::common::audit::AuditKey,
     from: i64,
-    anchors: Vec<pitbook::domain::audit::AnchorCheck>,
+    anchors: Vec<pitbook::domain::common::audit::AnchorCheck>,
 ) -> pitbook::store::verify::VerifyReport {
     use pitbook::store::verify::verify_in_parts;
     let whole = verify_in_parts(db, key, from, anchors.clone(), 1, 1)

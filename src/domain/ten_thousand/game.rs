@@ -9,7 +9,7 @@
 //! the keep (in the throw, every die scoring), hot dice, the thresholds,
 //! the turn order and the catch-up ending. The first error stops the game.
 
-use crate::domain::text::{FreeText, escaped};
+use crate::domain::common::text::{FreeText, escaped};
 use serde::{Deserialize, Serialize};
 
 use super::api::{GameOptions, Rules, TenThousandError, check_dice};

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::de::{MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use crate::domain::money::Money;
+use crate::domain::common::money::Money;
 
 /// The rule profile: seed 000 (`cadaco`) or seed 001 (`classic`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]

@@ -6,7 +6,7 @@ use serde::{Serialize, Serializer};
 
 use super::board::{Board, Ledger};
 use super::step::Step;
-use crate::domain::money::Money;
+use crate::domain::common::money::Money;
 
 /// Values by player name, serialized as a JSON object in seating order.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use super::spare::play_spare;
 use super::step::{Step, StepKind};
 use super::table::{ANTE_MAX, Table, check_chip_value};
 use crate::domain::cards::Card;
-use crate::domain::money::Money;
+use crate::domain::common::money::Money;
 
 /// Plays one round and returns every payout.
 pub fn play_round(input: &RoundInput) -> Result<RoundOutput, TripoleyError> {

@@ -1,0 +1,412 @@
+//! Cards of the 53-card deck (52 + one joker): a compact `u8` representation,
+//! parsing of the text form of the rules file and canonical formatting.
+//!
+//! Text form: rank `A K Q J T 9 8 7 6 5 4 3 2` (also `10`), suit `s h d c`
+//! (also `♠ ♥ ♦ ♣`), case-insensitive; the joker is `JK` (also `Joker`).
+//! Output is always canonical: `As`, `Th`, `JK`.
+//!
+//! The card kernel Double Hand Poker and Tripoley share, with the hand
+//! evaluation (`eval`).
+
+pub mod eval;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::domain::double_hand_poker::options::{JokerRule, RuleOptions};
+
+/// Card rank, `Two` (0) to `Ace` (12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Rank {
+    Two = 0,
+    Three,
+    Four,
+    Five,
+    Six,
+    Seven,
+    Eight,
+    Nine,
+    Ten,
+    Jack,
+    Queen,
+    King,
+    Ace,
+}
+
+impl Rank {
+    /// All ranks, lowest first.
+    pub const ALL: [Rank; 13] = [
+        Rank::Two,
+        Rank::Three,
+        Rank::Four,
+        Rank::Five,
+        Rank::Six,
+        Rank::Seven,
+        Rank::Eight,
+        Rank::Nine,
+        Rank::Ten,
+        Rank::Jack,
+        Rank::Queen,
+        Rank::King,
+        Rank::Ace,
+    ];
+
+    /// The rank with index `i` (0 = two … 12 = ace).
+    pub fn from_index(i: u8) -> Option<Rank> {
+        Rank::ALL.get(i as usize).copied()
+    }
+
+    pub fn index(self) -> u8 {
+        self as u8
+    }
+
+    /// Canonical character: `2`…`9`, `T`, `J`, `Q`, `K`, `A`.
+    pub fn char(self) -> char {
+        b"23456789TJQKA"[self as usize] as char
+    }
+
+    /// "ace", "king", … "two".
+    pub fn name(self) -> &'static str {
+        [
+            "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+            "queen", "king", "ace",
+        ][self as usize]
+    }
+
+    /// "aces", "kings", … "sixes", … "twos".
+    pub fn plural(self) -> &'static str {
+        [
+            "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
+            "jacks", "queens", "kings", "aces",
+        ][self as usize]
+    }
+}
+
+/// Card suit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Suit {
+    Spades = 0,
+    Hearts,
+    Diamonds,
+    Clubs,
+}
+
+impl Suit {
+    pub const ALL: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
+
+    /// Canonical character: `s`, `h`, `d`, `c`.
+    pub fn char(self) -> char {
+        b"shdc"[self as usize] as char
+    }
+}
+
+/// One card: `rank * 4 + suit` for the 52 standard cards, 52 for the joker.
+/// Ordered by rank, then suit; the joker sorts above every other card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(u8);
+
+impl Card {
+    /// The one joker of the deck.
+    pub const JOKER: Card = Card(52);
+
+    pub const fn new(rank: Rank, suit: Suit) -> Card {
+        Card(rank as u8 * 4 + suit as u8)
+    }
+
+    /// The card with this compact index (0..=52), if any.
+    pub fn from_index(index: u8) -> Option<Card> {
+        (index <= 52).then_some(Card(index))
+    }
+
+    /// The compact index: `rank * 4 + suit`, 52 for the joker.
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+
+    pub const fn is_joker(self) -> bool {
+        self.0 == 52
+    }
+
+    /// `None` for the joker.
+    pub fn rank(self) -> Option<Rank> {
+        if self.is_joker() {
+            None
+        } else {
+            Rank::from_index(self.0 >> 2)
+        }
+    }
+
+    /// `None` for the joker.
+    pub fn suit(self) -> Option<Suit> {
+        if self.is_joker() {
+            None
+        } else {
+            Suit::ALL.get((self.0 & 3) as usize).copied()
+        }
+    }
+
+    /// The full deck: 52 cards then the joker.
+    pub fn deck() -> impl Iterator<Item = Card> {
+        (0..=52).map(Card)
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.rank(), self.suit()) {
+            (Some(r), Some(s)) => write!(f, "{}{}", r.char(), s.char()),
+            _ => f.write_str("JK"),
+        }
+    }
+}
+
+impl FromStr for Card {
+    type Err = CardError;
+    fn from_str(s: &str) -> Result<Card, CardError> {
+        parse_card(s)
+    }
+}
+
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
+        let text = String::deserialize(d)?;
+        parse_card(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Bad card input. Every message names the offending value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CardError {
+    #[error("unknown card \"{0}\"")]
+    Unknown(String),
+    #[error("card \"{0}\" appears twice")]
+    Duplicate(Card),
+    #[error("expected {expected} cards, got {got}")]
+    Count { expected: usize, got: usize },
+    #[error("expected 5 or 2 cards, got {got}")]
+    FiveOrTwo { got: usize },
+    #[error("{side} hand: expected {expected} cards, got {got}")]
+    SideCount {
+        side: &'static str,
+        expected: usize,
+        got: usize,
+    },
+    #[error("the joker is not in play under this profile")]
+    JokerNotInPlay,
+}
+
+/// Parses one card in any accepted text form.
+pub fn parse_card(text: &str) -> Result<Card, CardError> {
+    let t = text.trim();
+    let unknown = || CardError::Unknown(t.to_string());
+    if t.eq_ignore_ascii_case("jk") || t.eq_ignore_ascii_case("joker") {
+        return Ok(Card::JOKER);
+    }
+    let mut chars = t.chars();
+    let suit_char = chars.next_back().ok_or_else(unknown)?;
+    let suit = match suit_char.to_ascii_lowercase() {
+        's' | '♠' | '♤' => Suit::Spades,
+        'h' | '♥' | '♡' => Suit::Hearts,
+        'd' | '♦' | '♢' => Suit::Diamonds,
+        'c' | '♣' | '♧' => Suit::Clubs,
+        _ => return Err(unknown()),
+    };
+    let rank = match chars.as_str().to_ascii_uppercase().as_str() {
+        "A" => Rank::Ace,
+        "K" => Rank::King,
+        "Q" => Rank::Queen,
+        "J" => Rank::Jack,
+        "T" | "10" => Rank::Ten,
+        "9" => Rank::Nine,
+        "8" => Rank::Eight,
+        "7" => Rank::Seven,
+        "6" => Rank::Six,
+        "5" => Rank::Five,
+        "4" => Rank::Four,
+        "3" => Rank::Three,
+        "2" => Rank::Two,
+        _ => return Err(unknown()),
+    };
+    Ok(Card::new(rank, suit))
+}
+
+/// Parses cards separated by whitespace and/or commas. A card named twice is
+/// an error. An empty text gives no cards (callers check the count).
+pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardError> {
+    let cards = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(parse_card)
+        .collect::<Result<Vec<Card>, CardError>>()?;
+    check_unique(&cards)?;
+    Ok(cards)
+}
+
+/// Parses exactly `N` cards and checks them as a deal under `opts`.
+pub fn parse_exact<const N: usize>(text: &str, opts: &RuleOptions) -> Result<[Card; N], CardError> {
+    let cards = parse_cards(text)?;
+    check_deal(&cards, opts)?;
+    <[Card; N]>::try_from(cards.as_slice()).map_err(|_| CardError::Count {
+        expected: N,
+        got: cards.len(),
+    })
+}
+
+/// A deal never names a card twice, and has no joker when the profile has none.
+pub fn check_deal(cards: &[Card], opts: &RuleOptions) -> Result<(), CardError> {
+    check_unique(cards)?;
+    if opts.joker == JokerRule::None && cards.iter().any(|c| c.is_joker()) {
+        return Err(CardError::JokerNotInPlay);
+    }
+    Ok(())
+}
+
+fn check_unique(cards: &[Card]) -> Result<(), CardError> {
+    let mut seen = 0u64;
+    for &c in cards {
+        let bit = 1u64 << c.index();
+        if seen & bit != 0 {
+            return Err(CardError::Duplicate(c));
+        }
+        seen |= bit;
+    }
+    Ok(())
+}
+
+/// Space-separated canonical text: `As Kd JK`.
+pub fn format_cards(cards: &[Card]) -> String {
+    let mut out = String::with_capacity(cards.len() * 3);
+    for (i, c) in cards.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&c.to_string());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(t: &str) -> Card {
+        parse_card(t).expect(t)
+    }
+
+    #[test]
+    fn parses_every_accepted_form() {
+        let cases = [
+            ("As", "As"),
+            ("as", "As"),
+            ("AS", "As"),
+            ("Th", "Th"),
+            ("10h", "Th"),
+            ("10H", "Th"),
+            ("tD", "Td"),
+            ("2c", "2c"),
+            ("9♠", "9s"),
+            ("K♥", "Kh"),
+            ("q♦", "Qd"),
+            ("J♣", "Jc"),
+            ("JK", "JK"),
+            ("jk", "JK"),
+            ("Joker", "JK"),
+            ("JOKER", "JK"),
+            (" 5d ", "5d"),
+        ];
+        for (input, canonical) in cases {
+            assert_eq!(card(input).to_string(), canonical, "{input}");
+        }
+    }
+
+    #[test]
+    fn unknown_cards_are_named() {
+        for bad in [
+            "Xx", "", "A", "1s", "11h", "Ax", "JKs", "Jokers", "s", "AAs", "0h",
+        ] {
+            let err = parse_card(bad).unwrap_err();
+            assert_eq!(err, CardError::Unknown(bad.trim().to_string()), "{bad}");
+            assert_eq!(err.to_string(), format!("unknown card \"{bad}\""));
+        }
+    }
+
+    #[test]
+    fn all_53_cards_round_trip_and_are_distinct() {
+        let deck: Vec<Card> = Card::deck().collect();
+        assert_eq!(deck.len(), 53);
+        for c in &deck {
+            assert_eq!(card(&c.to_string()), *c);
+        }
+        assert_eq!(parse_cards(&format_cards(&deck)).unwrap(), deck);
+        assert_eq!(Card::new(Rank::Ace, Suit::Spades).rank(), Some(Rank::Ace));
+        assert_eq!(Card::JOKER.rank(), None);
+        assert_eq!(Card::JOKER.suit(), None);
+        assert_eq!(Card::from_index(53), None);
+        assert!(card("2s") < card("2h") && card("2c") < card("3s") && card("Ac") < Card::JOKER);
+    }
+
+    #[test]
+    fn parse_cards_separators_and_duplicates() {
+        let cs = parse_cards("As, Kd  10c,JK\t2h").unwrap();
+        assert_eq!(format_cards(&cs), "As Kd Tc JK 2h");
+        assert_eq!(parse_cards("  ").unwrap(), vec![]);
+        let err = parse_cards("As Kd as").unwrap_err();
+        assert_eq!(err.to_string(), "card \"As\" appears twice");
+        assert_eq!(
+            parse_cards("JK Joker").unwrap_err(),
+            CardError::Duplicate(Card::JOKER)
+        );
+        assert_eq!(
+            parse_cards("As Xx").unwrap_err().to_string(),
+            "unknown card \"Xx\""
+        );
+    }
+
+    #[test]
+    fn check_deal_rejects_duplicates_and_an_absent_joker() {
+        let opts = RuleOptions::default();
+        let no_joker = RuleOptions {
+            joker: JokerRule::None,
+            ..opts
+        };
+        let cs = parse_cards("As Kd JK").unwrap();
+        assert_eq!(check_deal(&cs, &opts), Ok(()));
+        let err = check_deal(&cs, &no_joker).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the joker is not in play under this profile"
+        );
+        assert_eq!(
+            check_deal(&[card("As"), card("As")], &opts),
+            Err(CardError::Duplicate(card("As")))
+        );
+    }
+
+    #[test]
+    fn parse_exact_checks_the_count() {
+        let opts = RuleOptions::default();
+        let err = parse_exact::<7>("As Kd Qh Jc Ts 9s", &opts).unwrap_err();
+        assert_eq!(err.to_string(), "expected 7 cards, got 6");
+        let ok: [Card; 2] = parse_exact("JK 2c", &opts).unwrap();
+        assert_eq!(ok, [Card::JOKER, card("2c")]);
+    }
+
+    #[test]
+    fn serde_uses_the_canonical_text() {
+        let json = serde_json::to_string(&[card("10h"), Card::JOKER]).unwrap();
+        assert_eq!(json, r#"["Th","JK"]"#);
+        let back: Vec<Card> = serde_json::from_str(r#"["t♥","joker"]"#).unwrap();
+        assert_eq!(back, vec![card("Th"), Card::JOKER]);
+        assert!(serde_json::from_str::<Card>(r#""Zz""#).is_err());
+    }
+}

@@ -1,0 +1,460 @@
+//! House way: how the dealer sets a hand on request, and how the product sets
+//! the PD's hand. [`ReferenceHouseWay`] is the reference house way of the
+//! rules file; a cardroom can supply its own through [`HouseWay`].
+//!
+//! Rules 1–9 are tried in order; the first that applies decides. For telling
+//! which rule applies, the joker counts as an ace ("A + JK" is a pair of
+//! aces); for judging the hands it plays as the rule options say.
+
+use super::options::RuleOptions;
+use super::setting::{LOW_POSITIONS, SetHand, back_positions, fouled_with};
+use crate::domain::cards::Card;
+use crate::domain::cards::eval::{Category, EvalRules, HandRank, eval2_with, eval5_with};
+
+/// A way to set seven cards.
+pub trait HouseWay {
+    fn name(&self) -> &str;
+    /// Sets the seven cards. Must never return a fouled hand.
+    fn set(&self, cards: &[Card; 7], opts: &RuleOptions) -> HouseWaySetting;
+}
+
+/// A house-way result and the rule that made it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct HouseWaySetting {
+    pub hand: SetHand,
+    pub rule: String,
+}
+
+/// The reference house way of `double-hand-poker.md`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReferenceHouseWay;
+
+const ACE: u8 = 12;
+const KING: u8 = 11;
+const TEN: u8 = 8;
+
+impl HouseWay for ReferenceHouseWay {
+    fn name(&self) -> &str {
+        "reference"
+    }
+
+    fn set(&self, cards: &[Card; 7], opts: &RuleOptions) -> HouseWaySetting {
+        let ctx = Ctx::new(cards, EvalRules::from_options(opts));
+        let ((i, j), rule) = ctx.choose();
+        let hand = SetHand::split(cards, i, j);
+        if !fouled_with(&hand, ctx.rules) {
+            return HouseWaySetting {
+                hand,
+                rule: rule.into_owned(),
+            };
+        }
+        // The rule's setting fouls (possible with a wild joker): play the
+        // legal setting with the best front, then the best back.
+        let best = ctx.best_setting(|_, _| true);
+        let (i, j) = best.map_or((i, j), |b| b.front);
+        HouseWaySetting {
+            hand: SetHand::split(cards, i, j),
+            rule: format!("{rule} would foul: played the legal setting with the best front"),
+        }
+    }
+}
+
+type Rule = std::borrow::Cow<'static, str>;
+
+/// For each set of ranks: the most of them inside one straight's five ranks
+/// (A-2-3-4-5 included).
+const WINDOW_MAX: [u8; 8192] = {
+    let mut t = [0u8; 8192];
+    let mut m = 0;
+    while m < 8192 {
+        let mut best = (m as u32 & 0x100F).count_ones();
+        let mut s = 0;
+        while s < 9 {
+            let n = (m as u32 >> s & 0x1F).count_ones();
+            if n > best {
+                best = n;
+            }
+            s += 1;
+        }
+        t[m] = best as u8;
+        m += 1;
+    }
+    t
+};
+
+/// The seven cards, their ranks (the joker as an ace) and rank counts.
+struct Ctx<'a> {
+    cards: &'a [Card; 7],
+    rules: EvalRules,
+    rank: [u8; 7],
+    joker: Option<usize>,
+    /// `by_count[n]`: bit set of ranks held exactly `n` times.
+    by_count: [u16; 6],
+    /// Positions from the highest rank down; natural cards before the joker.
+    order: [usize; 7],
+}
+
+#[derive(Clone, Copy)]
+struct Candidate {
+    front: (usize, usize),
+    low: HandRank,
+    high: HandRank,
+}
+
+fn top(set: u16) -> u8 {
+    15u8.saturating_sub(set.leading_zeros() as u8)
+}
+
+impl<'a> Ctx<'a> {
+    fn new(cards: &'a [Card; 7], rules: EvalRules) -> Ctx<'a> {
+        let mut rank = [0u8; 7];
+        let mut joker = None;
+        // Ranks seen at least once, twice, … five times (as in `eval`).
+        let [mut a, mut b, mut c, mut d, mut e] = [0u16; 5];
+        for (i, card) in cards.iter().enumerate() {
+            rank[i] = (card.index() >> 2).min(ACE);
+            if card.is_joker() {
+                joker = Some(i);
+            }
+            let m = 1u16 << rank[i];
+            e |= d & m;
+            d |= c & m;
+            c |= b & m;
+            b |= a & m;
+            a |= m;
+        }
+        let by_count = [!a & 0x1FFF, a & !b, b & !c, c & !d, d & !e, e];
+        // Insertion sort of the positions by (rank, natural) descending, then
+        // by suit (spades, hearts, diamonds, clubs) — never the dealt order,
+        // so the same cards in any order give the same setting; the position
+        // is kept in the low 3 bits of the key.
+        let mut keys: [u16; 7] = std::array::from_fn(|i| {
+            let suit = u16::from(cards[i].index() & 3);
+            u16::from(rank[i]) << 8 | u16::from(Some(i) != joker) << 7 | (3 - suit) << 3 | i as u16
+        });
+        for n in 1..7 {
+            let mut m = n;
+            while m > 0 && keys[m - 1] < keys[m] {
+                keys.swap(m - 1, m);
+                m -= 1;
+            }
+        }
+        let order = keys.map(|k| usize::from(k & 7));
+        Ctx {
+            cards,
+            rules,
+            rank,
+            joker,
+            by_count,
+            order,
+        }
+    }
+
+    /// Positions holding rank `r`: natural cards first, the joker last.
+    fn of_rank(&self, r: u8) -> impl Iterator<Item = usize> + '_ {
+        self.order
+            .iter()
+            .copied()
+            .filter(move |&i| self.rank[i] == r)
+    }
+
+    fn pair_of(&self, r: u8) -> (usize, usize) {
+        let mut it = self.of_rank(r);
+        let a = it.next().unwrap_or(0);
+        (a, it.next().unwrap_or(a))
+    }
+
+    /// The positions of the natural aces (up to three, in the cards' order;
+    /// unused places repeat the first).
+    fn natural_aces(&self) -> [usize; 3] {
+        let mut out = [usize::MAX; 3];
+        let mut n = 0;
+        for i in self.of_rank(ACE) {
+            if Some(i) != self.joker && n < 3 {
+                out[n] = i;
+                n += 1;
+            }
+        }
+        out.map(|i| if i == usize::MAX { out[0] } else { i })
+    }
+
+    /// Of the fronts the rule allows, the best front, then the best back;
+    /// ties keep the first (the fronts come in the cards' order).
+    fn best_front_then_back(&self, fronts: &[(usize, usize)]) -> (usize, usize) {
+        let mut best: Option<((HandRank, HandRank), (usize, usize))> = None;
+        for &(i, j) in fronts {
+            let c = self.eval(i, j);
+            if best.is_none_or(|(b, _)| (c.low, c.high) > b) {
+                best = Some(((c.low, c.high), (i, j)));
+            }
+        }
+        best.map_or(fronts[0], |b| b.1)
+    }
+
+    /// Positions of cards held once, highest rank first.
+    fn singles(&self) -> ([usize; 7], usize) {
+        let mut out = [0usize; 7];
+        let mut n = 0;
+        for &i in &self.order {
+            if self.by_count[1] >> self.rank[i] & 1 == 1 {
+                out[n] = i;
+                n += 1;
+            }
+        }
+        (out, n)
+    }
+
+    fn eval(&self, i: usize, j: usize) -> Candidate {
+        let high = back_positions(i, j).map(|k| self.cards[usize::from(k)]);
+        Candidate {
+            front: (i, j),
+            low: eval2_with(&[self.cards[i], self.cards[j]], self.rules),
+            high: eval5_with(&high, self.rules),
+        }
+    }
+
+    /// The legal setting with the best front, then the best back, among those
+    /// accepted by `keep`; the joker stays behind when that changes nothing.
+    /// Ties go to the first in the cards' order (`order`), not the dealt one.
+    fn best_setting(&self, keep: impl Fn(HandRank, HandRank) -> bool) -> Option<Candidate> {
+        let mut best: Option<(Candidate, bool)> = None;
+        for &(a, b) in &LOW_POSITIONS {
+            let (i, j) = (self.order[a], self.order[b]);
+            let c = self.eval(i, j);
+            if c.high <= c.low || !keep(c.low, c.high) {
+                continue;
+            }
+            let behind = self.joker.is_none_or(|k| k != i && k != j);
+            let better = best
+                .is_none_or(|(b, b_behind)| (c.low, c.high, behind) > (b.low, b.high, b_behind));
+            if better {
+                best = Some((c, behind));
+            }
+        }
+        best.map(|b| b.0)
+    }
+
+    /// The best front from the positions in `avail`, the joker kept behind
+    /// when that changes nothing.
+    /// `avail` is in the cards' order, so ties do not depend on the dealt one.
+    fn best_front(&self, avail: &[usize]) -> (usize, usize) {
+        let mut best: Option<((HandRank, bool), (usize, usize))> = None;
+        for (n, &i) in avail.iter().enumerate() {
+            for &j in &avail[n + 1..] {
+                let low = eval2_with(&[self.cards[i], self.cards[j]], self.rules);
+                let key = (low, self.joker.is_none_or(|k| k != i && k != j));
+                if best.is_none_or(|(b, _)| key > b) {
+                    best = Some((key, (i, j)));
+                }
+            }
+        }
+        best.map_or((0, 1), |b| b.1)
+    }
+
+    /// Can any five of the seven cards make a straight or a flush?
+    fn straight_or_flush_possible(&self) -> bool {
+        let j = u32::from(self.joker.is_some());
+        let mut suits = [0u32; 4];
+        let mut ranks = 0u32;
+        for (i, c) in self.cards.iter().enumerate() {
+            if Some(i) != self.joker {
+                suits[(c.index() & 3) as usize] += 1;
+                ranks |= 1 << self.rank[i];
+            }
+        }
+        if suits.iter().any(|&n| n + j >= 5) {
+            return true;
+        }
+        u32::from(WINDOW_MAX[ranks as usize & 0x1FFF]) + j >= 5
+    }
+
+    /// Rule 7's search: the straight, flush or straight flush behind that
+    /// leaves the best front, if its front is at least `min_front`.
+    fn straight_or_flush(
+        &self,
+        min_front: Option<(usize, usize)>,
+        pair_front: bool,
+    ) -> Option<Candidate> {
+        if !self.straight_or_flush_possible() {
+            return None;
+        }
+        let min_front =
+            min_front.map(|(i, j)| eval2_with(&[self.cards[i], self.cards[j]], self.rules));
+        self.best_setting(|low, high| {
+            matches!(
+                high.category(),
+                Category::Straight | Category::Flush | Category::StraightFlush
+            ) && min_front.is_none_or(|m| low >= m)
+                && (!pair_front || low.category() == Category::Pair)
+        })
+    }
+
+    fn choose(&self) -> ((usize, usize), Rule) {
+        let [_, _, pairs, trips, quads, fives] = self.by_count;
+        // 1. Five aces.
+        if fives != 0 {
+            if pairs >> KING & 1 == 1 {
+                return (
+                    self.pair_of(KING),
+                    "Five aces with a pair of kings: kings in front".into(),
+                );
+            }
+            return (
+                self.pair_of(ACE),
+                "Five aces: pair of aces in front, three aces behind".into(),
+            );
+        }
+        // 2. Four of a kind.
+        if quads != 0 {
+            let q = top(quads);
+            if pairs | trips != 0 {
+                let p = top(pairs | trips);
+                return (
+                    self.pair_of(p),
+                    "Four of a kind and a pair: pair in front".into(),
+                );
+            }
+            let rest: Vec<usize> = self
+                .order
+                .iter()
+                .copied()
+                .filter(|&i| self.rank[i] != q)
+                .collect();
+            return match q {
+                0..=4 => (
+                    self.best_front(&rest),
+                    "Four of a kind (2s to 6s): kept together".into(),
+                ),
+                5..=9 if rest.iter().any(|&i| self.rank[i] == ACE) => (
+                    self.best_front(&rest),
+                    "Four of a kind (7s to jacks) with an ace: kept together".into(),
+                ),
+                5..=9 => (
+                    self.pair_of(q),
+                    "Four of a kind (7s to jacks): split".into(),
+                ),
+                ACE if self.joker.is_some() => {
+                    // A-A-A + joker: two natural aces in front; which one
+                    // stays behind with the joker is the best back.
+                    let [a, b, c] = self.natural_aces();
+                    (
+                        self.best_front_then_back(&[(a, b), (a, c), (b, c)]),
+                        "Four of a kind (queens to aces): split".into(),
+                    )
+                }
+                _ => (
+                    self.pair_of(q),
+                    "Four of a kind (queens to aces): split".into(),
+                ),
+            };
+        }
+        // 3. Full house, including two three of a kinds.
+        if trips != 0 && (trips.count_ones() >= 2 || pairs != 0) {
+            if trips.count_ones() >= 2 {
+                return (
+                    self.pair_of(top(trips)),
+                    "Two three of a kinds: pair from the higher in front".into(),
+                );
+            }
+            let p = top(pairs);
+            let (s, n) = self.singles();
+            if p == 0 && pairs.count_ones() == 1 && n == 2 {
+                let (a, k) = (s[0], s[1]);
+                if self.rank[a] == ACE && self.rank[k] == KING {
+                    return (
+                        (a, k),
+                        "Full house with 2s and A-K: kept together, A-K in front".into(),
+                    );
+                }
+            }
+            return (self.pair_of(p), "Full house: split, pair in front".into());
+        }
+        // 4. Three pair.
+        if pairs.count_ones() >= 3 {
+            return (
+                self.pair_of(top(pairs)),
+                "Three pair: highest pair in front".into(),
+            );
+        }
+        let (s, n) = self.singles();
+        let singles = &s[..n];
+        // 5. Two pair.
+        if pairs.count_ones() == 2 {
+            if self.joker.is_some()
+                && let Some(c) = self.straight_or_flush(None, true)
+            {
+                return (c.front, behind_text("Two pair", c.high, "pair in front"));
+            }
+            let hi = top(pairs);
+            let lo = top(pairs & !(1 << hi));
+            if hi <= TEN && self.rank[singles[0]] == ACE {
+                return (
+                    (singles[0], singles[1]),
+                    "Two pair with ace: pairs kept behind, ace in front".into(),
+                );
+            }
+            return (
+                self.pair_of(lo),
+                "Two pair: split, lower pair in front".into(),
+            );
+        }
+        // 6. Three of a kind.
+        if trips != 0 {
+            let t = top(trips);
+            if t == ACE {
+                let front = if self.joker.is_some() {
+                    // A-A + joker: which natural ace goes in front (and
+                    // which stays behind with the joker) is the best back.
+                    let [a, b, _] = self.natural_aces();
+                    self.best_front_then_back(&[(a, singles[0]), (b, singles[0])])
+                } else {
+                    (self.pair_of(ACE).0, singles[0])
+                };
+                return (front, "Three aces: split, ace in front".into());
+            }
+            let front = (singles[0], singles[1]);
+            if let Some(c) = self.straight_or_flush(Some(front), false) {
+                return (
+                    c.front,
+                    behind_text("Three of a kind", c.high, "front at least as good"),
+                );
+            }
+            return (front, "Three of a kind: kept behind, best front".into());
+        }
+        // 7–8. One pair.
+        if pairs != 0 {
+            let front = (singles[0], singles[1]);
+            if let Some(c) = self.straight_or_flush(Some(front), false) {
+                return (
+                    c.front,
+                    behind_text("One pair", c.high, "front at least as good"),
+                );
+            }
+            return (
+                front,
+                "One pair: pair behind, two highest cards in front".into(),
+            );
+        }
+        // 7, 9. No pair.
+        if let Some(c) = self.straight_or_flush(None, false) {
+            return (c.front, behind_text("No pair", c.high, "best front"));
+        }
+        (
+            (singles[1], singles[2]),
+            "No pair: highest card behind, next two in front".into(),
+        )
+    }
+}
+
+fn behind_text(what: &str, high: HandRank, front: &str) -> Rule {
+    let played = match high.category() {
+        Category::StraightFlush => "straight flush",
+        Category::Flush => "flush",
+        _ => "straight",
+    };
+    format!("{what}: {played} behind, {front}").into()
+}
+
+#[cfg(test)]
+#[path = "house_way_tests.rs"]
+mod tests;

@@ -1,0 +1,14 @@
+//! Double Hand Poker: its rule options, outcomes, the ACTION-seat dice, setting
+//! a hand and the house way, the tools, the table and the PD rotation, the
+//! bank settlement (`settle`) and a hand as a stream of events (`hand_record`).
+
+pub mod action_dice;
+pub mod hand_record;
+pub mod house_way;
+pub mod options;
+pub mod outcome;
+pub mod rotation;
+pub mod setting;
+pub mod settle;
+pub mod table;
+pub mod tools;

@@ -1,0 +1,512 @@
+//! The hand and dice tools — evaluate a hand, set seven cards by house way,
+//! list the 21 settings, dice → ACTION seat — as one request/response
+//! contract shared by the CLI (`pitbook hand …`, `pitbook dice`, `--json`)
+//! and the HTTP API (`/api/v1/hands/{eval,house-way,settings}`,
+//! `/api/v1/dice`). Both shells build a request, call the function here and
+//! print the response, so the CLI's `--json` is byte for byte the API's body.
+//! The contract is documented in `docs/hands.md`.
+
+use std::fmt;
+
+use serde::de::{SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::action_dice::{self, DiceError};
+use super::house_way::{HouseWay, ReferenceHouseWay};
+use super::options::{JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule};
+use super::setting::{SetHand, all_settings};
+use crate::domain::cards::eval::{Category, HandRank, eval_any};
+use crate::domain::cards::{Card, CardError, parse_cards, parse_exact};
+
+/// Seats at a table when the request does not say.
+pub const DEFAULT_SEATS: i64 = 7;
+
+/// Card text: one string (`"As Ks Qs Js Ts"`, spaces and/or commas) or an
+/// array of strings (`["As", "Ks", …]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CardsText(pub String);
+
+impl<'de> Deserialize<'de> for CardsText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardsText, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = CardsText;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("card text (\"As Ks Qs Js Ts\") or an array of cards")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CardsText, E> {
+                Ok(CardsText(v.to_string()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CardsText, A::Error> {
+                let mut text = String::new();
+                while let Some(card) = seq.next_element::<String>()? {
+                    text.push(' ');
+                    text.push_str(&card);
+                }
+                Ok(CardsText(text))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A request naming cards: `eval`, `house-way`, `settings`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardsRequest {
+    pub cards: CardsText,
+    /// Rule profile; default `lucky-chances`.
+    #[serde(default)]
+    pub profile: Option<Profile>,
+    /// Any subset of the rule options over the profile (the same object as
+    /// in a settlement scenario); `joker` and `wheel` change these results.
+    #[serde(default)]
+    pub options: Option<OptionOverrides>,
+}
+
+impl CardsRequest {
+    pub fn new(cards: impl Into<String>) -> CardsRequest {
+        CardsRequest {
+            cards: CardsText(cards.into()),
+            ..CardsRequest::default()
+        }
+    }
+
+    fn rule_options(&self) -> RuleOptions {
+        let opts = RuleOptions::for_profile(self.profile.unwrap_or_default());
+        match &self.options {
+            Some(o) => opts.with(o),
+            None => opts,
+        }
+    }
+}
+
+/// `POST /api/v1/dice`: three dice, the PD's seat, the table's seat count.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceRequest {
+    pub dice: Vec<i64>,
+    pub pd_seat: i64,
+    /// Default 7.
+    #[serde(default)]
+    pub seats: Option<i64>,
+}
+
+/// The rule options that decide a hand's value, as applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct HandRules {
+    pub profile: Profile,
+    pub joker: JokerRule,
+    pub wheel: WheelRule,
+}
+
+impl From<&RuleOptions> for HandRules {
+    fn from(o: &RuleOptions) -> HandRules {
+        HandRules {
+            profile: o.profile,
+            joker: o.joker,
+            wheel: o.wheel,
+        }
+    }
+}
+
+/// A 5- or 2-card hand and its value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Evaluated {
+    /// Canonical card text.
+    pub cards: Vec<Card>,
+    pub category: Category,
+    /// "Full house, kings over fours".
+    pub name: String,
+    /// Comparable value: higher beats lower, across 5- and 2-card hands.
+    pub rank: HandRank,
+}
+
+impl Evaluated {
+    fn new(cards: &[Card], rank: HandRank) -> Evaluated {
+        Evaluated {
+            cards: cards.to_vec(),
+            category: rank.category(),
+            name: rank.name(),
+            rank,
+        }
+    }
+}
+
+/// `hand eval`: the hand, as given, and its value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EvalResponse {
+    #[serde(flatten)]
+    pub hand: Evaluated,
+    pub rules: HandRules,
+}
+
+/// Which house way set the hand, and by which of its rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HouseWayUsed {
+    pub name: String,
+    pub rule: String,
+    /// In `settings`: the number (1..21) of the setting it chose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setting: Option<usize>,
+}
+
+/// `hand house-way`: seven cards set by the reference house way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HouseWayResponse {
+    /// The seven cards as given (canonical text).
+    pub cards: Vec<Card>,
+    /// Five cards behind, highest first.
+    pub high: Evaluated,
+    /// Two cards in front, highest first.
+    pub low: Evaluated,
+    pub house_way: HouseWayUsed,
+    pub rules: HandRules,
+}
+
+/// One way to set the seven cards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SettingView {
+    /// 1..21, in a fixed order: the low hand takes positions (1,2), (1,3),
+    /// … (6,7) of the cards as given.
+    pub number: usize,
+    pub high: Evaluated,
+    pub low: Evaluated,
+    /// The high hand does not outrank the low hand.
+    pub fouled: bool,
+}
+
+/// `hand settings`: all 21 settings, fouls marked, and house way's choice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SettingsResponse {
+    pub cards: Vec<Card>,
+    pub settings: Vec<SettingView>,
+    /// How many of the 21 are fouled.
+    pub fouled_count: usize,
+    pub house_way: HouseWayUsed,
+    pub rules: HandRules,
+}
+
+/// `dice`: the ACTION seat and how it was counted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiceResponse {
+    pub dice: [u8; 3],
+    pub total: u8,
+    /// ((total − 1) mod 7) + 1: the pile counted clockwise from the PD (1).
+    pub position: u8,
+    pub pd_seat: u8,
+    pub seats: u8,
+    pub action_seat: u8,
+    pub explanation: String,
+}
+
+/// The input a tool request names wrongly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Cards,
+    /// All the dice, or die `n` (0-based).
+    Dice(Option<usize>),
+    PdSeat,
+    Seats,
+}
+
+impl Field {
+    /// The JSON field path: `cards`, `dice[1]`, `pd_seat`, `seats`.
+    pub fn api_name(self) -> String {
+        match self {
+            Field::Cards => "cards".into(),
+            Field::Dice(None) => "dice".into(),
+            Field::Dice(Some(i)) => format!("dice[{i}]"),
+            Field::PdSeat => "pd_seat".into(),
+            Field::Seats => "seats".into(),
+        }
+    }
+
+    /// The CLI's name: `CARDS`, `die 2`, `--pd-seat`, `--seats`.
+    pub fn cli_name(self) -> String {
+        match self {
+            Field::Cards => "cards".into(),
+            Field::Dice(None) => "dice".into(),
+            Field::Dice(Some(i)) => format!("die {}", i + 1),
+            Field::PdSeat => "--pd-seat".into(),
+            Field::Seats => "--seats".into(),
+        }
+    }
+}
+
+/// Bad input to a tool: the field and a message naming the value. Displays
+/// with the JSON field name; [`ToolError::cli_message`] with the CLI's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {message}", field.api_name())]
+pub struct ToolError {
+    pub field: Field,
+    pub message: String,
+}
+
+impl ToolError {
+    fn new(field: Field, message: impl Into<String>) -> ToolError {
+        ToolError {
+            field,
+            message: message.into(),
+        }
+    }
+
+    pub fn cli_message(&self) -> String {
+        format!("{}: {}", self.field.cli_name(), self.message)
+    }
+}
+
+impl From<CardError> for ToolError {
+    fn from(e: CardError) -> ToolError {
+        let message = match e {
+            CardError::JokerNotInPlay => {
+                "\"JK\": the joker is not in play when the joker rule is \"none\"".to_string()
+            }
+            other => other.to_string(),
+        };
+        ToolError::new(Field::Cards, message)
+    }
+}
+
+/// Evaluates a 5- or 2-card hand.
+pub fn eval(req: &CardsRequest) -> Result<EvalResponse, ToolError> {
+    let opts = req.rule_options();
+    let cards = parse_cards(&req.cards.0)?;
+    let rank = eval_any(&cards, &opts)?;
+    Ok(EvalResponse {
+        hand: Evaluated::new(&cards, rank),
+        rules: HandRules::from(&opts),
+    })
+}
+
+fn split_view(hand: &SetHand, opts: &RuleOptions) -> (Evaluated, Evaluated) {
+    (
+        Evaluated::new(&hand.high, hand.high_rank(opts)),
+        Evaluated::new(&hand.low, hand.low_rank(opts)),
+    )
+}
+
+/// Sets seven cards by the reference house way.
+pub fn house_way(req: &CardsRequest) -> Result<HouseWayResponse, ToolError> {
+    let opts = req.rule_options();
+    let cards: [Card; 7] = parse_exact(&req.cards.0, &opts)?;
+    let way = ReferenceHouseWay;
+    let set = way.set(&cards, &opts);
+    let (high, low) = split_view(&set.hand, &opts);
+    Ok(HouseWayResponse {
+        cards: cards.to_vec(),
+        high,
+        low,
+        house_way: HouseWayUsed {
+            name: way.name().to_string(),
+            rule: set.rule,
+            setting: None,
+        },
+        rules: HandRules::from(&opts),
+    })
+}
+
+/// The 21 ways to set seven cards, fouls marked, and house way's choice.
+pub fn settings(req: &CardsRequest) -> Result<SettingsResponse, ToolError> {
+    let opts = req.rule_options();
+    let cards: [Card; 7] = parse_exact(&req.cards.0, &opts)?;
+    let way = ReferenceHouseWay;
+    let chosen = way.set(&cards, &opts);
+    let all = all_settings(&cards, &opts);
+    let settings: Vec<SettingView> = all
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SettingView {
+            number: i + 1,
+            high: Evaluated::new(&s.hand.high, s.high_rank),
+            low: Evaluated::new(&s.hand.low, s.low_rank),
+            fouled: s.fouled,
+        })
+        .collect();
+    let setting = all
+        .iter()
+        .position(|s| s.hand == chosen.hand)
+        .map(|i| i + 1);
+    Ok(SettingsResponse {
+        cards: cards.to_vec(),
+        fouled_count: all.iter().filter(|s| s.fouled).count(),
+        settings,
+        house_way: HouseWayUsed {
+            name: way.name().to_string(),
+            rule: chosen.rule,
+            setting,
+        },
+        rules: HandRules::from(&opts),
+    })
+}
+
+/// Dice as text: `4 5 3`, `4,5,3`. Each value must be a whole number; the
+/// range (1..6) and the count (3) are checked by [`dice`].
+pub fn parse_dice_text(text: &str) -> Result<Vec<i64>, ToolError> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .enumerate()
+        .map(|(i, t)| {
+            t.parse::<i64>().map_err(|_| {
+                ToolError::new(
+                    Field::Dice(Some(i)),
+                    format!("\"{t}\" is not a die value (1..6)"),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Three dice → the ACTION seat.
+pub fn dice(req: &DiceRequest) -> Result<DiceResponse, ToolError> {
+    let [a, b, c] = <[i64; 3]>::try_from(req.dice.as_slice()).map_err(|_| {
+        ToolError::new(
+            Field::Dice(None),
+            format!("expected 3 dice, got {}", req.dice.len()),
+        )
+    })?;
+    // The dice first: they come first on the command line and in the body.
+    for (index, &value) in [a, b, c].iter().enumerate() {
+        if !(1..=6).contains(&value) {
+            return Err(ToolError::new(
+                Field::Dice(Some(index)),
+                format!("{value} is not a die value (1..6)"),
+            ));
+        }
+    }
+    let seats = req.seats.unwrap_or(DEFAULT_SEATS);
+    let seat = action_dice::action_seat([a, b, c], req.pd_seat, seats).map_err(|e| match e {
+        DiceError::Die { index, value } => ToolError::new(
+            Field::Dice(Some(index)),
+            format!("{value} is not a die value (1..6)"),
+        ),
+        DiceError::Seats(n) => ToolError::new(
+            Field::Seats,
+            format!(
+                "{n} is not a table size ({}..{})",
+                action_dice::SEATS_MIN,
+                action_dice::SEATS_MAX
+            ),
+        ),
+        DiceError::PdSeat { seat, seats } => ToolError::new(
+            Field::PdSeat,
+            format!("{seat} is not a seat at a {seats}-seat table (1..{seats})"),
+        ),
+    })?;
+    // action_seat accepted them: dice are 1..=6, seats 2..=10, pd_seat 1..=seats.
+    let d = [a as u8, b as u8, c as u8];
+    let total = d[0] + d[1] + d[2];
+    let position = (total - 1) % 7 + 1;
+    let pd_seat = req.pd_seat as u8;
+    let where_ = if seat == pd_seat {
+        format!("seat {seat}, the PD's own seat")
+    } else {
+        format!("seat {seat}")
+    };
+    let explanation = format!(
+        "Dice {} + {} + {} = {total}: counting clockwise from the PD at seat {pd_seat} \
+         (the PD counts as 1, 8 and 15), {total} lands on position {position}: {where_}.",
+        d[0], d[1], d[2]
+    );
+    Ok(DiceResponse {
+        dice: d,
+        total,
+        position,
+        pd_seat,
+        seats: seats as u8,
+        action_seat: seat,
+        explanation,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(cards: &str) -> CardsRequest {
+        CardsRequest::new(cards)
+    }
+
+    #[test]
+    fn eval_names_and_ranks() {
+        let r = eval(&req("Kh Kd Ks 4c 4d")).unwrap();
+        assert_eq!(r.hand.name, "Full house, kings over fours");
+        assert_eq!(r.hand.category, Category::FullHouse);
+        let two = eval(&req("JK As")).unwrap();
+        assert_eq!(two.hand.name, "Pair of aces");
+        assert!(r.hand.rank > two.hand.rank);
+    }
+
+    #[test]
+    fn cards_text_accepts_a_string_or_an_array() {
+        let a: CardsRequest = serde_json::from_str(r#"{"cards": "As Ks"}"#).unwrap();
+        let b: CardsRequest = serde_json::from_str(r#"{"cards": ["As", "Ks"]}"#).unwrap();
+        assert_eq!(eval(&a).unwrap(), eval(&b).unwrap());
+        assert!(serde_json::from_str::<CardsRequest>(r#"{"cards": 5}"#).is_err());
+        assert!(serde_json::from_str::<CardsRequest>(r#"{"cards": [5]}"#).is_err());
+    }
+
+    #[test]
+    fn settings_mark_fouls_and_the_house_way_choice() {
+        let r = settings(&req("As Ks Qd Jc 9h 8s 8d")).unwrap();
+        assert_eq!(r.settings.len(), 21);
+        assert_eq!(
+            r.fouled_count,
+            r.settings.iter().filter(|s| s.fouled).count()
+        );
+        let n = r.house_way.setting.expect("house way is one of the 21");
+        let hw = house_way(&req("As Ks Qd Jc 9h 8s 8d")).unwrap();
+        assert_eq!(r.settings[n - 1].high, hw.high);
+        assert_eq!(r.settings[n - 1].low, hw.low);
+        assert!(!r.settings[n - 1].fouled);
+    }
+
+    #[test]
+    fn bad_input_names_the_value() {
+        let msg = |r: Result<EvalResponse, ToolError>| r.unwrap_err().to_string();
+        assert_eq!(msg(eval(&req("As Xx"))), "cards: unknown card \"Xx\"");
+        assert_eq!(msg(eval(&req("As as"))), "cards: card \"As\" appears twice");
+        assert_eq!(
+            msg(eval(&req("As Ks Qs"))),
+            "cards: expected 5 or 2 cards, got 3"
+        );
+        let mut none = req("JK As");
+        none.options = Some(OptionOverrides {
+            joker: Some(JokerRule::None),
+            ..OptionOverrides::default()
+        });
+        assert!(msg(eval(&none)).contains("\"JK\""));
+        let e = house_way(&req("As Ks")).unwrap_err();
+        assert_eq!(e.to_string(), "cards: expected 7 cards, got 2");
+    }
+
+    #[test]
+    fn dice_count_clockwise_and_name_bad_values() {
+        let d = |dice: Vec<i64>, pd_seat, seats| {
+            super::dice(&DiceRequest {
+                dice,
+                pd_seat,
+                seats,
+            })
+        };
+        let r = d(vec![4, 5, 3], 1, None).unwrap();
+        assert_eq!((r.total, r.position, r.action_seat, r.seats), (12, 5, 5, 7));
+        assert_eq!(d(vec![5, 5, 5], 3, None).unwrap().action_seat, 3);
+        let e = d(vec![4, 7, 3], 1, None).unwrap_err();
+        assert_eq!(e.to_string(), "dice[1]: 7 is not a die value (1..6)");
+        assert_eq!(e.cli_message(), "die 2: 7 is not a die value (1..6)");
+        let e = d(vec![4, 5, 3], 8, None).unwrap_err();
+        assert_eq!(
+            e.cli_message(),
+            "--pd-seat: 8 is not a seat at a 7-seat table (1..7)"
+        );
+        let e = d(vec![4, 5], 1, None).unwrap_err();
+        assert_eq!(e.to_string(), "dice: expected 3 dice, got 2");
+        let e = d(vec![4, 5, 3], 1, Some(11)).unwrap_err();
+        assert_eq!(e.to_string(), "seats: 11 is not a table size (2..10)");
+        assert_eq!(
+            parse_dice_text("4, 5 x").unwrap_err().cli_message(),
+            "die 3: \"x\" is not a die value (1..6)"
+        );
+    }
+}

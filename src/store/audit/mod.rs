@@ -1,0 +1,257 @@
+//! Appending to the hash-chained audit log. Appends happen only inside a
+//! write transaction that holds the chain lock (see [`super::begin_write`]),
+//! so concurrent writers — several app instances on one PostgreSQL too —
+//! never fork the chain.
+
+pub mod key;
+
+use futures_util::TryStreamExt;
+use serde::Serialize;
+use sqlx::Row;
+
+use super::{StoreError, WriteTx};
+use crate::domain::common::audit::{AuditKey, GENESIS_HASH, RecordFields};
+
+/// A record to append: everything but seq, time and hashes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewRecord {
+    pub actor: String,
+    pub table: Option<String>,
+    pub hand: Option<String>,
+    pub event_type: String,
+    /// Canonical JSON (see [`canonical_json`]).
+    pub payload: String,
+}
+
+/// A record as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+pub struct AuditRecord {
+    pub seq: i64,
+    pub recorded_at: String,
+    pub actor: String,
+    pub table_id: Option<String>,
+    pub hand_id: Option<String>,
+    pub event_type: String,
+    pub payload: String,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+impl AuditRecord {
+    pub fn fields(&self) -> RecordFields<'_> {
+        RecordFields {
+            seq: self.seq,
+            recorded_at: &self.recorded_at,
+            actor: &self.actor,
+            table: self.table_id.as_deref(),
+            hand: self.hand_id.as_deref(),
+            event_type: &self.event_type,
+            payload: &self.payload,
+            prev_hash: &self.prev_hash,
+        }
+    }
+}
+
+/// The payload text of a typed value: compact JSON, fields in their
+/// declaration order. Deterministic for a given value, which is all the
+/// chain needs: a record's hash covers the stored text exactly as written.
+pub fn canonical_json<T: Serialize>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Internal(e.to_string()))
+}
+
+/// The timestamp form that is stored and hashed: UTC with microseconds.
+pub fn now_text() -> String {
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.6fZ")
+        .to_string()
+}
+
+pub const SELECT_RECORD: &str = "SELECT seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash FROM audit_log";
+
+pub(super) const SELECT_HEAD: &str = "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1";
+
+pub(super) const INSERT_RECORDS: &str = "INSERT INTO audit_log \
+     (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) VALUES ";
+
+/// One record, with SQLite's positional placeholders (the writer thread's
+/// prepared statement).
+pub(super) const INSERT_ONE_RECORD_SQLITE: &str = "INSERT INTO audit_log \
+     (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+
+/// Rows per INSERT statement: one round trip for a whole hand.
+const INSERT_ROWS_MAX: usize = 64;
+
+/// The chain's head: (seq, hash) of the last record, or (0, GENESIS).
+pub async fn head(tx: &mut WriteTx) -> Result<(i64, String), StoreError> {
+    let row = on_tx!(tx, |c| sqlx::query(SELECT_HEAD)
+        .fetch_optional(&mut **c)
+        .await?
+        .map(|r| (r.get(0), r.get(1))));
+    Ok(row.unwrap_or((0, GENESIS_HASH.to_string())))
+}
+
+/// Appends records after the head, in order, all with the same timestamp.
+pub async fn append(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    records: &[NewRecord],
+) -> Result<Vec<AuditRecord>, StoreError> {
+    append_at(tx, key, records, &now_text()).await
+}
+
+/// [`append`] with the records' `recorded_at` given: a projection row
+/// written in the same transaction carries the same time, so `audit
+/// verify` can compare the row's time with its record's.
+pub async fn append_at(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    records: &[NewRecord],
+    recorded_at: &str,
+) -> Result<Vec<AuditRecord>, StoreError> {
+    let (seq, prev_hash) = head(tx).await?;
+    let written = chain(key, seq, prev_hash, recorded_at, records);
+    for chunk in written.chunks(INSERT_ROWS_MAX) {
+        let mut sql = String::from(INSERT_RECORDS);
+        for (i, _) in chunk.iter().enumerate() {
+            let n = i * 9;
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!(
+                "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
+                n + 1,
+                n + 2,
+                n + 3,
+                n + 4,
+                n + 5,
+                n + 6,
+                n + 7,
+                n + 8,
+                n + 9
+            ));
+        }
+        on_tx!(tx, |c| {
+            let mut query = sqlx::query(&sql);
+            for r in chunk {
+                query = query
+                    .bind(r.seq)
+                    .bind(&r.recorded_at)
+                    .bind(&r.actor)
+                    .bind(&r.table_id)
+                    .bind(&r.hand_id)
+                    .bind(&r.event_type)
+                    .bind(&r.payload)
+                    .bind(&r.prev_hash)
+                    .bind(&r.hash);
+            }
+            query.execute(&mut **c).await.map(drop)?
+        });
+    }
+    Ok(written)
+}
+
+/// The records as they follow `(head_seq, head_hash)` on the chain: each
+/// numbered, stamped and hashed over the one before it. Pure.
+pub(super) fn chain(
+    key: &AuditKey,
+    head_seq: i64,
+    head_hash: String,
+    recorded_at: &str,
+    records: &[NewRecord],
+) -> Vec<AuditRecord> {
+    let (mut seq, mut prev_hash) = (head_seq, head_hash);
+    let mut written = Vec::with_capacity(records.len());
+    for r in records {
+        seq += 1;
+        let mut record = AuditRecord {
+            seq,
+            recorded_at: recorded_at.to_string(),
+            actor: r.actor.clone(),
+            table_id: r.table.clone(),
+            hand_id: r.hand.clone(),
+            event_type: r.event_type.clone(),
+            payload: r.payload.clone(),
+            prev_hash,
+            hash: String::new(),
+        };
+        record.hash = key.record_hash(&record.fields());
+        prev_hash = record.hash.clone();
+        written.push(record);
+    }
+    written
+}
+
+/// Appends one staff or configuration record in its own transaction.
+pub async fn record(
+    db: &super::Db,
+    key: &AuditKey,
+    record: NewRecord,
+) -> Result<AuditRecord, StoreError> {
+    let mut tx = super::begin_write(db).await?;
+    let mut written = append(&mut tx, key, std::slice::from_ref(&record)).await?;
+    tx.commit().await?;
+    written
+        .pop()
+        .ok_or_else(|| StoreError::Internal("append wrote no record".into()))
+}
+
+/// The newest record of `event_type`, if any.
+pub async fn last_of_type(
+    db: &super::Db,
+    event_type: &str,
+) -> Result<Option<AuditRecord>, StoreError> {
+    let sql = format!("{SELECT_RECORD} WHERE event_type = $1 ORDER BY seq DESC LIMIT 1");
+    Ok(on_pool!(db, |pool| sqlx::query_as::<_, AuditRecord>(&sql)
+        .bind(event_type)
+        .fetch_optional(pool)
+        .await?))
+}
+
+/// One end of a record range: a sequence number or a UTC time text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordBound {
+    Seq(i64),
+    Time(String),
+}
+
+/// Streams the records in `[from, to]` (inclusive, either open) in order.
+pub async fn for_each_record(
+    db: &super::Db,
+    from: Option<RecordBound>,
+    to: Option<RecordBound>,
+    mut each: impl FnMut(&AuditRecord),
+) -> Result<(), StoreError> {
+    let mut clauses = Vec::new();
+    let mut binds = Vec::new();
+    for (bound, op) in [(from, ">="), (to, "<=")] {
+        if let Some(bound) = bound {
+            let n = binds.len() + 1;
+            clauses.push(match &bound {
+                RecordBound::Seq(_) => format!("seq {op} ${n}"),
+                RecordBound::Time(_) => format!("recorded_at {op} ${n}"),
+            });
+            binds.push(bound);
+        }
+    }
+    let filter = if clauses.is_empty() {
+        String::new()
+    } else {
+        format!(" WHERE {}", clauses.join(" AND "))
+    };
+    let sql = format!("{SELECT_RECORD}{filter} ORDER BY seq");
+    on_pool!(db, |pool| {
+        let mut query = sqlx::query_as::<_, AuditRecord>(&sql);
+        for bound in &binds {
+            query = match bound {
+                RecordBound::Seq(seq) => query.bind(*seq),
+                RecordBound::Time(time) => query.bind(time.clone()),
+            };
+        }
+        let mut rows = query.fetch(pool);
+        while let Some(record) = rows.try_next().await? {
+            each(&record);
+        }
+    });
+    Ok(())
+}

@@ -1,0 +1,329 @@
+//! The hand store: commands in, events out. A command (one or more events
+//! for one hand) is applied to the hand's folded state by the pure core; its
+//! events, the audit records and the projection row commit in one
+//! transaction or not at all. Commands name the version they were built on
+//! (optimistic concurrency) and carry an idempotency key (a double-tap at the
+//! table returns the first result and records nothing new).
+
+mod cache;
+mod plan;
+pub(super) mod sqlite_writer;
+
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use crate::domain::common::audit::AuditKey;
+use crate::domain::double_hand_poker::hand_record::{
+    GAME_DOUBLE_HAND_POKER, HandError, HandEvent, Phase, RecordedSettlement,
+};
+use crate::store::audit;
+use crate::store::{Backend, Db, StoreError, WriteTx, begin_write};
+pub(super) use cache::{HandCache, NoCache, OpenHands};
+use plan::{Planned, Projection};
+
+/// Most events in one command (a whole hand fits).
+pub const COMMAND_EVENTS_MAX: usize = 200;
+/// Longest idempotency key.
+pub const IDEMPOTENCY_KEY_CHARS_MAX: usize = 128;
+
+/// A command from the dealer's screen, the API or a script.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandCommand {
+    /// Client-generated (a UUID); a repeat returns the first result.
+    pub idempotency_key: String,
+    /// The hand version the command was built on; required for an existing
+    /// hand, absent when the command opens one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_version: Option<u64>,
+    /// Who acts (the staff member on duty).
+    pub actor: String,
+    pub events: Vec<HandEvent>,
+}
+
+/// What a command did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandResult {
+    pub hand_id: String,
+    pub version: u64,
+    pub phase: Phase,
+    /// The audit records written: (seq, event type, hash).
+    pub records: Vec<RecordRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settlement: Option<RecordedSettlement>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordRef {
+    pub seq: i64,
+    pub event_type: String,
+    pub hash: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    #[error(transparent)]
+    Hand(#[from] HandError),
+    #[error("hand_id: no hand \"{0}\"")]
+    UnknownHand(String),
+    #[error(
+        "events[0].table: \"{0}\" is not a configured table; a supervisor creates tables on the tables page"
+    )]
+    UnknownTable(String),
+    #[error(
+        "expected_version: the hand is at version {current}, the command was built on {expected}; reload the hand"
+    )]
+    Stale { expected: u64, current: u64 },
+    #[error("expected_version: required for a command on an existing hand")]
+    MissingVersion,
+    #[error("expected_version: a command that opens a hand has no version")]
+    UnexpectedVersion,
+    #[error("idempotency_key: \"{0}\" was already used for a different command")]
+    IdempotencyMismatch(String),
+    #[error("{field}: {message}")]
+    Invalid {
+        field: &'static str,
+        message: String,
+    },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl CommandError {
+    /// HTTP status: 409 for a conflict with the hand's state, 422 for bad
+    /// input, 500 for the store.
+    pub fn status(&self) -> u16 {
+        match self {
+            CommandError::Stale { .. } => 409,
+            CommandError::Hand(e) if e.is_state_conflict() => 409,
+            CommandError::Hand(e) if !e.is_bad_input() => 500,
+            CommandError::Store(_) => 500,
+            _ => 422,
+        }
+    }
+}
+
+impl From<sqlx::Error> for CommandError {
+    fn from(e: sqlx::Error) -> Self {
+        CommandError::Store(StoreError::Query(e))
+    }
+}
+
+/// Executes one command in its own transaction (one fsync): `hand_id` None
+/// opens a new hand. Returns the result and whether it is a replay of an
+/// earlier command. The server uses [`super::writer::HandWriter`], which
+/// commits several commands together.
+pub async fn execute(
+    db: &Db,
+    key: &AuditKey,
+    hand_id: Option<&str>,
+    command: &HandCommand,
+) -> Result<(CommandResult, bool), CommandError> {
+    let mut tx = begin_write(db).await?;
+    let result = execute_in(&mut tx, key, hand_id, command, &mut NoCache).await?;
+    tx.commit().await?;
+    Ok(result)
+}
+
+/// Executes a command inside an open write transaction. On error nothing
+/// has been written by it (all checks come before the first write; a
+/// database error mid-way is undone by the caller's rollback).
+pub(super) async fn execute_in(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    hand_id: Option<&str>,
+    command: &HandCommand,
+    cache: &mut dyn HandCache,
+) -> Result<(CommandResult, bool), CommandError> {
+    let request_hash = plan::request_hash(hand_id, command)?;
+    if let Some(stored) = stored_result(tx, &command.idempotency_key).await? {
+        return plan::replay(command, &request_hash, stored);
+    }
+    let prior = match hand_id {
+        None => {
+            let name = plan::table_to_open(command)?;
+            let sql = plan::select_table();
+            let table = on_tx!(tx, |c| sqlx::query(&sql)
+                .bind(&name)
+                .fetch_optional(&mut **c)
+                .await?
+                .as_ref()
+                .map(crate::store::double_hand_poker::tables::config_from_row)
+                .transpose()?);
+            plan::new_hand(command, &name, table)?
+        }
+        Some(id) => {
+            let version = plan::check_version(id, command, hand_version(tx, id).await?)?;
+            match cache.take(id, version) {
+                Some(prior) => prior,
+                None => plan::existing_hand(id, &hand_payloads(tx, id).await?)?,
+            }
+        }
+    };
+    let planned = plan::plan(prior, command)?;
+    let written = audit::append(tx, key, &planned.records).await?;
+    let projection = planned.projection(&written)?;
+    write_projection(tx, &planned, command.expected_version, &projection).await?;
+    let (result, body) = planned.result(&written)?;
+    on_tx!(tx, |c| sqlx::query(plan::INSERT_RESULT)
+        .bind(&command.idempotency_key)
+        .bind(&request_hash)
+        .bind(&body)
+        .bind(&projection.now)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    cache.keep(planned);
+    Ok((result, false))
+}
+
+async fn stored_result(
+    tx: &mut WriteTx,
+    key: &str,
+) -> Result<Option<(String, String)>, StoreError> {
+    Ok(on_tx!(tx, |c| sqlx::query(plan::SELECT_STORED_RESULT)
+        .bind(key)
+        .fetch_optional(&mut **c)
+        .await?
+        .map(|r| (r.get(0), r.get(1)))))
+}
+
+async fn hand_version(tx: &mut WriteTx, id: &str) -> Result<Option<u64>, StoreError> {
+    let version: Option<i64> = on_tx!(tx, |c| sqlx::query(plan::SELECT_HAND_VERSION)
+        .bind(id)
+        .fetch_optional(&mut **c)
+        .await?
+        .map(|r| r.get(0)));
+    Ok(version.map(|v| v as u64))
+}
+
+async fn hand_payloads(tx: &mut WriteTx, id: &str) -> Result<Vec<String>, StoreError> {
+    Ok(on_tx!(tx, |c| sqlx::query(plan::SELECT_HAND_EVENTS)
+        .bind(id)
+        .fetch_all(&mut **c)
+        .await?
+        .into_iter()
+        .map(|r| r.get(0))
+        .collect()))
+}
+
+async fn write_projection(
+    tx: &mut WriteTx,
+    planned: &Planned,
+    expected_version: Option<u64>,
+    p: &Projection,
+) -> Result<(), CommandError> {
+    let sql = plan::projection_sql(
+        expected_version.is_none(),
+        tx.backend() == Backend::Postgres,
+    );
+    let (id, state) = (&planned.hand_id, &planned.state);
+    let rows = match expected_version {
+        None => on_tx!(tx, |c| sqlx::query(&sql)
+            .bind(id)
+            .bind(&state.table)
+            .bind(&state.dealer)
+            .bind(p.status)
+            .bind(p.version)
+            .bind(&p.bank)
+            .bind(&p.house_collection)
+            .bind(p.settlement_seq)
+            .bind(&p.now)
+            .bind(p.last_seq)
+            .execute(&mut **c)
+            .await?
+            .rows_affected()),
+        Some(expected) => on_tx!(tx, |c| sqlx::query(&sql)
+            .bind(id)
+            .bind(p.status)
+            .bind(p.version)
+            .bind(&p.bank)
+            .bind(&p.house_collection)
+            .bind(p.settlement_seq)
+            .bind(&p.now)
+            .bind(p.last_seq)
+            .bind(expected as i64)
+            .execute(&mut **c)
+            .await?
+            .rows_affected()),
+    };
+    plan::one_row(id, rows)
+}
+
+/// A hand as stored: its projection row and its full history.
+#[derive(Debug, Clone, Serialize)]
+pub struct HandView {
+    pub id: String,
+    pub table: String,
+    pub game: String,
+    pub dealer: String,
+    pub status: String,
+    pub version: i64,
+    pub bank: Option<String>,
+    pub house_collection: Option<String>,
+    pub settlement: Option<RecordedSettlement>,
+    pub opened_at: String,
+    pub updated_at: String,
+    pub events: Vec<audit::AuditRecord>,
+}
+
+pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
+    let sql = "SELECT id, game, opened_at, updated_at FROM hands WHERE id = $1";
+    let row = on_pool!(db, |pool| sqlx::query(sql)
+        .bind(id)
+        .fetch_optional(pool)
+        .await?
+        .map(|r| {
+            (
+                r.get::<String, _>(0),
+                r.get::<String, _>(1),
+                r.get::<String, _>(2),
+                r.get::<String, _>(3),
+            )
+        }));
+    let Some((id, game, opened_at, updated_at)) = row else {
+        return Ok(None);
+    };
+    let events_sql = format!("{} WHERE hand_id = $1 ORDER BY seq", audit::SELECT_RECORD);
+    let events: Vec<audit::AuditRecord> = on_pool!(db, |pool| sqlx::query_as(&events_sql)
+        .bind(&id)
+        .fetch_all(pool)
+        .await?);
+    // The settlement is the one its last close or correction carries.
+    let settlement = events
+        .iter()
+        .rev()
+        .find(|r| HandEvent::carries_settlement(&r.event_type))
+        .map(|r| {
+            HandEvent::from_json(&r.payload)
+                .map_err(|e| StoreError::Internal(format!("hand {id}: seq {}: {e}", r.seq)))
+        })
+        .transpose()?
+        .and_then(|event| event.settlement().cloned());
+    // What is shown is the fold of the events, never the row alone: a
+    // row edited behind pitbook's back shows nothing it does not hold.
+    let parsed = events
+        .iter()
+        .map(|r| HandEvent::from_json(&r.payload))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| StoreError::Internal(format!("hand {id}: stored event: {e}")))?;
+    let state = crate::domain::double_hand_poker::hand_record::HandState::fold(&parsed)
+        .map_err(|e| StoreError::Internal(format!("hand {id}: {e}")))?;
+    Ok(Some(HandView {
+        id,
+        table: state.table.clone(),
+        game,
+        dealer: state.dealer.clone(),
+        status: state.phase.name().to_string(),
+        version: state.version as i64,
+        bank: state.pd().map(|pd| pd.bank.to_canonical()),
+        house_collection: state
+            .settlement()
+            .and_then(|s| s.house_collection())
+            .map(|m| m.to_canonical()),
+        settlement,
+        opened_at,
+        updated_at,
+        events,
+    }))
+}

@@ -1,0 +1,277 @@
+//! Hand commands on an SQLite file, run on one blocking thread that owns a
+//! rusqlite connection. sqlx runs each SQLite connection on a worker thread
+//! and every statement is a round trip to it (two thread switches); a
+//! command is several statements, so at the table's pace the server spent
+//! more time switching threads than working. Here a whole batch of commands
+//! is one hop: the statements are prepared once and run in place. Same
+//! library, same file, same `BEGIN IMMEDIATE` lock as every other writer;
+//! the rules are the shared [`super::plan`].
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+
+use super::plan::{self, Planned, Projection};
+use super::{CommandError, CommandResult, HandCache, HandCommand, OpenHands};
+use crate::domain::common::audit::{AuditKey, GENESIS_HASH};
+use crate::store::StoreError;
+use crate::store::audit::{self, AuditRecord};
+
+/// How long a write waits for another writer's lock before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+type Reply = Result<(CommandResult, bool), CommandError>;
+
+/// The SQLite hand store as the writer thread holds it.
+pub struct SqliteHands {
+    conn: Connection,
+    key: AuditKey,
+    cache: OpenHands,
+}
+
+impl From<rusqlite::Error> for CommandError {
+    fn from(e: rusqlite::Error) -> Self {
+        CommandError::Store(StoreError::from(e))
+    }
+}
+
+impl SqliteHands {
+    /// Opens the database file read-write with the settings every pitbook
+    /// connection uses (WAL, synchronous=FULL, foreign keys).
+    pub fn open(path: &Path, key: AuditKey) -> Result<SqliteHands, StoreError> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.pragma_update(None, "journal_mode", "wal")?;
+        // Every committed write survives power loss: records are evidence.
+        conn.pragma_update(None, "synchronous", "full")?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        Ok(SqliteHands {
+            conn,
+            key,
+            cache: OpenHands::default(),
+        })
+    }
+
+    /// Runs every command in one transaction (one fsync). A command refused
+    /// by the rules writes nothing, so the others go on; a database error
+    /// rolls the batch back and each command is run in its own transaction.
+    pub fn run_batch(&mut self, batch: &[(Option<&str>, &HandCommand)]) -> Vec<Reply> {
+        match self.try_batch(batch) {
+            Ok(replies) => {
+                self.cache.committed();
+                replies
+            }
+            Err(e) => {
+                self.cache.rolled_back();
+                tracing::warn!(error = %e, commands = batch.len(), "group commit failed; retrying one by one");
+                batch
+                    .iter()
+                    .map(|one| {
+                        let reply = self.try_batch(std::slice::from_ref(one));
+                        match reply {
+                            Ok(mut replies) => {
+                                self.cache.committed();
+                                replies.pop().unwrap_or_else(|| {
+                                    Err(StoreError::Internal("no reply".into()).into())
+                                })
+                            }
+                            Err(e) => {
+                                self.cache.rolled_back();
+                                Err(CommandError::Store(e))
+                            }
+                        }
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    fn try_batch(
+        &mut self,
+        batch: &[(Option<&str>, &HandCommand)],
+    ) -> Result<Vec<Reply>, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut head = chain_head(&tx)?;
+        let mut replies = Vec::with_capacity(batch.len());
+        for (hand_id, command) in batch {
+            match execute(
+                &tx,
+                &self.key,
+                &mut head,
+                *hand_id,
+                command,
+                &mut self.cache,
+            ) {
+                // Dropping the transaction rolls it back.
+                Err(CommandError::Store(e)) => return Err(e),
+                reply => replies.push(reply),
+            }
+        }
+        tx.commit()?;
+        Ok(replies)
+    }
+}
+
+fn chain_head(tx: &Transaction<'_>) -> Result<(i64, String), StoreError> {
+    let head = tx
+        .prepare_cached(audit::SELECT_HEAD)?
+        .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(head.unwrap_or((0, GENESIS_HASH.to_string())))
+}
+
+/// One command inside the batch's transaction; `head` is the chain's head,
+/// read once per batch (the transaction holds the write lock) and advanced
+/// here.
+fn execute(
+    tx: &Transaction<'_>,
+    key: &AuditKey,
+    head: &mut (i64, String),
+    hand_id: Option<&str>,
+    command: &HandCommand,
+    cache: &mut dyn HandCache,
+) -> Reply {
+    let request_hash = plan::request_hash(hand_id, command)?;
+    let stored = tx
+        .prepare_cached(&positional(plan::SELECT_STORED_RESULT))?
+        .query_row([&command.idempotency_key], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    if let Some(stored) = stored {
+        return plan::replay(command, &request_hash, stored);
+    }
+    let prior = match hand_id {
+        None => {
+            let name = plan::table_to_open(command)?;
+            let table = tx
+                .prepare_cached(&positional(&plan::select_table()))?
+                .query_row([&name], |r| {
+                    Ok(crate::store::double_hand_poker::tables::TableColumns {
+                        name: r.get(0)?,
+                        game: r.get(1)?,
+                        profile: r.get(2)?,
+                        options: r.get(3)?,
+                        seats: r.get(4)?,
+                        player_schedule: r.get(5)?,
+                        bank_schedule: r.get(6)?,
+                        wager_min: r.get(7)?,
+                        wager_max: r.get(8)?,
+                        training: r.get(9)?,
+                    })
+                })
+                .optional()?
+                .map(crate::store::double_hand_poker::tables::TableColumns::into_config)
+                .transpose()?;
+            plan::new_hand(command, &name, table)?
+        }
+        Some(id) => {
+            let stored: Option<i64> = tx
+                .prepare_cached(&positional(plan::SELECT_HAND_VERSION))?
+                .query_row([id], |r| r.get(0))
+                .optional()?;
+            let version = plan::check_version(id, command, stored.map(|v| v as u64))?;
+            match cache.take(id, version) {
+                Some(prior) => prior,
+                None => plan::existing_hand(id, &hand_payloads(tx, id)?)?,
+            }
+        }
+    };
+    let planned = plan::plan(prior, command)?;
+    let written = append(tx, key, head, &planned)?;
+    let projection = planned.projection(&written)?;
+    write_projection(tx, &planned, command.expected_version, &projection)?;
+    let (result, body) = planned.result(&written)?;
+    tx.prepare_cached(&positional(plan::INSERT_RESULT))?
+        .execute(params![
+            command.idempotency_key,
+            request_hash,
+            body,
+            projection.now
+        ])?;
+    cache.keep(planned);
+    Ok((result, false))
+}
+
+fn hand_payloads(tx: &Transaction<'_>, id: &str) -> Result<Vec<String>, StoreError> {
+    let mut statement = tx.prepare_cached(&positional(plan::SELECT_HAND_EVENTS))?;
+    let rows = statement.query_map([id], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+fn append(
+    tx: &Transaction<'_>,
+    key: &AuditKey,
+    head: &mut (i64, String),
+    planned: &Planned,
+) -> Result<Vec<AuditRecord>, StoreError> {
+    let written = audit::chain(
+        key,
+        head.0,
+        head.1.clone(),
+        &audit::now_text(),
+        &planned.records,
+    );
+    let mut insert = tx.prepare_cached(audit::INSERT_ONE_RECORD_SQLITE)?;
+    for r in &written {
+        insert.execute(params![
+            r.seq,
+            r.recorded_at,
+            r.actor,
+            r.table_id,
+            r.hand_id,
+            r.event_type,
+            r.payload,
+            r.prev_hash,
+            r.hash
+        ])?;
+    }
+    if let Some(last) = written.last() {
+        *head = (last.seq, last.hash.clone());
+    }
+    Ok(written)
+}
+
+fn write_projection(
+    tx: &Transaction<'_>,
+    planned: &Planned,
+    expected_version: Option<u64>,
+    p: &Projection,
+) -> Result<(), CommandError> {
+    let sql = positional(&plan::projection_sql(expected_version.is_none(), false));
+    let mut statement = tx.prepare_cached(&sql)?;
+    let (id, state) = (&planned.hand_id, &planned.state);
+    let rows = match expected_version {
+        None => statement.execute(params![
+            id,
+            state.table,
+            state.dealer,
+            p.status,
+            p.version,
+            p.bank,
+            p.house_collection,
+            p.settlement_seq,
+            p.now,
+            p.last_seq
+        ])?,
+        Some(expected) => statement.execute(params![
+            id,
+            p.status,
+            p.version,
+            p.bank,
+            p.house_collection,
+            p.settlement_seq,
+            p.now,
+            p.last_seq,
+            expected as i64
+        ])?,
+    };
+    plan::one_row(id, rows as u64)
+}
+
+/// The store's `$N` placeholders as SQLite's explicit `?N` (rusqlite binds
+/// by position; `$N` would be numbered by first appearance).
+fn positional(sql: &str) -> String {
+    sql.replace('$', "?")
+}

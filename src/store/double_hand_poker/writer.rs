@@ -1,0 +1,160 @@
+//! Group commit for hand commands. A durable commit costs one fsync, and a
+//! disk allows only a few hundred a second; so one writer takes every
+//! command waiting at that moment and commits them in one transaction. A
+//! command refused by the rules writes nothing, so the others still commit;
+//! a database error rolls the batch back and its commands run one by one.
+//! No command is acknowledged before the transaction holding it is durable.
+//!
+//! On an SQLite file the writer is a thread owning a rusqlite connection
+//! ([`super::hands::sqlite_writer`]); on PostgreSQL (or SQLite in memory) it
+//! is a tokio task on the sqlx pool. Both keep open hands' folded state
+//! between commands ([`super::hands::OpenHands`]).
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::hands::sqlite_writer::SqliteHands;
+use super::hands::{CommandError, CommandResult, HandCommand, OpenHands, execute, execute_in};
+use crate::domain::common::audit::AuditKey;
+use crate::store::{Db, StoreError, begin_write};
+
+/// Most commands in one transaction.
+pub const BATCH_COMMANDS_MAX: usize = 64;
+/// Commands waiting for the writer before callers are made to wait.
+const QUEUE_COMMANDS_MAX: usize = 1024;
+
+type Reply = Result<(CommandResult, bool), CommandError>;
+
+struct Job {
+    hand_id: Option<String>,
+    command: HandCommand,
+    reply: oneshot::Sender<Reply>,
+}
+
+/// A handle to the writer; cheap to clone.
+#[derive(Clone)]
+pub struct HandWriter {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl HandWriter {
+    /// Starts the writer: a thread for an SQLite file, else a task on the
+    /// current tokio runtime.
+    pub fn spawn(db: Db, key: AuditKey) -> Result<HandWriter, StoreError> {
+        let (jobs, queue) = mpsc::channel(QUEUE_COMMANDS_MAX);
+        match sqlite_file(&db) {
+            Some(path) => {
+                let hands = SqliteHands::open(&path, key)?;
+                std::thread::Builder::new()
+                    .name("pitbook-hand-writer".into())
+                    .spawn(move || run_sqlite(hands, queue))
+                    .map_err(|e| StoreError::Internal(format!("hand writer thread: {e}")))?;
+            }
+            None => {
+                tokio::spawn(run_sqlx(db, key, queue));
+            }
+        }
+        Ok(HandWriter { jobs })
+    }
+
+    /// Executes a command; returns once it is durable (or refused).
+    pub async fn submit(&self, hand_id: Option<String>, command: HandCommand) -> Reply {
+        let (reply, answer) = oneshot::channel();
+        let gone =
+            || CommandError::Store(StoreError::Internal("the hand writer has stopped".into()));
+        self.jobs
+            .send(Job {
+                hand_id,
+                command,
+                reply,
+            })
+            .await
+            .map_err(|_| gone())?;
+        answer.await.map_err(|_| gone())?
+    }
+}
+
+/// The file behind an SQLite pool; None for PostgreSQL and in-memory
+/// databases (another connection would not see them).
+fn sqlite_file(db: &Db) -> Option<std::path::PathBuf> {
+    let Db::Sqlite(pool) = db else { return None };
+    let path = pool.connect_options().get_filename().to_path_buf();
+    let name = path.to_string_lossy();
+    let in_memory = name.is_empty() || name.contains(":memory:");
+    (!in_memory).then_some(path)
+}
+
+fn answer(batch: &mut Vec<Job>, replies: Vec<Reply>) {
+    for (job, reply) in batch.drain(..).zip(replies) {
+        // A caller that went away (client disconnected) needs no answer;
+        // its command is durable all the same.
+        let _ = job.reply.send(reply);
+    }
+}
+
+fn run_sqlite(mut hands: SqliteHands, mut queue: mpsc::Receiver<Job>) {
+    let mut batch = Vec::with_capacity(BATCH_COMMANDS_MAX);
+    // Ends when every HandWriter handle is gone (the server stopped).
+    while let Some(first) = queue.blocking_recv() {
+        batch.push(first);
+        while batch.len() < BATCH_COMMANDS_MAX {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let commands: Vec<_> = batch
+            .iter()
+            .map(|job| (job.hand_id.as_deref(), &job.command))
+            .collect();
+        let replies = hands.run_batch(&commands);
+        answer(&mut batch, replies);
+    }
+}
+
+async fn run_sqlx(db: Db, key: AuditKey, mut queue: mpsc::Receiver<Job>) {
+    let mut batch = Vec::with_capacity(BATCH_COMMANDS_MAX);
+    let mut cache = OpenHands::default();
+    while queue.recv_many(&mut batch, BATCH_COMMANDS_MAX).await > 0 {
+        let replies = match try_batch(&db, &key, &batch, &mut cache).await {
+            Ok(replies) => {
+                cache.committed();
+                replies
+            }
+            Err(e) => {
+                // A database error left the batch's transaction unusable: it
+                // was rolled back, so run each command alone; only the one
+                // at fault fails again.
+                cache.rolled_back();
+                tracing::warn!(error = %e, commands = batch.len(), "group commit failed; retrying one by one");
+                let mut replies = Vec::with_capacity(batch.len());
+                for job in &batch {
+                    replies.push(execute(&db, &key, job.hand_id.as_deref(), &job.command).await);
+                }
+                replies
+            }
+        };
+        answer(&mut batch, replies);
+    }
+}
+
+/// Runs every command of the batch in one transaction. A command refused
+/// by the rules has written nothing (every check precedes the first write),
+/// so the others go on; a database error aborts the whole transaction.
+async fn try_batch(
+    db: &Db,
+    key: &AuditKey,
+    batch: &[Job],
+    cache: &mut OpenHands,
+) -> Result<Vec<Reply>, StoreError> {
+    let mut tx = begin_write(db).await?;
+    let mut replies = Vec::with_capacity(batch.len());
+    for job in batch {
+        match execute_in(&mut tx, key, job.hand_id.as_deref(), &job.command, cache).await {
+            // Dropping the transaction rolls it back.
+            Err(CommandError::Store(e)) => return Err(e),
+            reply => replies.push(reply),
+        }
+    }
+    tx.commit().await?;
+    Ok(replies)
+}

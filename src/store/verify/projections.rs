@@ -1,0 +1,593 @@
+//! `audit verify` for the rows that are projections of a few kinds of
+//! records: the card tables (`table_created`), the dealer assignments
+//! (`dealer_assigned`, `dealer_unassigned`), and the kept games' rows —
+//! `dice_games` (`ten_thousand_…` / `poker_dice_…` `started`, `action`,
+//! `finished`: every action replayed through the game's own keeper; the
+//! `tripoley_games` rows are `tripoley/replay.rs`'s). Each row is
+//! re-derived from the log and compared, field by field; a difference is a
+//! `projection` problem at the seq of the last record about that row.
+//!
+//! These records are few: they are read in one query over a partial index
+//! (migration 0011), never by a second walk of the log. Rows that records
+//! after the walked chain head touch (a live server goes on writing) are
+//! left for the next verification. The rows are read before the records, so
+//! every row a record made is matched by that record.
+//!
+//! The rows' times are their records' `recorded_at` (`created_at` the
+//! first record's, `updated_at` the last one's, `assigned_at` the
+//! assignment's) and a dice game's `last_key` is the key in its last
+//! `…_action` record (an action recorded before keys were has none: the
+//! column is then not compared).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde_json::Value;
+use sqlx::Row;
+
+use super::Problem;
+use crate::domain::double_hand_poker::table::TableConfig;
+use crate::domain::poker_dice::RoundAction;
+use crate::domain::ten_thousand::KeeperAction;
+use crate::store::dice_games::{DiceAction, DiceState};
+use crate::store::double_hand_poker::tables::TableColumns;
+use crate::store::{Db, StoreError};
+
+/// The records this check reads, found through the partial index of the
+/// records without a hand (migration 0011: keep `hand_id IS NULL` here, or
+/// the index goes unused).
+const EVENTS: &str = "hand_id IS NULL AND event_type IN ('table_created', 'dealer_assigned', 'dealer_unassigned', \
+     'ten_thousand_started', 'ten_thousand_action', 'ten_thousand_finished', \
+     'poker_dice_started', 'poker_dice_action', 'poker_dice_finished')";
+
+const PROJECTION: &str = "projection";
+
+fn problem(seq: i64, message: String) -> Problem {
+    Problem {
+        seq,
+        kind: PROJECTION,
+        message: format!("seq {seq}: {message}"),
+    }
+}
+
+/// A record as this check reads it.
+#[derive(Clone)]
+struct Record {
+    seq: i64,
+    recorded_at: String,
+    actor: String,
+    table: Option<String>,
+    event: String,
+    payload: String,
+}
+
+/// A table as its records give it.
+struct TableFromLog {
+    columns: TableColumns,
+    created_by: String,
+    created_at: String,
+    /// The seq of the last record about the table.
+    seq: i64,
+}
+
+/// A dice game as replayed from its records.
+struct DiceFromLog {
+    kind: &'static str,
+    state: DiceState,
+    version: i64,
+    created_by: String,
+    finished_recorded: bool,
+    seq: i64,
+    created_at: String,
+    /// The last record's time.
+    updated_at: String,
+    /// The key of the last action (None: no action yet); unknown when the
+    /// last action was recorded without one.
+    last_key: Option<Option<String>>,
+}
+
+#[derive(Default)]
+struct FromLog {
+    tables: HashMap<String, TableFromLog>,
+    /// (table, dealer) → (assigned by, seq of the assignment, its time).
+    dealers: BTreeMap<(String, String), (String, i64, String)>,
+    dice: HashMap<String, DiceFromLog>,
+    /// Tables and games that records after the head touch.
+    later: BTreeSet<String>,
+}
+
+/// The rows as stored.
+struct Rows {
+    tables: Vec<(String, TableColumns, String)>,
+    dealers: Vec<(String, String, String)>,
+    /// id, game, state, status, version, created_by.
+    dice: Vec<(String, String, String, String, i64, String)>,
+    /// The rows' times and keys, by table name, (table, dealer) or game id.
+    times: RowTimes,
+}
+
+/// The columns no record held before `recorded_at` was shared with rows.
+#[derive(Default)]
+struct RowTimes {
+    /// name → created_at.
+    tables: HashMap<String, String>,
+    /// (table, dealer) → assigned_at.
+    dealers: HashMap<(String, String), String>,
+    /// id → (created_at, updated_at, last_key).
+    dice: HashMap<String, (String, String, Option<String>)>,
+}
+
+/// The earlier of the problem already found and the first projection
+/// problem among the rows the records up to `head_seq` describe.
+pub async fn first_problem(
+    db: &Db,
+    head_seq: i64,
+    found: Option<Problem>,
+) -> Result<Option<Problem>, StoreError> {
+    let rows = read_rows(db).await?;
+    let sql = format!(
+        "SELECT seq, actor, table_id, event_type, payload, recorded_at FROM audit_log WHERE {EVENTS} ORDER BY seq"
+    );
+    let records: Vec<Record> = on_pool!(db, |pool| sqlx::query(&sql)
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(|r| Record {
+            seq: r.get(0),
+            actor: r.get(1),
+            table: r.get(2),
+            event: r.get(3),
+            payload: r.get(4),
+            recorded_at: r.get(5),
+        })
+        .collect());
+    let mine = match replay(&records, head_seq) {
+        Ok(log) => compare(&log, &rows, head_seq),
+        Err(p) => Some(p),
+    };
+    Ok(match (found, mine) {
+        (Some(f), Some(m)) => Some(if m.seq < f.seq { m } else { f }),
+        (f, m) => f.or(m),
+    })
+}
+
+async fn read_rows(db: &Db) -> Result<Rows, StoreError> {
+    let mut times = RowTimes::default();
+    let sql = "SELECT name, game, profile, options, seats, player_schedule, bank_schedule, \
+               wager_min, wager_max, training, created_by, created_at FROM card_tables ORDER BY name";
+    let tables = on_pool!(db, |pool| sqlx::query(sql)
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(|r| {
+            let columns = TableColumns {
+                name: r.get(0),
+                game: r.get(1),
+                profile: r.get(2),
+                options: r.get(3),
+                seats: r.get(4),
+                player_schedule: r.get(5),
+                bank_schedule: r.get(6),
+                wager_min: r.get(7),
+                wager_max: r.get(8),
+                training: r.get(9),
+            };
+            times.tables.insert(r.get(0), r.get(11));
+            (r.get(0), columns, r.get(10))
+        })
+        .collect());
+    let sql = "SELECT table_name, username, assigned_by, assigned_at FROM table_dealers \
+               ORDER BY table_name, username";
+    let dealers = on_pool!(db, |pool| sqlx::query(sql)
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(|r| {
+            times.dealers.insert((r.get(0), r.get(1)), r.get(3));
+            (r.get(0), r.get(1), r.get(2))
+        })
+        .collect());
+    let sql = "SELECT id, game, state, status, version, created_by, created_at, updated_at, \
+               last_key FROM dice_games ORDER BY id";
+    let dice = on_pool!(db, |pool| sqlx::query(sql)
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(|r| {
+            times.dice.insert(r.get(0), (r.get(6), r.get(7), r.get(8)));
+            (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5))
+        })
+        .collect());
+    Ok(Rows {
+        tables,
+        dealers,
+        dice,
+        times,
+    })
+}
+
+/// The game kinds of the dice records' prefixes.
+fn dice_kind(event: &str) -> Option<(&'static str, &str)> {
+    for (prefix, kind) in [
+        ("ten_thousand_", "ten-thousand"),
+        ("poker_dice_", "poker-dice"),
+    ] {
+        if let Some(rest) = event.strip_prefix(prefix) {
+            return Some((kind, rest));
+        }
+    }
+    None
+}
+
+/// Folds the records up to `head_seq`; an error is a record that cannot be
+/// replayed (unreadable, or an action its game's rules refuse).
+fn replay(records: &[Record], head_seq: i64) -> Result<FromLog, Problem> {
+    let mut log = FromLog::default();
+    for r in records {
+        let payload: Value = serde_json::from_str(&r.payload)
+            .map_err(|e| problem(r.seq, format!("unreadable {} record: {e}", r.event)))?;
+        let game_id = payload["game_id"].as_str().unwrap_or_default().to_string();
+        if r.seq > head_seq {
+            log.later.insert(r.table.clone().unwrap_or(game_id));
+            continue;
+        }
+        let table = r.table.clone().unwrap_or_default();
+        let bad = |what: &str, m: String| problem(r.seq, format!("{what}: {m}"));
+        match r.event.as_str() {
+            "table_created" => {
+                let what = format!("table \"{table}\"");
+                let config: TableConfig = serde_json::from_value(payload)
+                    .map_err(|e| bad(&what, format!("unreadable table_created record: {e}")))?;
+                let columns = TableColumns::of(&config).map_err(|e| bad(&what, e.to_string()))?;
+                log.tables.insert(
+                    config.name.clone(),
+                    TableFromLog {
+                        columns,
+                        created_by: r.actor.clone(),
+                        created_at: r.recorded_at.clone(),
+                        seq: r.seq,
+                    },
+                );
+            }
+            "dealer_assigned" | "dealer_unassigned" => {
+                let dealer = payload["dealer"].as_str().unwrap_or_default().to_string();
+                if let Some(t) = log.tables.get_mut(&table) {
+                    t.seq = r.seq;
+                }
+                let pair = (table, dealer);
+                if r.event == "dealer_assigned" {
+                    log.dealers
+                        .insert(pair, (r.actor.clone(), r.seq, r.recorded_at.clone()));
+                } else {
+                    log.dealers.remove(&pair);
+                }
+            }
+            event => {
+                let Some((kind, step)) = dice_kind(event) else {
+                    continue;
+                };
+                replay_dice(&mut log, r, kind, step, &game_id, payload)?;
+            }
+        }
+    }
+    Ok(log)
+}
+
+fn replay_dice(
+    log: &mut FromLog,
+    r: &Record,
+    kind: &'static str,
+    step: &str,
+    id: &str,
+    payload: Value,
+) -> Result<(), Problem> {
+    let bad = |m: String| problem(r.seq, format!("dice game {id}: {m}"));
+    if step == "started" {
+        let state = DiceState::from_json(kind, &payload["state"].to_string())
+            .map_err(|e| bad(e.to_string()))?;
+        log.dice.insert(
+            id.to_string(),
+            DiceFromLog {
+                kind,
+                state,
+                version: 1,
+                created_by: r.actor.clone(),
+                finished_recorded: false,
+                seq: r.seq,
+                created_at: r.recorded_at.clone(),
+                updated_at: r.recorded_at.clone(),
+                last_key: Some(None),
+            },
+        );
+        return Ok(());
+    }
+    let g = log
+        .dice
+        .get_mut(id)
+        .ok_or_else(|| bad(format!("{} with no …_started record", r.event)))?;
+    if g.kind != kind {
+        return Err(bad(format!("a {} record for a {} game", r.event, g.kind)));
+    }
+    g.seq = r.seq;
+    g.updated_at = r.recorded_at.clone();
+    match step {
+        "action" => {
+            let version = payload["version"].as_i64().unwrap_or(0);
+            if version != g.version + 1 {
+                return Err(bad(format!(
+                    "version {version} follows version {}",
+                    g.version
+                )));
+            }
+            let action = payload["action"].clone();
+            let action = match kind {
+                "ten-thousand" => {
+                    serde_json::from_value::<KeeperAction>(action).map(DiceAction::TenThousand)
+                }
+                _ => serde_json::from_value::<RoundAction>(action).map(DiceAction::PokerDice),
+            }
+            .map_err(|e| bad(format!("unreadable action: {e}")))?;
+            g.state = g
+                .state
+                .apply(&action)
+                .map_err(|e| bad(format!("the recorded action is refused: {e}")))?;
+            g.version = version;
+            g.last_key = payload["key"].as_str().map(|k| Some(k.to_string()));
+        }
+        "finished" => {
+            if !g.state.finished() || g.finished_recorded {
+                return Err(bad(
+                    "a …_finished record for a game not just finished".into()
+                ));
+            }
+            if payload["outcome"] != g.state.outcome() {
+                return Err(bad(
+                    "the …_finished record's outcome differs from the replayed game's".into(),
+                ));
+            }
+            g.finished_recorded = true;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A field that differs: `row` as stored, `log` as the records give it.
+fn differs<T: std::fmt::Debug + PartialEq>(field: &str, row: &T, log: &T) -> Option<String> {
+    (row != log).then(|| format!("{field} is {row:?} in the row, {log:?} from its records"))
+}
+
+/// The first difference (by seq) between the rows and the log.
+fn compare(log: &FromLog, rows: &Rows, head_seq: i64) -> Option<Problem> {
+    let mut first: Option<Problem> = None;
+    let mut note = |p: Problem| {
+        if first.as_ref().is_none_or(|f| p.seq < f.seq) {
+            first = Some(p);
+        }
+    };
+    let later = |key: &str| log.later.contains(key);
+
+    let mut seen = BTreeSet::new();
+    for (name, columns, created_by) in &rows.tables {
+        seen.insert(name.as_str());
+        if later(name) {
+            continue;
+        }
+        let row = format!("card_tables row \"{name}\"");
+        let Some(t) = log.tables.get(name) else {
+            note(problem(head_seq, format!("{row}: no table_created record")));
+            continue;
+        };
+        let (c, l) = (columns, &t.columns);
+        let diff = differs("game", &c.game, &l.game)
+            .or_else(|| differs("profile", &c.profile, &l.profile))
+            .or_else(|| differs("options", &c.options, &l.options))
+            .or_else(|| differs("seats", &c.seats, &l.seats))
+            .or_else(|| differs("player_schedule", &c.player_schedule, &l.player_schedule))
+            .or_else(|| differs("bank_schedule", &c.bank_schedule, &l.bank_schedule))
+            .or_else(|| differs("wager_min", &c.wager_min, &l.wager_min))
+            .or_else(|| differs("wager_max", &c.wager_max, &l.wager_max))
+            .or_else(|| differs("training", &c.training, &l.training))
+            .or_else(|| differs("created_by", created_by, &t.created_by))
+            .or_else(|| {
+                let created_at = rows.times.tables.get(name).map_or("", String::as_str);
+                differs("created_at", &created_at, &t.created_at.as_str())
+            });
+        if let Some(d) = diff {
+            note(problem(t.seq, format!("{row}: {d}")));
+        }
+    }
+    for (name, t) in &log.tables {
+        if !seen.contains(name.as_str()) && !later(name) {
+            note(problem(
+                t.seq,
+                format!(
+                    "card_tables row \"{name}\": missing; its table_created record is at seq {}",
+                    t.seq
+                ),
+            ));
+        }
+    }
+
+    let table_seq = |table: &str| log.tables.get(table).map_or(head_seq, |t| t.seq);
+    let mut seen = BTreeSet::new();
+    for (table, dealer, assigned_by) in &rows.dealers {
+        let pair = (table.clone(), dealer.clone());
+        seen.insert(pair.clone());
+        if later(table) {
+            continue;
+        }
+        let row = format!("table_dealers row (\"{table}\", \"{dealer}\")");
+        match log.dealers.get(&pair) {
+            None => note(problem(
+                table_seq(table),
+                format!("{row}: {dealer} is not assigned to {table} by its records"),
+            )),
+            Some((by, seq, at)) => {
+                let assigned_at = rows.times.dealers.get(&pair).map_or("", String::as_str);
+                if let Some(d) = differs("assigned_by", assigned_by, by)
+                    .or_else(|| differs("assigned_at", &assigned_at, &at.as_str()))
+                {
+                    note(problem(*seq, format!("{row}: {d}")));
+                }
+            }
+        }
+    }
+    for ((table, dealer), (_, seq, _)) in &log.dealers {
+        if !seen.contains(&(table.clone(), dealer.clone())) && !later(table) {
+            note(problem(
+                table_seq(table).max(*seq),
+                format!(
+                    "table_dealers row (\"{table}\", \"{dealer}\"): missing; the dealer_assigned record at seq {seq} assigns {dealer} to {table}"
+                ),
+            ));
+        }
+    }
+
+    let mut seen = BTreeSet::new();
+    for (id, game, state, status, version, created_by) in &rows.dice {
+        seen.insert(id.as_str());
+        if later(id) {
+            continue;
+        }
+        let row = format!("dice_games row {id}");
+        let Some(g) = log.dice.get(id) else {
+            note(problem(head_seq, format!("{row}: no …_started record")));
+            continue;
+        };
+        let replayed = g.state.to_json().unwrap_or_default();
+        let log_status = if g.state.finished() {
+            "finished"
+        } else {
+            "playing"
+        };
+        let diff = differs("game", &game.as_str(), &g.kind)
+            .or_else(|| {
+                (state != &replayed)
+                    .then(|| "state differs from the game replayed from its records".to_string())
+            })
+            .or_else(|| differs("status", &status.as_str(), &log_status))
+            .or_else(|| differs("version", version, &g.version))
+            .or_else(|| differs("created_by", created_by, &g.created_by))
+            .or_else(|| {
+                let (created_at, updated_at, last_key) = rows.times.dice.get(id)?;
+                differs("created_at", created_at, &g.created_at)
+                    .or_else(|| differs("updated_at", updated_at, &g.updated_at))
+                    .or_else(|| {
+                        let recorded = g.last_key.as_ref()?;
+                        differs("last_key", last_key, recorded)
+                    })
+            });
+        if let Some(d) = diff {
+            note(problem(g.seq, format!("{row}: {d}")));
+        }
+    }
+    for (id, g) in &log.dice {
+        if !seen.contains(id.as_str()) && !later(id) {
+            note(problem(g.seq, format!("dice_games row {id}: missing")));
+        }
+    }
+
+    first
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(seq: i64, table: Option<&str>, event: &str, payload: &str) -> Record {
+        Record {
+            seq,
+            recorded_at: time(seq),
+            actor: "super".into(),
+            table: table.map(String::from),
+            event: event.into(),
+            payload: payload.into(),
+        }
+    }
+
+    const T1: &str = r#"{"name":"T1","profile":"nevada","seats":7}"#;
+
+    fn rows(dealers: &[&str], dice: &[&str]) -> Rows {
+        let config: TableConfig = serde_json::from_str(T1).unwrap();
+        Rows {
+            tables: vec![(
+                "T1".into(),
+                TableColumns::of(&config).unwrap(),
+                "super".into(),
+            )],
+            dealers: dealers
+                .iter()
+                .map(|d| ("T1".to_string(), d.to_string(), "super".to_string()))
+                .collect(),
+            dice: dice
+                .iter()
+                .map(|id| {
+                    (
+                        id.to_string(),
+                        "poker-dice".to_string(),
+                        "{}".to_string(),
+                        "playing".to_string(),
+                        1,
+                        "super".to_string(),
+                    )
+                })
+                .collect(),
+            times: RowTimes {
+                tables: HashMap::from([("T1".into(), time(1))]),
+                dealers: dealers
+                    .iter()
+                    .map(|d| {
+                        let seq = if *d == "dee" { 2 } else { 3 };
+                        (("T1".to_string(), d.to_string()), time(seq))
+                    })
+                    .collect(),
+                dice: HashMap::new(),
+            },
+        }
+    }
+
+    fn time(seq: i64) -> String {
+        format!("2026-01-01T00:00:{seq:02}.000000Z")
+    }
+
+    /// A live server goes on writing after the walked head: rows that later
+    /// records touch are left for the next verification, and only those.
+    #[test]
+    fn rows_touched_after_the_head_are_left_for_the_next_verification() {
+        let records = vec![
+            record(1, Some("T1"), "table_created", T1),
+            record(2, Some("T1"), "dealer_assigned", r#"{"dealer":"dee"}"#),
+            record(3, Some("T1"), "dealer_assigned", r#"{"dealer":"sam"}"#),
+            record(
+                4,
+                None,
+                "poker_dice_started",
+                r#"{"game_id":"g1","state":{}}"#,
+            ),
+        ];
+        let head = 2;
+        let log = replay(&records, head).unwrap();
+        // sam's row and the game's row are the records' after the head.
+        assert!(compare(&log, &rows(&["dee", "sam"], &["g1"]), head).is_none());
+        // Without the later records they are rows nothing recorded.
+        let log = replay(&records[..2], head).unwrap();
+        let p = compare(&log, &rows(&["dee", "sam"], &[]), head).unwrap();
+        assert_eq!((p.seq, p.kind), (2, PROJECTION));
+        assert!(p.message.contains("(\"T1\", \"sam\")"), "{}", p.message);
+        let p = compare(&log, &rows(&["dee"], &["g1"]), head).unwrap();
+        assert_eq!((p.seq, p.kind), (head, PROJECTION));
+        assert!(p.message.contains("dice_games row g1: no"), "{}", p.message);
+        // An unassignment after the head leaves the row alone too.
+        let mut later = records[..2].to_vec();
+        later.push(record(
+            5,
+            Some("T1"),
+            "dealer_unassigned",
+            r#"{"dealer":"dee"}"#,
+        ));
+        let log = replay(&later, head).unwrap();
+        assert!(compare(&log, &rows(&["dee"], &[]), head).is_none());
+        let log = replay(&later[..2], head).unwrap();
+        assert!(compare(&log, &rows(&[], &[]), head).is_some());
+    }
+}

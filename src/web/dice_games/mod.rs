@@ -1,0 +1,459 @@
+//! The dice scorekeepers. 10,000: start a game (players, rule options),
+//! then each throw typed in, the legal keeps offered as buttons with their
+//! points, stop to record, the running totals and the winner. Poker dice: a
+//! round, each player's throws (held and thrown dice) up to three, standing,
+//! the winner or the tie with the reason. Every action is one audit record;
+//! a finished game's page is its full record.
+
+mod api;
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+use axum::{Form, Router};
+
+use crate::domain::poker_dice::{RoundAction, RoundKeeper, RoundResponse};
+use crate::domain::staff::{Action, allows};
+use crate::domain::ten_thousand::{
+    GameOptionsRecord, Keeper, KeeperAction, Progress, ScoreSheet, parse_dice_text, thousands,
+};
+use crate::store::dice_games::{self, DiceAction, DiceGame, DiceGameError, DiceState};
+use crate::web::double_hand_poker::play::forms::Fields;
+use crate::web::staff::page;
+use crate::web::{ApiError, AppState, Staff};
+
+/// Games listed on /dice.
+const LISTED_GAMES: i64 = 30;
+
+/// The compute-only API (`api.rs`: poker dice and 10,000): it stores nothing;
+/// `web::router` puts it behind the signed-in reader check.
+pub fn compute_router() -> Router<AppState> {
+    api::router()
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/dice", get(list).post(start))
+        .route("/dice/{id}", get(show).post(act))
+}
+
+fn internal(e: impl std::fmt::Display) -> Response {
+    ApiError::internal(e).into_response()
+}
+
+/// Keeping score is for dealers, supervisors and admins; everyone reads.
+const KEEP_SCORE: Action = Action::ActOnTable { assigned: true };
+
+#[derive(Template)]
+#[template(path = "dice_games/games.html")]
+struct ListPage<'a> {
+    csrf: &'a str,
+    username: &'a str,
+    role: &'a str,
+    /// (id, game, players, status, started).
+    games: Vec<(String, &'static str, String, String, String)>,
+    can_keep: bool,
+    typed: Vec<(String, String)>,
+    error: String,
+}
+
+impl ListPage<'_> {
+    fn typed_or(&self, name: &str, default: &str) -> String {
+        self.typed
+            .iter()
+            .find(|(k, _)| k == name)
+            .map_or(default.to_string(), |(_, v)| v.clone())
+    }
+}
+
+async fn list_page(
+    state: &AppState,
+    staff: &Staff,
+    typed: Vec<(String, String)>,
+    error: Option<(String, String)>,
+) -> Response {
+    let games = match dice_games::list(&state.db, LISTED_GAMES).await {
+        Ok(g) => g,
+        Err(e) => return internal(e),
+    };
+    let user = &staff.0.user;
+    let failed = error.is_some();
+    let error = error
+        .map(|(field, message)| format!("{field}: {message}"))
+        .unwrap_or_default();
+    let body = page(&ListPage {
+        csrf: &staff.0.csrf_token,
+        username: &user.username,
+        role: user.role.as_str(),
+        games: games
+            .into_iter()
+            .map(|g| {
+                let kind = match g.state {
+                    DiceState::TenThousand(_) => "10,000",
+                    DiceState::PokerDice(_) => "poker dice",
+                };
+                (
+                    g.id,
+                    kind,
+                    g.state.players().join(", "),
+                    g.status,
+                    g.created_at,
+                )
+            })
+            .collect(),
+        can_keep: allows(user.role, KEEP_SCORE),
+        typed,
+        error,
+    });
+    if failed {
+        (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
+    } else {
+        body
+    }
+}
+
+async fn list(State(state): State<AppState>, staff: Staff) -> Response {
+    list_page(&state, &staff, Vec::new(), None).await
+}
+
+fn number(fields: &Fields, name: &str) -> Result<Option<i64>, (String, String)> {
+    let text = fields.get(name).trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse().map(Some).map_err(|_| {
+        (
+            name.to_string(),
+            format!("\"{text}\" is not a whole number"),
+        )
+    })
+}
+
+fn new_game(fields: &Fields) -> Result<DiceState, (String, String)> {
+    let players: Vec<String> = fields
+        .get("players")
+        .split([',', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
+    let field_of = |f: &str| f.split(['[', '.']).next().unwrap_or("players").to_string();
+    if fields.get("game") == "poker-dice" {
+        let keeper = RoundKeeper::new(
+            players,
+            choice(fields, "profile", "caribena")?,
+            choice(fields, "straights", "none")?,
+            !fields.get("first_sets_throws").is_empty(),
+        )
+        .map_err(|e| (field_of(&e.field), e.message))?;
+        return Ok(DiceState::PokerDice(keeper));
+    }
+    let options = GameOptionsRecord {
+        dice: number(fields, "dice")?,
+        target: number(fields, "target")?,
+        min_record: number(fields, "min_record")?,
+        opening: number(fields, "opening")?,
+        hot_dice_must_roll: Some(!fields.get("hot_dice_must_roll").is_empty()),
+    };
+    Keeper::new(players, options)
+        .map(DiceState::TenThousand)
+        .map_err(|e| (field_of(&e.field), e.message))
+}
+
+/// A choice from a select (a serde enum name), or the default when empty.
+fn choice<T: serde::de::DeserializeOwned>(
+    fields: &Fields,
+    name: &str,
+    default: &str,
+) -> Result<T, (String, String)> {
+    let text = fields.get(name).trim();
+    let text = if text.is_empty() { default } else { text };
+    serde_json::from_value(serde_json::Value::String(text.to_string()))
+        .map_err(|_| (name.to_string(), format!("\"{text}\" is not a choice here")))
+}
+
+async fn start(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Result<Response, Response> {
+    let fields = Fields(form);
+    staff.check_csrf(fields.get("csrf"))?;
+    staff.require(&state, KEEP_SCORE, uri.path()).await?;
+    let game = match new_game(&fields) {
+        Ok(g) => g,
+        Err(e) => return Ok(list_page(&state, &staff, fields.0, Some(e)).await),
+    };
+    match dice_games::start(&state.db, &state.audit_key, &staff.0.user.username, &game).await {
+        Ok(id) => Ok(Redirect::to(&format!("/dice/{id}")).into_response()),
+        Err(DiceGameError::Rules { field, message }) => {
+            Ok(list_page(&state, &staff, fields.0, Some((field, message))).await)
+        }
+        Err(e) => Err(internal(e)),
+    }
+}
+
+/// One row of the sheet: turn, player, the throws, result, points, totals.
+struct TurnRow {
+    turn: usize,
+    player: String,
+    throws: String,
+    result: String,
+    scores: String,
+}
+
+#[derive(Template)]
+#[template(path = "dice_games/game.html")]
+struct GamePage<'a> {
+    csrf: &'a str,
+    username: &'a str,
+    role: &'a str,
+    game: &'a DiceGame,
+    sheet: ScoreSheet,
+    rows: Vec<TurnRow>,
+    progress: Progress,
+    pending: String,
+    awaiting_keep: bool,
+    can_stop: bool,
+    can_keep: bool,
+    idempotency_key: String,
+    error: String,
+}
+
+fn turn_rows(sheet: &ScoreSheet) -> Vec<TurnRow> {
+    sheet
+        .turns
+        .iter()
+        .map(|t| TurnRow {
+            turn: t.turn,
+            player: t.player.clone(),
+            throws: t
+                .throws
+                .iter()
+                .map(|th| {
+                    let dice: Vec<String> = th.dice.iter().map(u8::to_string).collect();
+                    match &th.keep {
+                        Some(k) => {
+                            let keep: Vec<String> = k.iter().map(u8::to_string).collect();
+                            format!(
+                                "{} → keep {} ({})",
+                                dice.join(" "),
+                                keep.join(" "),
+                                th.points
+                            )
+                        }
+                        None => format!("{} → bust", dice.join(" ")),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+            result: if t.points > 0 {
+                format!("records {}", thousands(t.points))
+            } else if t.lost > 0 {
+                format!("bust, loses {}", thousands(t.lost))
+            } else {
+                "bust".into()
+            },
+            scores: t
+                .scores
+                .iter()
+                .map(|s| thousands(*s))
+                .collect::<Vec<_>>()
+                .join(" / "),
+        })
+        .collect()
+}
+
+async fn render(
+    state: &AppState,
+    staff: &Staff,
+    game: &DiceGame,
+    error: Option<(StatusCode, String)>,
+) -> Result<Response, Response> {
+    let _ = state;
+    let status = error.as_ref().map(|(s, _)| *s);
+    let error = error.map(|(_, m)| m).unwrap_or_default();
+    let body = match &game.state {
+        DiceState::TenThousand(keeper) => ten_thousand_page(staff, game, keeper, error),
+        DiceState::PokerDice(keeper) => poker_page(staff, game, keeper, error),
+    };
+    Ok(match status {
+        Some(s) => (s, body).into_response(),
+        None => body,
+    })
+}
+
+fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: String) -> Response {
+    let (sheet, progress) = match (keeper.sheet(), keeper.progress()) {
+        (Ok(s), Ok(p)) => (s, p),
+        (Err(e), _) | (_, Err(e)) => return internal(e),
+    };
+    let show = |dice: &[i64]| {
+        dice.iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let pending = keeper
+        .pending
+        .iter()
+        .map(|t| match &t.keep {
+            Some(k) => format!("{} → keep {}", show(&t.dice), show(k)),
+            None => show(&t.dice),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let user = &staff.0.user;
+    page(&GamePage {
+        csrf: &staff.0.csrf_token,
+        username: &user.username,
+        role: user.role.as_str(),
+        game,
+        rows: turn_rows(&sheet),
+        sheet,
+        awaiting_keep: keeper.pending.last().is_some_and(|t| t.keep.is_none()),
+        can_stop: keeper.pending.last().is_some_and(|t| t.keep.is_some()),
+        progress,
+        pending,
+        can_keep: allows(user.role, KEEP_SCORE),
+        idempotency_key: uuid::Uuid::new_v4().to_string(),
+        error,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "dice_games/round.html")]
+struct RoundPage<'a> {
+    csrf: &'a str,
+    username: &'a str,
+    role: &'a str,
+    game: &'a DiceGame,
+    keeper: &'a RoundKeeper,
+    /// Checked and ranked: the players who have thrown so far.
+    so_far: Option<RoundResponse>,
+    result: Option<RoundResponse>,
+    current: String,
+    throws_taken: usize,
+    can_keep: bool,
+    idempotency_key: String,
+    error: String,
+}
+
+fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, error: String) -> Response {
+    let user = &staff.0.user;
+    let current = keeper
+        .players
+        .get(keeper.current)
+        .cloned()
+        .unwrap_or_default();
+    let throws_taken = keeper.throws.get(keeper.current).map_or(0, Vec::len);
+    page(&RoundPage {
+        csrf: &staff.0.csrf_token,
+        username: &user.username,
+        role: user.role.as_str(),
+        game,
+        keeper,
+        so_far: keeper.so_far(),
+        result: keeper.result().and_then(Result::ok),
+        current,
+        throws_taken,
+        can_keep: allows(user.role, KEEP_SCORE),
+        idempotency_key: uuid::Uuid::new_v4().to_string(),
+        error,
+    })
+}
+
+async fn load(state: &AppState, id: &str) -> Result<DiceGame, Response> {
+    match dice_games::get(&state.db, id).await {
+        Ok(Some(g)) => Ok(g),
+        Ok(None) => Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response()),
+        Err(e) => Err(internal(e)),
+    }
+}
+
+async fn show(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(id): Path<String>,
+) -> Result<Response, Response> {
+    let game = load(&state, &id).await?;
+    render(&state, &staff, &game, None).await
+}
+
+/// The form's action for the game's kind, or why it is refused.
+fn action_of(game: &DiceState, fields: &Fields) -> Result<DiceAction, String> {
+    let dice = |name: &str| parse_dice_text(fields.get(name)).map_err(|m| format!("{name}: {m}"));
+    Ok(match (game, fields.get("action")) {
+        (DiceState::TenThousand(_), "throw") => DiceAction::TenThousand(KeeperAction::Throw {
+            dice: dice("dice")?,
+        }),
+        (DiceState::TenThousand(_), "keep") => DiceAction::TenThousand(KeeperAction::Keep {
+            dice: dice("keep")?,
+        }),
+        (DiceState::TenThousand(_), "stop") => DiceAction::TenThousand(KeeperAction::Stop),
+        (DiceState::PokerDice(_), "throw") => DiceAction::PokerDice(RoundAction::Throw {
+            held: Some(fields.get("held").to_string()),
+            rolled: fields.get("rolled").to_string(),
+        }),
+        (DiceState::PokerDice(_), "stand") => DiceAction::PokerDice(RoundAction::Stand),
+        (_, other) => return Err(format!("action: \"{other}\" is not an action of this game")),
+    })
+}
+
+async fn act(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(id): Path<String>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Result<Response, Response> {
+    let fields = Fields(form);
+    staff.check_csrf(fields.get("csrf"))?;
+    staff.require(&state, KEEP_SCORE, uri.path()).await?;
+    let refuse = |message: String| async {
+        let game = load(&state, &id).await?;
+        render(
+            &state,
+            &staff,
+            &game,
+            Some((StatusCode::UNPROCESSABLE_ENTITY, message)),
+        )
+        .await
+    };
+    let current = load(&state, &id).await?;
+    let action = match action_of(&current.state, &fields) {
+        Ok(a) => a,
+        Err(m) => return refuse(m).await,
+    };
+    let Ok(version) = fields.get("version").trim().parse::<i64>() else {
+        return refuse("version: missing; reload the page".into()).await;
+    };
+    let actor = &staff.0.user.username;
+    let key = fields.get("idempotency_key");
+    match dice_games::act(
+        &state.db,
+        &state.audit_key,
+        actor,
+        &id,
+        version,
+        key,
+        &action,
+    )
+    .await
+    {
+        Ok(_) => Ok(Redirect::to(&format!("/dice/{id}")).into_response()),
+        Err(e @ DiceGameError::Rules { .. }) => refuse(e.to_string()).await,
+        Err(e @ DiceGameError::Stale { .. }) => {
+            let game = load(&state, &id).await?;
+            let message = format!("{e}. Nothing was recorded.");
+            render(&state, &staff, &game, Some((StatusCode::CONFLICT, message))).await
+        }
+        Err(DiceGameError::Unknown(id)) => {
+            Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response())
+        }
+        Err(DiceGameError::Store(e)) => Err(internal(e)),
+    }
+}

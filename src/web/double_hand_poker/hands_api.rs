@@ -1,0 +1,209 @@
+//! The hand store over HTTP: open a hand, send commands, read a hand's full
+//! record. Every write is one transaction with its audit records. Every
+//! route needs a signed-in staff member (session or API token); the actor
+//! recorded is always that user.
+
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+
+use crate::domain::double_hand_poker::hand_record::{HandError, HandEvent, open_request};
+use crate::domain::staff::{Action, allows};
+use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
+use crate::store::double_hand_poker::tables::{self, AtTable};
+use crate::web::{ApiError, AppState, Staff, json};
+
+const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/hands", post(open_hand))
+        .route("/api/v1/hands/{id}", get(show_hand))
+        .route("/api/v1/hands/{id}/commands", post(command))
+}
+
+/// A command as the API takes it: the store's [`HandCommand`] whose actor is
+/// the signed-in user. `actor` may be sent, but must then be that user.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApiCommand {
+    idempotency_key: String,
+    #[serde(default)]
+    expected_version: Option<u64>,
+    #[serde(default)]
+    actor: Option<String>,
+    /// Read one by one with [`HandEvent::parse_tracked`], so an error names
+    /// the field (`events[2].amount`).
+    events: Vec<serde_json::Value>,
+}
+
+/// The command's events, or a 422 naming `events[i].field`.
+fn events_of(sent: Vec<serde_json::Value>) -> Result<Vec<HandEvent>, ApiError> {
+    sent.into_iter()
+        .enumerate()
+        .map(|(i, value)| {
+            HandEvent::parse_tracked(value).map_err(|(path, message)| {
+                ApiError::BadInput(format!("events[{i}]{path}: {message}"))
+            })
+        })
+        .collect()
+}
+
+async fn open_hand(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    body: json::Body,
+) -> Result<Response, Response> {
+    run(&state, &staff, uri.path(), None, &body).await
+}
+
+async fn command(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(id): Path<String>,
+    body: json::Body,
+) -> Result<Response, Response> {
+    run(&state, &staff, uri.path(), Some(&id), &body).await
+}
+
+/// Checks the role (a write needs `ActOnTable`), parses the command (a
+/// supervisor-only event also needs `CorrectHands`) and submits it as the
+/// signed-in user.
+async fn run(
+    state: &AppState,
+    staff: &Staff,
+    path: &str,
+    hand_id: Option<&str>,
+    body: &Bytes,
+) -> Result<Response, Response> {
+    // Someone who runs no hands anywhere (an auditor) is refused before
+    // the body is read; where they may run this one is checked below.
+    let role = staff.0.user.role;
+    if !allows(role, Action::ActOnTable { assigned: true }) && !allows(role, Action::ActInTraining)
+    {
+        staff
+            .require(state, Action::ActOnTable { assigned: true }, path)
+            .await?;
+    }
+    let api: ApiCommand = json::parse(body).map_err(IntoResponse::into_response)?;
+    let events = events_of(api.events).map_err(IntoResponse::into_response)?;
+    require_assignment(state, staff, path, hand_id, &events).await?;
+    let username = &staff.0.user.username;
+    if let Some(actor) = api.actor.as_deref()
+        && actor != username
+    {
+        return Err(ApiError::BadInput(format!(
+            "actor: \"{actor}\" is not the signed-in user \"{username}\" (leave it out: the actor is who is signed in)"
+        ))
+        .into_response());
+    }
+    if events.iter().any(HandEvent::is_supervisor_only) {
+        staff.require(state, Action::CorrectHands, path).await?;
+    }
+    let command = HandCommand {
+        idempotency_key: api.idempotency_key,
+        expected_version: api.expected_version,
+        actor: username.clone(),
+        events,
+    };
+    let (result, replayed) = state
+        .hand_writer
+        .submit(hand_id.map(str::to_string), command)
+        .await
+        .map_err(|e| ApiError::from(e).into_response())?;
+    let status = if hand_id.is_none() && !replayed {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    let mut response = (status, Json(result)).into_response();
+    if replayed {
+        response
+            .headers_mut()
+            .insert(REPLAYED, HeaderValue::from_static("true"));
+    }
+    Ok(response)
+}
+
+/// At a table configured in pitbook, a dealer acts only where assigned and
+/// a trainee only at a training table; a hand at a name pitbook does not
+/// know as a table (a script, an import) needs the right to run hands on
+/// real tables.
+async fn require_assignment(
+    state: &AppState,
+    staff: &Staff,
+    path: &str,
+    hand_id: Option<&str>,
+    events: &[HandEvent],
+) -> Result<(), Response> {
+    let username = &staff.0.user.username;
+    let opening = match (hand_id, events.first()) {
+        (Some(_), _) => None,
+        (None, Some(first)) => Some(open_request(first, username).map_err(|e| {
+            ApiError::from(CommandError::from(HandError::At {
+                index: 0,
+                error: Box::new(e),
+            }))
+            .into_response()
+        })?),
+        (None, None) => {
+            return Err(
+                ApiError::BadInput("events: a hand opens with hand_opened".into()).into_response(),
+            );
+        }
+    };
+    let at = match (hand_id, &opening) {
+        (Some(id), _) => AtTable::Hand(id),
+        (None, Some(table)) => AtTable::Table(table),
+        (None, None) => AtTable::Table(""),
+    };
+    let found = tables::assignment(&state.db, at, username)
+        .await
+        .map_err(|e| ApiError::from(e).into_response())?;
+    let action = match found {
+        Some(a) if a.configured => a.run_hands(),
+        // A hand opens only at a configured table.
+        Some(_) if hand_id.is_none() => {
+            let name = opening.unwrap_or_default();
+            return Err(ApiError::from(CommandError::UnknownTable(name)).into_response());
+        }
+        // A hand recorded before then at a name no table has.
+        Some(_) => Action::ActOnTable { assigned: true },
+        // An unknown hand is the writer's answer to give.
+        None => return Ok(()),
+    };
+    staff.require(state, action, path).await
+}
+
+async fn show_hand(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(id): Path<String>,
+) -> Result<Response, Response> {
+    staff.require(&state, Action::Read, uri.path()).await?;
+    match hands::get(&state.db, &id)
+        .await
+        .map_err(|e| ApiError::from(e).into_response())?
+    {
+        Some(view) => Ok(Json(view).into_response()),
+        None => Err(ApiError::NotFound(format!("hand_id: no hand \"{id}\"")).into_response()),
+    }
+}
+
+impl From<CommandError> for ApiError {
+    fn from(e: CommandError) -> Self {
+        match e.status() {
+            409 => ApiError::Conflict(e.to_string()),
+            422 => ApiError::BadInput(e.to_string()),
+            _ => ApiError::internal(e),
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! Double Hand Poker over HTTP: the hand tools and the settlement (compute
+//! only), the hand store's API, the tables (pages and API) and the guided hand.
+
+// `drawing::escape` also escapes the text of Tripoley's board.
+pub(super) mod drawing;
+mod hands_api;
+// `play::forms::Fields` is also what the kept games' pages read their forms with.
+pub(super) mod play;
+mod settle_api;
+mod tables;
+mod tables_api;
+mod tools_api;
+
+use axum::Router;
+
+use crate::web::AppState;
+
+/// The compute-only API (`tools_api.rs`: the hand and dice tools,
+/// `settle_api.rs`: `POST /api/v1/settle`): stores nothing; `web::router`
+/// puts it behind the signed-in reader check.
+pub fn compute_router() -> Router<AppState> {
+    Router::new()
+        .merge(tools_api::router())
+        .merge(settle_api::router())
+}
+
+/// The hand store's API, the tables' pages and API, and the guided hand.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(hands_api::router())
+        .merge(tables::router())
+        .merge(tables_api::router())
+        .merge(play::router())
+}

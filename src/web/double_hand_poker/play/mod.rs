@@ -1,0 +1,425 @@
+//! The guided Lucky Chances hand: one screen per step (PD, wagers, dice,
+//! results, settlement walkthrough, close), each form one command through
+//! the hand writer — so one audit record per event, a stale page refused
+//! (409) and a double-submitted form settled once (its idempotency key is
+//! rendered into the form). After close only a supervisor voids or corrects.
+
+pub(in crate::web) mod forms;
+mod pd;
+mod view;
+
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+use axum::{Form, Router};
+use serde::Deserialize;
+
+use super::tables::{may_play, require_play};
+use crate::domain::double_hand_poker::table::{PastHand, PdProposal, TableConfig, propose_pd};
+use crate::domain::staff::{Action, allows};
+use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
+use crate::store::double_hand_poker::tables;
+use crate::web::staff::page;
+use crate::web::{ApiError, AppState, Staff};
+use forms::{Fields, events_of};
+use view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
+
+/// Closed hands read for the PD rotation proposal.
+const ROTATION_HANDS: i64 = 12;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/hands/{id}", get(show).post(act))
+        .route("/hands/{id}/record", get(record))
+}
+
+fn internal(e: impl std::fmt::Display) -> Response {
+    ApiError::internal(e).into_response()
+}
+
+async fn load(state: &AppState, id: &str) -> Result<Loaded, Response> {
+    let view = match hands::get(&state.db, id).await {
+        Ok(Some(view)) => view,
+        Ok(None) => {
+            return Err(ApiError::NotFound(format!("hand: no hand \"{id}\"")).into_response());
+        }
+        Err(e) => return Err(internal(e)),
+    };
+    Loaded::from_view(view).map_err(internal)
+}
+
+#[derive(Deserialize, Default)]
+struct ShowQuery {
+    step: Option<String>,
+    mode: Option<String>,
+    /// PD screen: the refusals so far (`SEAT:NAME, …`), before the PD is set.
+    declined: Option<String>,
+}
+
+/// What was typed and what was wrong, to show the form again.
+#[derive(Default)]
+struct Refusal {
+    field: String,
+    message: String,
+    typed: Vec<(String, String)>,
+    status: Option<StatusCode>,
+}
+
+#[derive(Template)]
+#[template(path = "double_hand_poker/hand.html")]
+struct HandPage<'a> {
+    csrf: &'a str,
+    username: &'a str,
+    role: &'a str,
+    id: &'a str,
+    table: &'a str,
+    dealer: &'a str,
+    /// A practice hand at a training table.
+    training: bool,
+    version: i64,
+    step: &'static str,
+    step_number: u8,
+    idempotency_key: String,
+    svg: String,
+    pd: Option<(i64, String, String)>,
+    proposal: String,
+    proposed: Option<PdProposal>,
+    /// PD screen: the refusals so far, and with the proposed player's added.
+    declined: String,
+    declined_next: String,
+    /// The set PD's option and refusals, in words.
+    pd_choice: String,
+    wagers: Vec<WagerRow>,
+    seats: Vec<i64>,
+    all_seats: Vec<i64>,
+    cards_mode: bool,
+    steps: Vec<StepRow>,
+    next_step: Option<usize>,
+    pending: String,
+    summary: Option<Summary>,
+    can_play: bool,
+    can_correct: bool,
+    error_field: String,
+    error: String,
+    typed: Vec<(String, String)>,
+}
+
+impl HandPage<'_> {
+    /// The value typed into `name` before a refusal, or `default`.
+    fn typed_or(&self, name: &str, default: &str) -> String {
+        self.typed
+            .iter()
+            .find(|(k, _)| k == name)
+            .map_or(default.to_string(), |(_, v)| v.clone())
+    }
+
+    /// The PD's option as typed, else `bank_two` when the proposed PD banks
+    /// the second of two hands; otherwise the dealer chooses.
+    fn option_chosen(&self) -> String {
+        let second = self.proposed.as_ref().is_some_and(|p| p.second_hand);
+        self.typed_or("option", if second { "bank_two" } else { "" })
+    }
+
+    fn is_error(&self, name: &str) -> bool {
+        self.error_field == name
+    }
+}
+
+async fn table_of(state: &AppState, name: &str) -> Result<Option<TableConfig>, Response> {
+    Ok(tables::get(&state.db, name)
+        .await
+        .map_err(internal)?
+        .map(|t| t.config))
+}
+
+/// The rotation proposal from the table's last closed hands.
+async fn proposal(
+    state: &AppState,
+    loaded: &Loaded,
+    table: Option<&TableConfig>,
+    refused: &[i64],
+) -> Option<PdProposal> {
+    let recent = tables::hands(&state.db, &loaded.state.table, ROTATION_HANDS)
+        .await
+        .ok()?;
+    let mut history = Vec::new();
+    for h in recent.iter().rev().filter(|h| h.status == "closed") {
+        let Ok(Some(view)) = hands::get(&state.db, &h.id).await else {
+            continue;
+        };
+        let Ok(past) = Loaded::from_view(view) else {
+            continue;
+        };
+        let Some(pd) = past.state.pd() else { continue };
+        let choice = past.state.pd_choice();
+        history.push(PastHand {
+            pd_seat: pd.seat,
+            pd_player: pd.player.clone(),
+            option: choice.option,
+            declined: choice.declined.clone(),
+            primary_wagers: past
+                .state
+                .wagers()
+                .iter()
+                .filter(|w| !w.backline)
+                .map(|w| (w.seat, w.bettor.clone()))
+                .collect(),
+        });
+    }
+    let min_wagers = table.map_or(3, |t| t.rules().pd_min_wagers);
+    propose_pd(&history, refused, loaded.seats(), min_wagers)
+}
+
+async fn render(
+    state: &AppState,
+    staff: &Staff,
+    loaded: &Loaded,
+    query: &ShowQuery,
+    refusal: Refusal,
+) -> Result<Response, Response> {
+    let table = table_of(state, &loaded.state.table).await?;
+    let step = loaded.step(query.step.as_deref());
+    // The refusals typed into a refused form, else those the page carries.
+    let declined = refusal
+        .typed
+        .iter()
+        .find(|(k, _)| k == "declined")
+        .map_or_else(
+            || query.declined.clone().unwrap_or_default(),
+            |(_, v)| v.clone(),
+        );
+    let proposed = if step == Step::Pd {
+        let refused: Vec<i64> = pd::parse_declined(&declined)
+            .unwrap_or_default()
+            .iter()
+            .map(|d| d.seat)
+            .collect();
+        proposal(state, loaded, table.as_ref(), &refused).await
+    } else {
+        None
+    };
+    let declined_next = proposed
+        .as_ref()
+        .map(|p| pd::with_refusal(&declined, p))
+        .unwrap_or_default();
+    let steps = loaded
+        .with_settlement(|s| v::step_rows(s, loaded))
+        .unwrap_or_default();
+    let next_step = steps.iter().position(|s| !s.confirmed);
+    let pending = steps
+        .iter()
+        .filter(|s| !s.confirmed)
+        .map(|s| s.wager.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
+    let current_seat = next_step.map(|i| i64::from(steps[i].seat));
+    let in_action = match next_step {
+        Some(0) => loaded.state.pd().map(|p| p.bank.to_string()),
+        Some(i) => Some(steps[i - 1].in_action_after.clone()),
+        None => steps.last().map(|s| s.in_action_after.clone()),
+    };
+    let show_settlement = matches!(step, Step::Settle | Step::Close | Step::Closed);
+    let svg = loaded.drawing(
+        current_seat.filter(|_| step == Step::Settle),
+        in_action.as_deref().filter(|_| show_settlement),
+    );
+    let summary = if matches!(step, Step::Close | Step::Closed) {
+        loaded.with_settlement(v::summary)
+    } else {
+        None
+    };
+    let user = &staff.0.user;
+    let mut all_seats = loaded.wagered_seats();
+    if let Some(pd) = loaded.state.pd() {
+        all_seats.push(pd.seat);
+    }
+    let status = refusal.status;
+    let body = page(&HandPage {
+        csrf: &staff.0.csrf_token,
+        username: &user.username,
+        role: user.role.as_str(),
+        id: &loaded.view.id,
+        table: &loaded.state.table,
+        dealer: &loaded.state.dealer,
+        training: table.as_ref().is_some_and(|t| t.training),
+        version: loaded.view.version,
+        step: step.name(),
+        step_number: step.number(),
+        idempotency_key: uuid::Uuid::new_v4().to_string(),
+        svg,
+        pd: loaded
+            .state
+            .pd()
+            .map(|p| (p.seat, p.player.clone(), p.bank.to_string())),
+        proposal: v::proposal_text(&proposed),
+        proposed,
+        declined,
+        declined_next,
+        pd_choice: pd::choice_text(loaded.state.pd_choice()),
+        wagers: loaded.wager_rows(table.as_ref()),
+        seats: loaded.wagered_seats(),
+        all_seats,
+        cards_mode: query.mode.as_deref() == Some("cards"),
+        steps,
+        next_step,
+        pending,
+        summary,
+        can_play: may_play(state, staff, &loaded.state.table).await?,
+        can_correct: allows(user.role, Action::CorrectHands),
+        error_field: refusal.field,
+        error: refusal.message,
+        typed: refusal.typed,
+    });
+    Ok(match status {
+        Some(s) => (s, body).into_response(),
+        None => body,
+    })
+}
+
+async fn show(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(id): Path<String>,
+    Query(query): Query<ShowQuery>,
+) -> Result<Response, Response> {
+    let loaded = load(&state, &id).await?;
+    render(&state, &staff, &loaded, &query, Refusal::default()).await
+}
+
+async fn act(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(id): Path<String>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Result<Response, Response> {
+    let fields = Fields(form);
+    staff.check_csrf(fields.get("csrf"))?;
+    let loaded = load(&state, &id).await?;
+    let step = fields.get("step").to_string();
+    if matches!(step.as_str(), "void" | "correct") {
+        staff
+            .require(&state, Action::CorrectHands, uri.path())
+            .await?;
+    } else {
+        require_play(&state, &staff, &loaded.state.table, uri.path()).await?;
+    }
+    let table = table_of(&state, &loaded.state.table).await?;
+    let query = ShowQuery {
+        step: (step == "dice").then(|| "dice".to_string()),
+        mode: (fields.get("mode") == "cards").then(|| "cards".to_string()),
+        declined: None,
+    };
+    let again = |field: String, message: String, status: StatusCode| Refusal {
+        field,
+        message,
+        typed: fields.0.clone(),
+        status: Some(status),
+    };
+    let events = match events_of(&step, &fields, &loaded, table.as_ref()) {
+        Ok(events) => events,
+        Err((field, message)) => {
+            let refusal = again(field, message, StatusCode::UNPROCESSABLE_ENTITY);
+            return render(&state, &staff, &loaded, &query, refusal).await;
+        }
+    };
+    let expected_version = fields.get("version").trim().parse::<u64>().ok();
+    let command = HandCommand {
+        idempotency_key: fields.get("idempotency_key").to_string(),
+        expected_version,
+        actor: staff.0.user.username.clone(),
+        events,
+    };
+    match state.hand_writer.submit(Some(id.clone()), command).await {
+        Ok(_) => {
+            let next = if step == "wager" || step == "remove" {
+                format!("/hands/{id}")
+            } else {
+                format!("/hands/{id}#step")
+            };
+            Ok(Redirect::to(&next).into_response())
+        }
+        Err(e) => {
+            let status = match e.status() {
+                409 => StatusCode::CONFLICT,
+                422 => StatusCode::UNPROCESSABLE_ENTITY,
+                _ => return Err(internal(e)),
+            };
+            let field = field_of(&e);
+            let message = match status {
+                StatusCode::CONFLICT => format!(
+                    "{e}. Nothing was recorded: the hand changed since this page was shown; it is shown as it is now."
+                ),
+                _ => e.to_string(),
+            };
+            let loaded = load(&state, &id).await?;
+            render(
+                &state,
+                &staff,
+                &loaded,
+                &query,
+                again(field, message, status),
+            )
+            .await
+        }
+    }
+}
+
+/// The form field a refusal names (its text starts with the field path).
+fn field_of(e: &CommandError) -> String {
+    let text = e.to_string();
+    let head = text.split(':').next().unwrap_or_default();
+    if head.contains("declined") {
+        return "declined".to_string();
+    }
+    let field = head.rsplit('.').next().unwrap_or(head).trim();
+    match field {
+        "seat" | "player" | "bank" | "amount" | "bettor" | "dice" | "reason" => field.to_string(),
+        _ => "form".to_string(),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "double_hand_poker/hand_record.html")]
+struct RecordPage<'a> {
+    csrf: &'a str,
+    username: &'a str,
+    role: &'a str,
+    id: &'a str,
+    table: &'a str,
+    status: &'a str,
+    /// Each record, with its event in words where the page has them.
+    events: Vec<(&'a crate::store::audit::AuditRecord, String)>,
+}
+
+/// Every event of a hand: who, when, what, with its chain position.
+async fn record(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(id): Path<String>,
+) -> Result<Response, Response> {
+    let loaded = load(&state, &id).await?;
+    let user = &staff.0.user;
+    Ok(page(&RecordPage {
+        csrf: &staff.0.csrf_token,
+        username: &user.username,
+        role: user.role.as_str(),
+        id: &loaded.view.id,
+        table: &loaded.view.table,
+        status: &loaded.view.status,
+        events: loaded
+            .view
+            .events
+            .iter()
+            .map(|r| {
+                let note = match r.event_type.as_str() {
+                    "pd_set" => pd::pd_set_note(&r.payload).unwrap_or_default(),
+                    _ => String::new(),
+                };
+                (r, note)
+            })
+            .collect(),
+    }))
+}

@@ -1,0 +1,270 @@
+//! What the guided hand page shows, built from the hand's folded state:
+//! which step the dealer is on, the wagers with the collection due, the
+//! settlement steps in action order, the summary, and the table drawing.
+
+use crate::domain::common::money::Money;
+use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState, Phase};
+use crate::domain::double_hand_poker::settle::{self, Schedule, Settlement};
+use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
+use crate::store::double_hand_poker::hands::HandView;
+
+use crate::web::double_hand_poker::drawing::TableDrawing;
+
+/// The screen the dealer is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Pd,
+    Wagers,
+    Dice,
+    Results,
+    Settle,
+    Close,
+    Closed,
+    Voided,
+}
+
+impl Step {
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Pd => "pd",
+            Step::Wagers => "wagers",
+            Step::Dice => "dice",
+            Step::Results => "results",
+            Step::Settle => "settle",
+            Step::Close => "close",
+            Step::Closed => "closed",
+            Step::Voided => "voided",
+        }
+    }
+
+    pub fn number(self) -> u8 {
+        match self {
+            Step::Pd => 1,
+            Step::Wagers => 2,
+            Step::Dice => 3,
+            Step::Results => 4,
+            _ => 5,
+        }
+    }
+}
+
+pub struct WagerRow {
+    pub id: String,
+    pub seat: i64,
+    pub bettor: String,
+    pub amount: String,
+    pub backline: bool,
+    pub collection: String,
+}
+
+pub struct StepRow {
+    pub number: usize,
+    pub wager: String,
+    pub seat: u8,
+    pub bettor: String,
+    pub amount: String,
+    pub outcome: &'static str,
+    pub explanation: String,
+    pub in_action_after: String,
+    pub confirmed: bool,
+}
+
+pub struct TotalRow {
+    pub name: String,
+    pub staked: String,
+    pub received: String,
+    pub net: String,
+    pub fee: String,
+}
+
+pub struct Summary {
+    pub players: Vec<TotalRow>,
+    pub pd: TotalRow,
+    pub pd_returned: String,
+    pub house_collection: String,
+    pub money_in: String,
+    pub money_out: String,
+    pub balanced: bool,
+}
+
+/// A hand loaded for a page.
+pub struct Loaded {
+    pub view: HandView,
+    pub state: HandState,
+}
+
+impl Loaded {
+    pub fn from_view(view: HandView) -> Result<Loaded, String> {
+        let events = view
+            .events
+            .iter()
+            .map(|r| HandEvent::from_json(&r.payload).map_err(|e| format!("seq {}: {e}", r.seq)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let state = HandState::fold(&events).map_err(|e| e.to_string())?;
+        Ok(Loaded { view, state })
+    }
+
+    /// The step to show; `asked` is the `?step=` of the address.
+    pub fn step(&self, asked: Option<&str>) -> Step {
+        match self.state.phase {
+            Phase::Voided => Step::Voided,
+            Phase::Closed => Step::Closed,
+            Phase::Betting if self.state.pd().is_none() => Step::Pd,
+            Phase::Betting if asked == Some("dice") && !self.state.wagers().is_empty() => {
+                Step::Dice
+            }
+            Phase::Betting => Step::Wagers,
+            Phase::Dealt => match self.state.scenario() {
+                Err(_) => Step::Results,
+                Ok(scenario) => match settle::settle(&scenario) {
+                    Ok(s)
+                        if s.steps
+                            .iter()
+                            .all(|st| self.state.confirmed().contains(st.wager)) =>
+                    {
+                        Step::Close
+                    }
+                    _ => Step::Settle,
+                },
+            },
+        }
+    }
+
+    /// Seats with a wager, in seat order.
+    pub fn wagered_seats(&self) -> Vec<i64> {
+        let mut seats: Vec<i64> = self.state.wagers().iter().map(|w| w.seat).collect();
+        seats.sort_unstable();
+        seats.dedup();
+        seats
+    }
+
+    pub fn action_seat(&self) -> Option<i64> {
+        self.state.scenario_input().action.seat.or_else(|| {
+            let dice = self.state.scenario_input().action.dice?;
+            let dice: [i64; 3] = dice.try_into().ok()?;
+            let pd = self.state.pd()?;
+            crate::domain::double_hand_poker::action_dice::action_seat(dice, pd.seat, self.seats())
+                .ok()
+                .map(i64::from)
+        })
+    }
+
+    pub fn seats(&self) -> i64 {
+        self.state.scenario_input().seats.unwrap_or(7)
+    }
+
+    pub fn wager_rows(&self, table: Option<&TableConfig>) -> Vec<WagerRow> {
+        let schedule = table.and_then(|t| {
+            let unit = t.rules().min_unit;
+            t.player_schedule
+                .as_deref()
+                .and_then(|b| Schedule::parse("player_schedule", b, unit).ok())
+        });
+        self.state
+            .wagers()
+            .iter()
+            .map(|w| WagerRow {
+                id: w.id.clone(),
+                seat: w.seat,
+                bettor: w.bettor.clone(),
+                amount: w.amount.to_string(),
+                backline: w.backline,
+                collection: match &schedule {
+                    Some(s) => s
+                        .fee_for(w.amount)
+                        .map_or("outside the schedule".into(), |f| f.to_string()),
+                    None => "none".into(),
+                },
+            })
+            .collect()
+    }
+
+    /// The settlement as it stands (every result in), or None.
+    pub fn with_settlement<T>(&self, f: impl FnOnce(&Settlement<'_>) -> T) -> Option<T> {
+        let scenario = self.state.scenario().ok()?;
+        let settlement = settle::settle(&scenario).ok()?;
+        Some(f(&settlement))
+    }
+
+    pub fn drawing(&self, current_seat: Option<i64>, in_action: Option<&str>) -> String {
+        let pd = self.state.pd();
+        TableDrawing {
+            seats: self.seats(),
+            pd_seat: pd.map(|p| p.seat),
+            bank: pd.map(|p| p.bank.to_string()),
+            action_seat: self.action_seat(),
+            wagers: self
+                .state
+                .wagers()
+                .iter()
+                .map(|w| (w.seat, w.amount.to_string(), w.backline))
+                .collect(),
+            current_seat,
+            in_action,
+        }
+        .svg()
+    }
+}
+
+pub fn step_rows(s: &Settlement<'_>, loaded: &Loaded) -> Vec<StepRow> {
+    s.steps
+        .iter()
+        .enumerate()
+        .map(|(i, st)| StepRow {
+            number: i + 1,
+            wager: st.wager.to_string(),
+            seat: st.seat,
+            bettor: st.bettor.to_string(),
+            amount: st.amount.to_string(),
+            outcome: match st.outcome {
+                crate::domain::double_hand_poker::outcome::Outcome::Player => "player wins",
+                crate::domain::double_hand_poker::outcome::Outcome::Pd => "PD wins",
+                crate::domain::double_hand_poker::outcome::Outcome::Push => "push",
+            },
+            explanation: st.explanation(),
+            in_action_after: st.in_action_after().to_string(),
+            confirmed: loaded.state.confirmed().contains(st.wager),
+        })
+        .collect()
+}
+
+fn total_row(name: &str, t: &settle::Total) -> TotalRow {
+    TotalRow {
+        name: name.to_string(),
+        staked: t.staked.to_string(),
+        received: t.received.to_string(),
+        net: t.net.to_string(),
+        fee: t.fee.to_string(),
+    }
+}
+
+pub fn summary(s: &Settlement<'_>) -> Summary {
+    let c = &s.conservation;
+    Summary {
+        players: s
+            .totals
+            .bettors
+            .iter()
+            .map(|(name, t)| total_row(name, t))
+            .collect(),
+        pd: total_row(&format!("{} (PD)", s.pd.player), &s.totals.pd),
+        pd_returned: s.pd_returned.to_string(),
+        house_collection: s.house_collection.to_string(),
+        money_in: c.money_in.to_string(),
+        money_out: c.money_out.to_string(),
+        balanced: c.money_in == c.money_out && c.fees_taken == c.house_collection,
+    }
+}
+
+/// The proposal shown on the PD screen, as text.
+pub fn proposal_text(p: &Option<PdProposal>) -> String {
+    match p {
+        Some(p) => format!("Seat {}, {}: {}", p.seat, p.player, p.why),
+        None => "No proposal: ask the table who takes the bank.".to_string(),
+    }
+}
+
+/// Money typed in a form: refused with the field named.
+pub fn money_field(field: &str, text: &str) -> Result<Money, (String, String)> {
+    Money::parse(text.trim()).map_err(|e| (field.to_string(), format!("\"{text}\": {e}")))
+}

@@ -1,0 +1,429 @@
+//! Table pages: the list (and a supervisor's "new table" form), a table's
+//! view with its dealers, its current hand and its recent hands; assigning
+//! dealers; opening a hand. Every form is CSRF-checked; a refused form is
+//! shown again with what was typed and the message beside the field.
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use serde::Deserialize;
+
+use crate::domain::common::money::{Money, Unit};
+use crate::domain::double_hand_poker::hand_record::HandEvent;
+use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
+use crate::domain::double_hand_poker::table::{TableConfig, parse_schedule, schedule_text};
+use crate::domain::staff::{Action, allows};
+use crate::store::double_hand_poker::hands::HandCommand;
+use crate::store::double_hand_poker::tables::{self, AtTable, HandSummary, Table, TableStoreError};
+use crate::web::staff::page;
+use crate::web::{ApiError, AppState, Staff};
+
+/// Hands listed on a table's page.
+const RECENT_HANDS: i64 = 20;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/tables", get(list).post(create))
+        .route("/tables/{name}", get(show))
+        .route("/tables/{name}/dealers", post(dealers))
+        .route("/tables/{name}/hands", post(open_hand))
+}
+
+fn internal(e: impl std::fmt::Display) -> Response {
+    ApiError::internal(e).into_response()
+}
+
+#[derive(Deserialize, Default, Clone)]
+pub(super) struct TableForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    profile: String,
+    #[serde(default)]
+    seats: String,
+    #[serde(default)]
+    min_unit: String,
+    #[serde(default)]
+    options: String,
+    #[serde(default)]
+    player_schedule: String,
+    #[serde(default)]
+    bank_schedule: String,
+    #[serde(default)]
+    wager_min: String,
+    #[serde(default)]
+    wager_max: String,
+    /// "on" when the training box is ticked (absent otherwise).
+    #[serde(default)]
+    training: String,
+}
+
+impl TableForm {
+    fn blank() -> TableForm {
+        TableForm {
+            profile: "lucky-chances".into(),
+            seats: "7".into(),
+            min_unit: "0.01".into(),
+            ..TableForm::default()
+        }
+    }
+
+    /// The form as a table configuration, or the field at fault.
+    fn config(&self) -> Result<TableConfig, (&'static str, String)> {
+        let profile = Profile::parse(self.profile.trim()).ok_or_else(|| {
+            (
+                "profile",
+                format!("\"{}\" is not lucky-chances or nevada", self.profile),
+            )
+        })?;
+        let seats: i64 = self
+            .seats
+            .trim()
+            .parse()
+            .map_err(|_| ("seats", format!("\"{}\" is not a whole number", self.seats)))?;
+        let mut options: OptionOverrides = if self.options.trim().is_empty() {
+            OptionOverrides::default()
+        } else {
+            serde_json::from_str(&self.options).map_err(|e| ("options", e.to_string()))?
+        };
+        if !self.min_unit.trim().is_empty() {
+            let unit = Unit::parse("min_unit", self.min_unit.trim())
+                .map_err(|e| ("min_unit", e.to_string()))?;
+            options.min_unit = Some(unit);
+        }
+        let money = |field: &'static str, text: &str| {
+            let text = text.trim();
+            (!text.is_empty())
+                .then(|| Money::parse(text).map_err(|e| (field, format!("\"{text}\": {e}"))))
+                .transpose()
+        };
+        let schedule =
+            |field, text: &str| parse_schedule(field, text).map_err(|e| (e.field, e.message));
+        let config = TableConfig {
+            name: self.name.trim().to_string(),
+            profile,
+            options,
+            seats,
+            player_schedule: schedule("player_schedule", &self.player_schedule)?,
+            bank_schedule: schedule("bank_schedule", &self.bank_schedule)?,
+            wager_min: money("wager_min", &self.wager_min)?,
+            wager_max: money("wager_max", &self.wager_max)?,
+            training: match self.training.as_str() {
+                "" => false,
+                "on" | "true" => true,
+                other => {
+                    return Err(("training", format!("\"{other}\" is not on or off")));
+                }
+            },
+        };
+        config.validate().map_err(|e| (e.field, e.message))?;
+        Ok(config)
+    }
+}
+
+struct TableRow {
+    name: String,
+    training: bool,
+    profile: &'static str,
+    seats: i64,
+    dealers: String,
+}
+
+#[derive(Template)]
+#[template(path = "double_hand_poker/tables.html")]
+struct TablesPage<'a> {
+    csrf: &'a str,
+    username: &'a str,
+    role: &'a str,
+    tables: Vec<TableRow>,
+    can_create: bool,
+    form: TableForm,
+    error_field: &'a str,
+    error: String,
+}
+
+async fn tables_page(
+    state: &AppState,
+    staff: &Staff,
+    form: TableForm,
+    error: Option<(&str, String)>,
+) -> Response {
+    let all = match tables::list(&state.db).await {
+        Ok(t) => t,
+        Err(e) => return internal(e),
+    };
+    let user = &staff.0.user;
+    let (error_field, error) = error.unwrap_or(("", String::new()));
+    let failed = !error.is_empty();
+    let body = page(&TablesPage {
+        csrf: &staff.0.csrf_token,
+        username: &user.username,
+        role: user.role.as_str(),
+        tables: all
+            .into_iter()
+            .map(|t| TableRow {
+                profile: t.config.profile.name(),
+                seats: t.config.seats,
+                dealers: t.dealers.join(", "),
+                training: t.config.training,
+                name: t.config.name,
+            })
+            .collect(),
+        can_create: allows(user.role, Action::ManageTables),
+        form,
+        error_field,
+        error,
+    });
+    if failed {
+        (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
+    } else {
+        body
+    }
+}
+
+async fn list(State(state): State<AppState>, staff: Staff) -> Response {
+    tables_page(&state, &staff, TableForm::blank(), None).await
+}
+
+async fn create(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Form(form): Form<TableForm>,
+) -> Result<Response, Response> {
+    staff.check_csrf(&form.csrf)?;
+    staff
+        .require(&state, Action::ManageTables, uri.path())
+        .await?;
+    let config = match form.config() {
+        Ok(c) => c,
+        Err((field, message)) => {
+            return Ok(tables_page(&state, &staff, form, Some((field, message))).await);
+        }
+    };
+    match tables::create(&state.db, &state.audit_key, &staff.0.user.username, &config).await {
+        Ok(()) => Ok(Redirect::to(&format!("/tables/{}", config.name)).into_response()),
+        Err(TableStoreError::Invalid { field, message }) => {
+            Ok(tables_page(&state, &staff, form, Some((field, message))).await)
+        }
+        Err(TableStoreError::Store(e)) => Err(internal(e)),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "double_hand_poker/table.html")]
+struct TablePage<'a> {
+    csrf: &'a str,
+    username: &'a str,
+    role: &'a str,
+    table: &'a Table,
+    rules: String,
+    player_schedule: String,
+    bank_schedule: String,
+    limits: String,
+    hands: Vec<HandSummary>,
+    current: Option<&'a HandSummary>,
+    can_assign: bool,
+    can_play: bool,
+    idempotency_key: String,
+    dealer_error: String,
+}
+
+pub(super) async fn load_table(state: &AppState, name: &str) -> Result<Table, Response> {
+    match tables::get(&state.db, name).await {
+        Ok(Some(t)) => Ok(t),
+        Ok(None) => Err(ApiError::NotFound(format!("table: no table \"{name}\"")).into_response()),
+        Err(e) => Err(internal(e)),
+    }
+}
+
+/// Refuses (403, recorded) unless the signed-in staff member may run hands
+/// at `table`: a dealer only where assigned.
+pub(super) async fn require_play(
+    state: &AppState,
+    staff: &Staff,
+    table: &str,
+    path: &str,
+) -> Result<(), Response> {
+    let action = play_action(state, staff, table).await?;
+    staff.require(state, action, path).await
+}
+
+/// Whether the signed-in staff member may run hands at `table`.
+pub(super) async fn may_play(
+    state: &AppState,
+    staff: &Staff,
+    table: &str,
+) -> Result<bool, Response> {
+    let action = play_action(state, staff, table).await?;
+    Ok(allows(staff.0.user.role, action))
+}
+
+/// What running hands at `table` takes of the signed-in staff member: a
+/// training table takes the training right, a real one the assignment.
+async fn play_action(state: &AppState, staff: &Staff, table: &str) -> Result<Action, Response> {
+    let found = tables::assignment(&state.db, AtTable::Table(table), &staff.0.user.username)
+        .await
+        .map_err(internal)?;
+    Ok(found.map_or(Action::ActOnTable { assigned: false }, |a| a.run_hands()))
+}
+
+async fn table_page(
+    state: &AppState,
+    staff: &Staff,
+    name: &str,
+    dealer_error: String,
+) -> Result<Response, Response> {
+    let table = load_table(state, name).await?;
+    let hands = tables::hands(&state.db, name, RECENT_HANDS)
+        .await
+        .map_err(internal)?;
+    let can_play = may_play(state, staff, name).await?;
+    let user = &staff.0.user;
+    let config = &table.config;
+    let rules = config.rules();
+    let limits = match (config.wager_min, config.wager_max) {
+        (None, None) => "none".to_string(),
+        (lo, hi) => format!(
+            "{} to {}",
+            lo.map_or("—".into(), |m| m.to_string()),
+            hi.map_or("—".into(), |m| m.to_string())
+        ),
+    };
+    let current = hands
+        .iter()
+        .find(|h| matches!(h.status.as_str(), "betting" | "dealt"));
+    let failed = !dealer_error.is_empty();
+    let body = page(&TablePage {
+        csrf: &staff.0.csrf_token,
+        username: &user.username,
+        role: user.role.as_str(),
+        rules: format!(
+            "{}: joker {:?}, wheel {:?}, foul {:?}, smallest unit {}, PD needs {} wagers",
+            config.profile.name(),
+            rules.joker,
+            rules.wheel,
+            rules.foul,
+            rules.min_unit,
+            rules.pd_min_wagers
+        )
+        .to_lowercase(),
+        player_schedule: schedule_text(config.player_schedule.as_deref()),
+        bank_schedule: schedule_text(config.bank_schedule.as_deref()),
+        limits,
+        current,
+        hands: hands.clone(),
+        table: &table,
+        can_assign: allows(user.role, Action::AssignDealers),
+        can_play,
+        idempotency_key: uuid::Uuid::new_v4().to_string(),
+        dealer_error,
+    });
+    Ok(if failed {
+        (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
+    } else {
+        body
+    })
+}
+
+async fn show(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(name): Path<String>,
+) -> Result<Response, Response> {
+    table_page(&state, &staff, &name, String::new()).await
+}
+
+#[derive(Deserialize)]
+struct DealerForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    op: String,
+}
+
+async fn dealers(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(name): Path<String>,
+    Form(form): Form<DealerForm>,
+) -> Result<Response, Response> {
+    staff.check_csrf(&form.csrf)?;
+    staff
+        .require(&state, Action::AssignDealers, uri.path())
+        .await?;
+    let assign = match form.op.as_str() {
+        "assign" => true,
+        "remove" => false,
+        other => {
+            let message = format!("op: \"{other}\" is not assign or remove");
+            return table_page(&state, &staff, &name, message).await;
+        }
+    };
+    let actor = &staff.0.user.username;
+    match tables::set_dealer(
+        &state.db,
+        &state.audit_key,
+        actor,
+        &name,
+        form.username.trim(),
+        assign,
+    )
+    .await
+    {
+        Ok(()) => Ok(Redirect::to(&format!("/tables/{name}")).into_response()),
+        Err(TableStoreError::Invalid { field, message }) => {
+            table_page(&state, &staff, &name, format!("{field}: {message}")).await
+        }
+        Err(TableStoreError::Store(e)) => Err(internal(e)),
+    }
+}
+
+#[derive(Deserialize)]
+struct OpenForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    idempotency_key: String,
+}
+
+/// Opens a hand with the table's rules as they are now.
+async fn open_hand(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(name): Path<String>,
+    Form(form): Form<OpenForm>,
+) -> Result<Response, Response> {
+    staff.check_csrf(&form.csrf)?;
+    let table = load_table(&state, &name).await?;
+    require_play(&state, &staff, &name, uri.path()).await?;
+    let config = &table.config;
+    let command = HandCommand {
+        idempotency_key: form.idempotency_key,
+        expected_version: None,
+        actor: staff.0.user.username.clone(),
+        // The store records the table's rules as they are when it runs.
+        events: vec![HandEvent::HandOpened {
+            table: config.name.clone(),
+            dealer: String::new(),
+            profile: None,
+            options: None,
+            seats: None,
+            posted: None,
+        }],
+    };
+    match state.hand_writer.submit(None, command).await {
+        Ok((result, _)) => Ok(Redirect::to(&format!("/hands/{}", result.hand_id)).into_response()),
+        Err(e) if e.status() == 500 => Err(internal(e)),
+        Err(e) => table_page(&state, &staff, &name, e.to_string()).await,
+    }
+}

@@ -1,0 +1,418 @@
+//! `/users`: the staff accounts an admin runs — add one with a one-time
+//! password (shown once), disable, enable, change role, reset the password
+//! (a new one-time password, shown once), list an account's API tokens and
+//! revoke them. Admin only (403, recorded as `permission_denied`); every
+//! form carries the session's CSRF token; a refused change shows the page
+//! again with the message beside its field and what was typed kept.
+//! The same changes as `pitbook user …` (`store::staff::admin`).
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::Uri;
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use serde::Deserialize;
+
+use super::page;
+use crate::domain::staff::{Action, Role};
+use crate::store::staff::{self as store, AccountError, RevokeWhich, TokenInfo};
+use crate::web::{ApiError, AppState, Staff};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/users", get(list).post(add))
+        .route("/users/{name}/disable", post(disable))
+        .route("/users/{name}/enable", post(enable))
+        .route("/users/{name}/role", post(set_role))
+        .route("/users/{name}/reset-password", post(reset_password))
+        .route("/users/{name}/tokens", get(tokens))
+        .route("/users/{name}/tokens/revoke", post(revoke_token))
+}
+
+fn internal(e: impl std::fmt::Display) -> Response {
+    axum::response::IntoResponse::into_response(ApiError::internal(e))
+}
+
+/// One account's row: its forms, and a refused change's message.
+struct UserRow {
+    name: String,
+    role: &'static str,
+    state: &'static str,
+    disabled: bool,
+    /// The role shown chosen in the row's role form (the one typed after a refusal).
+    chosen_role: String,
+    role_error: Option<String>,
+    error: Option<String>,
+}
+
+#[derive(Template, Default)]
+#[template(path = "staff/users.html")]
+struct UsersPage {
+    csrf: String,
+    username: String,
+    role: String,
+    rows: Vec<UserRow>,
+    roles: Vec<&'static str>,
+    notice: Option<String>,
+    /// (user name, password) to show once.
+    one_time: Option<(String, String)>,
+    add_username: String,
+    add_role: String,
+    add_username_error: Option<String>,
+    add_role_error: Option<String>,
+}
+
+/// What the page shows besides the list after a form.
+#[derive(Default)]
+struct Outcome {
+    notice: Option<String>,
+    one_time: Option<(String, String)>,
+    /// (user name, field, message) of a refused row change, with the typed role.
+    row_error: Option<(String, &'static str, String)>,
+    typed_role: Option<(String, String)>,
+    add: Option<AddForm>,
+    add_error: Option<(&'static str, String)>,
+}
+
+async fn admin(staff: &Staff, state: &AppState, uri: &Uri) -> Result<(), Response> {
+    staff.require(state, Action::ManageUsers, uri.path()).await
+}
+
+async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> Result<Response, Response> {
+    let accounts = store::list_users(&state.db).await.map_err(internal)?;
+    let rows = accounts
+        .into_iter()
+        .map(|(u, disabled)| {
+            let mut row = UserRow {
+                chosen_role: u.role.as_str().to_string(),
+                name: u.username.clone(),
+                role: u.role.as_str(),
+                state: store::account_state(&u, disabled),
+                disabled,
+                role_error: None,
+                error: None,
+            };
+            if let Some((name, typed)) = &outcome.typed_role
+                && *name == u.username
+            {
+                row.chosen_role = typed.clone();
+            }
+            if let Some((name, field, message)) = &outcome.row_error
+                && *name == u.username
+            {
+                match *field {
+                    "role" => row.role_error = Some(message.clone()),
+                    _ => row.error = Some(message.clone()),
+                }
+            }
+            row
+        })
+        .collect();
+    let user = &staff.0.user;
+    let add = outcome.add.unwrap_or_default();
+    let (add_username_error, add_role_error) = match outcome.add_error {
+        Some(("role", m)) => (None, Some(m)),
+        Some((_, m)) => (Some(m), None),
+        None => (None, None),
+    };
+    Ok(page(&UsersPage {
+        csrf: staff.0.csrf_token.clone(),
+        username: user.username.clone(),
+        role: user.role.as_str().to_string(),
+        rows,
+        roles: Role::ALL.iter().map(|r| r.as_str()).collect(),
+        notice: outcome.notice,
+        one_time: outcome.one_time,
+        add_username: add.username,
+        add_role: if add.role.is_empty() {
+            Role::Dealer.as_str().to_string()
+        } else {
+            add.role
+        },
+        add_username_error,
+        add_role_error,
+    }))
+}
+
+async fn list(State(state): State<AppState>, staff: Staff, uri: Uri) -> Result<Response, Response> {
+    admin(&staff, &state, &uri).await?;
+    render(&state, &staff, Outcome::default()).await
+}
+
+#[derive(Deserialize, Default, Clone)]
+struct AddForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    role: String,
+}
+
+async fn add(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Form(form): Form<AddForm>,
+) -> Result<Response, Response> {
+    admin(&staff, &state, &uri).await?;
+    staff.check_csrf(&form.csrf)?;
+    let username = form.username.trim().to_string();
+    let refused = |field: &'static str, message: String| Outcome {
+        add: Some(AddForm {
+            username: username.clone(),
+            ..form.clone()
+        }),
+        add_error: Some((field, message)),
+        ..Outcome::default()
+    };
+    let role: Role = match form.role.parse() {
+        Ok(r) => r,
+        Err(m) => return render(&state, &staff, refused("role", m)).await,
+    };
+    let actor = &staff.0.user.username;
+    let outcome = match store::admin::add_with_one_time_password(
+        &state.db,
+        &state.audit_key,
+        actor,
+        &username,
+        role,
+    )
+    .await
+    {
+        Ok((user, password)) => Outcome {
+            notice: Some(format!(
+                "Added \"{}\" ({}). Give them the one-time password below; it is shown only now and must be changed at their first login.",
+                user.username, user.role
+            )),
+            one_time: Some((user.username, password)),
+            ..Outcome::default()
+        },
+        Err(AccountError::Invalid { field, message }) => refused(field, message),
+        Err(AccountError::Store(e)) => return Err(internal(e)),
+    };
+    render(&state, &staff, outcome).await
+}
+
+#[derive(Deserialize)]
+struct CsrfForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// A row change's result: the notice, or the page with the message in the row.
+async fn row_result<T>(
+    state: &AppState,
+    staff: &Staff,
+    name: &str,
+    result: Result<T, AccountError>,
+    notice: impl FnOnce(T) -> Outcome,
+) -> Result<Response, Response> {
+    let outcome = match result {
+        Ok(done) => notice(done),
+        Err(AccountError::Invalid { field, message }) => Outcome {
+            row_error: Some((name.to_string(), field, message)),
+            ..Outcome::default()
+        },
+        Err(AccountError::Store(e)) => return Err(internal(e)),
+    };
+    render(state, staff, outcome).await
+}
+
+async fn set_disabled(
+    state: AppState,
+    staff: Staff,
+    uri: Uri,
+    name: String,
+    form: CsrfForm,
+    disabled: bool,
+) -> Result<Response, Response> {
+    admin(&staff, &state, &uri).await?;
+    staff.check_csrf(&form.csrf)?;
+    let actor = &staff.0.user.username;
+    let result =
+        store::admin::set_disabled(&state.db, &state.audit_key, actor, &name, disabled).await;
+    row_result(&state, &staff, &name, result, |ended| Outcome {
+        notice: Some(if disabled {
+            format!(
+                "Disabled \"{name}\": {ended} sessions signed out; its API tokens stop working."
+            )
+        } else {
+            format!("Enabled \"{name}\".")
+        }),
+        ..Outcome::default()
+    })
+    .await
+}
+
+async fn disable(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(name): Path<String>,
+    Form(form): Form<CsrfForm>,
+) -> Result<Response, Response> {
+    set_disabled(state, staff, uri, name, form, true).await
+}
+
+async fn enable(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(name): Path<String>,
+    Form(form): Form<CsrfForm>,
+) -> Result<Response, Response> {
+    set_disabled(state, staff, uri, name, form, false).await
+}
+
+#[derive(Deserialize)]
+struct RoleForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    role: String,
+}
+
+async fn set_role(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(name): Path<String>,
+    Form(form): Form<RoleForm>,
+) -> Result<Response, Response> {
+    admin(&staff, &state, &uri).await?;
+    staff.check_csrf(&form.csrf)?;
+    let result = match form.role.parse::<Role>() {
+        Ok(role) => {
+            let actor = &staff.0.user.username;
+            store::admin::set_role(&state.db, &state.audit_key, actor, &name, role)
+                .await
+                .map(|from| (from, role))
+        }
+        Err(m) => Err(AccountError::Invalid {
+            field: "role",
+            message: m,
+        }),
+    };
+    let outcome = match result {
+        Ok((from, to)) => Outcome {
+            notice: Some(format!("\"{name}\" is now {to} (was {from}).")),
+            ..Outcome::default()
+        },
+        // Refused: the message beside the row's role, the role typed kept.
+        Err(AccountError::Invalid { field, message }) => Outcome {
+            row_error: Some((name.clone(), field, message)),
+            typed_role: Some((name.clone(), form.role.clone())),
+            ..Outcome::default()
+        },
+        Err(AccountError::Store(e)) => return Err(internal(e)),
+    };
+    render(&state, &staff, outcome).await
+}
+
+async fn reset_password(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(name): Path<String>,
+    Form(form): Form<CsrfForm>,
+) -> Result<Response, Response> {
+    admin(&staff, &state, &uri).await?;
+    staff.check_csrf(&form.csrf)?;
+    let actor = &staff.0.user.username;
+    let result = store::admin::reset_password(&state.db, &state.audit_key, actor, &name).await;
+    row_result(&state, &staff, &name, result, |(password, ended)| Outcome {
+        notice: Some(format!(
+            "New one-time password for \"{name}\" (shown only now; it must be changed at the next login); {ended} sessions signed out."
+        )),
+        one_time: Some((name.clone(), password)),
+        ..Outcome::default()
+    })
+    .await
+}
+
+#[derive(Template)]
+#[template(path = "staff/user_tokens.html")]
+struct TokensPage {
+    csrf: String,
+    username: String,
+    role: String,
+    account: String,
+    tokens: Vec<TokenInfo>,
+    notice: Option<String>,
+    error: Option<String>,
+}
+
+async fn render_tokens(
+    state: &AppState,
+    staff: &Staff,
+    name: &str,
+    notice: Option<String>,
+    error: Option<String>,
+) -> Result<Response, Response> {
+    let tokens = match store::admin::tokens_of(&state.db, name).await {
+        Ok(t) => t,
+        Err(AccountError::Invalid { message, .. }) => {
+            return Err(axum::response::IntoResponse::into_response(
+                ApiError::NotFound(format!("username: {message}")),
+            ));
+        }
+        Err(AccountError::Store(e)) => return Err(internal(e)),
+    };
+    let user = &staff.0.user;
+    Ok(page(&TokensPage {
+        csrf: staff.0.csrf_token.clone(),
+        username: user.username.clone(),
+        role: user.role.as_str().to_string(),
+        account: name.to_string(),
+        tokens,
+        notice,
+        error,
+    }))
+}
+
+async fn tokens(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(name): Path<String>,
+) -> Result<Response, Response> {
+    admin(&staff, &state, &uri).await?;
+    render_tokens(&state, &staff, &name, None, None).await
+}
+
+#[derive(Deserialize)]
+struct RevokeForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    id: String,
+}
+
+async fn revoke_token(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(name): Path<String>,
+    Form(form): Form<RevokeForm>,
+) -> Result<Response, Response> {
+    admin(&staff, &state, &uri).await?;
+    staff.check_csrf(&form.csrf)?;
+    let actor = &staff.0.user.username;
+    let which = RevokeWhich::Id(form.id.clone());
+    match store::revoke_tokens(&state.db, &state.audit_key, actor, &name, &which).await {
+        Ok(revoked) => {
+            let notice = revoked
+                .iter()
+                .map(|t| format!("Revoked API token {} (label \"{}\").", t.id, t.label))
+                .collect::<Vec<_>>()
+                .join(" ");
+            render_tokens(&state, &staff, &name, Some(notice), None).await
+        }
+        Err(AccountError::Invalid { message, .. }) => {
+            render_tokens(&state, &staff, &name, None, Some(message)).await
+        }
+        Err(AccountError::Store(e)) => Err(internal(e)),
+    }
+}

@@ -1,0 +1,141 @@
+//! The games list and starting a game (`GET`/`POST /tripoley`).
+
+use super::*;
+
+#[derive(Template)]
+#[template(path = "tripoley/games.html")]
+struct ListPage<'a> {
+    csrf: &'a str,
+    username: &'a str,
+    role: &'a str,
+    /// (id, players, status, rounds, started).
+    games: Vec<(String, String, String, usize, String)>,
+    can_keep: bool,
+    typed: Vec<(String, String)>,
+    error: String,
+}
+
+impl ListPage<'_> {
+    fn typed_or(&self, name: &str, default: &str) -> String {
+        typed_or(&self.typed, name, default)
+    }
+}
+
+async fn list_page(
+    state: &AppState,
+    staff: &Staff,
+    typed: Vec<(String, String)>,
+    error: Option<(String, String)>,
+) -> Response {
+    let games = match store::list(&state.db, LISTED_GAMES).await {
+        Ok(g) => g,
+        Err(e) => return internal(e),
+    };
+    let user = &staff.0.user;
+    let failed = error.is_some();
+    let body = page(&ListPage {
+        csrf: &staff.0.csrf_token,
+        username: &user.username,
+        role: user.role.as_str(),
+        games: games
+            .into_iter()
+            .map(|g| {
+                (
+                    g.id,
+                    g.game.players.join(", "),
+                    g.status,
+                    g.game.rounds.len(),
+                    g.created_at,
+                )
+            })
+            .collect(),
+        can_keep: allows(user.role, KEEP),
+        typed,
+        error: error
+            .map(|(field, message)| format!("{field}: {message}"))
+            .unwrap_or_default(),
+    });
+    if failed {
+        (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
+    } else {
+        body
+    }
+}
+
+pub(super) async fn list(State(state): State<AppState>, staff: Staff) -> Response {
+    list_page(&state, &staff, Vec::new(), None).await
+}
+
+fn number(fields: &Fields, name: &str, default: i64) -> Result<i64, (String, String)> {
+    let text = fields.get(name).trim();
+    if text.is_empty() {
+        return Ok(default);
+    }
+    text.parse().map_err(|_| {
+        (
+            name.to_string(),
+            format!("\"{text}\" is not a whole number"),
+        )
+    })
+}
+
+fn new_game(fields: &Fields) -> Result<TripoleyGame, (String, String)> {
+    let players: Vec<String> = fields
+        .get("players")
+        .split([',', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
+    let profile = match fields.get("profile") {
+        "" | "classic" => Profile::Classic,
+        "cadaco" => Profile::Cadaco,
+        other => {
+            return Err((
+                "profile".into(),
+                format!("\"{other}\" is not a profile (cadaco or classic)"),
+            ));
+        }
+    };
+    let value = fields.get("chip_value").trim();
+    let chip_value = Money::parse(if value.is_empty() { "1" } else { value }).map_err(|_| {
+        (
+            "chip_value".to_string(),
+            format!("\"{value}\" is not a decimal amount (e.g. 0.25)"),
+        )
+    })?;
+    let setup = GameSetup {
+        profile,
+        players,
+        chips_each: number(fields, "chips", 50)?,
+        chip_value,
+        ante: number(fields, "ante", 1)?,
+        bet_limit: number(fields, "bet_limit", 10)?,
+    };
+    TripoleyGame::start(&setup).map_err(|e| match e {
+        crate::domain::tripoley::TripoleyError::Input { field, message } => (field, message),
+        other => ("game".into(), other.to_string()),
+    })
+}
+
+pub(super) async fn start(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Result<Response, Response> {
+    let fields = Fields(form);
+    staff.check_csrf(fields.get("csrf"))?;
+    staff.require(&state, KEEP, uri.path()).await?;
+    let game = match new_game(&fields) {
+        Ok(g) => g,
+        Err(e) => return Ok(list_page(&state, &staff, fields.0, Some(e)).await),
+    };
+    match store::start(&state.db, &state.audit_key, &staff.0.user.username, &game).await {
+        Ok(id) => Ok(Redirect::to(&format!("/tripoley/{id}")).into_response()),
+        Err(TripoleyGameError::Rules { field, message }) => {
+            Ok(list_page(&state, &staff, fields.0, Some((field, message))).await)
+        }
+        Err(e) => Err(internal(e)),
+    }
+}

@@ -1,0 +1,523 @@
+//! Tripoley at the table. /tripoley lists games and starts one (players,
+//! chips each, chip value, profile, ante, bet limit); /tripoley/{id} keeps
+//! it: the balances in chips and money, the board drawn before and after
+//! the last round, the last round's steps as sentences the dealer reads
+//! aloud, the history of rounds, and the next round entered in guided steps
+//! (1. the deal, with each player's money cards, 8-9-10 and best five shown
+//! on "Check the deal"; 2. the spare hand, classic only; 3. the poker
+//! result; 4. the Michigan result) then "Pay out", which records it. The
+//! end of the game is the last five-card hands. A round may instead be kept
+//! one screen per step (`steps.rs`: ante, deal, spare, money cards, the
+//! betting action by action, showdown, the Michigan card by card or as a
+//! result), each step one audit record. Every action is recorded with the
+//! game's row; refused input is shown beside the form, nothing recorded.
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+use axum::{Form, Router};
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+use crate::domain::cards::{Card, Rank, Suit, format_cards, parse_cards};
+use crate::domain::common::money::Money;
+use crate::domain::staff::{Action, allows};
+use crate::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
+use crate::domain::tripoley::{Profile, best_five, eight_nine_ten_suits};
+use crate::store::tripoley::{self as store, StoredGame, TripoleyAction, TripoleyGameError};
+use crate::web::double_hand_poker::play::forms::Fields;
+use crate::web::staff::page;
+use crate::web::{ApiError, AppState, Staff};
+
+mod api;
+mod board;
+mod index;
+mod steps;
+
+use board::{board_of, board_svg};
+use index::{list, start};
+
+/// Games listed on /tripoley.
+const LISTED_GAMES: i64 = 30;
+
+/// The compute-only API (`api.rs`: a round and the end of the game): it
+/// stores nothing; `web::router` puts it behind the signed-in reader check.
+pub fn compute_router() -> Router<AppState> {
+    api::router()
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/tripoley", get(list).post(start))
+        .route("/tripoley/{id}", get(show).post(act))
+}
+
+fn internal(e: impl std::fmt::Display) -> Response {
+    ApiError::internal(e).into_response()
+}
+
+/// Keeping a game is for dealers, supervisors and admins; everyone reads.
+const KEEP: Action = Action::ActOnTable { assigned: true };
+
+fn typed_or(typed: &[(String, String)], name: &str, default: &str) -> String {
+    typed
+        .iter()
+        .find(|(k, _)| k == name)
+        .map_or(default.to_string(), |(_, v)| v.clone())
+}
+
+/// A player's line in the balances and the round form.
+struct SeatRow {
+    seat: usize,
+    name: String,
+    chips: u64,
+    money: String,
+    net: i64,
+    /// Can ante this round.
+    in_round: bool,
+    dealer: bool,
+}
+
+/// What the tool reads from a typed hand (step 1).
+struct HandReading {
+    name: String,
+    cards: String,
+    money_cards: String,
+    eight_nine_ten: String,
+    best_five: String,
+}
+
+/// A played round in the history.
+struct HistoryRow {
+    number: usize,
+    dealer: String,
+    /// "Ann +12, Bo −3 …".
+    nets: String,
+}
+
+#[derive(Template)]
+#[template(path = "tripoley/game.html")]
+struct GamePage<'a> {
+    csrf: &'a str,
+    username: &'a str,
+    role: &'a str,
+    stored: &'a StoredGame,
+    game: &'a TripoleyGame,
+    classic: bool,
+    profile: &'static str,
+    rows: Vec<SeatRow>,
+    board_before: String,
+    board_after: String,
+    last_number: usize,
+    last_steps: Vec<String>,
+    last_hand_steps: Vec<String>,
+    history: Vec<HistoryRow>,
+    /// Step 1 read back: each typed hand's money cards, 8-9-10, best five.
+    readings: Vec<HandReading>,
+    /// "Check the deal": what paying out would do (nothing recorded).
+    preview: Vec<String>,
+    /// The round kept step by step: the screen of its next step.
+    steps: steps::StepView,
+    can_keep: bool,
+    typed: Vec<(String, String)>,
+    idempotency_key: String,
+    error: String,
+}
+
+impl GamePage<'_> {
+    fn typed_or(&self, name: &str, default: &str) -> String {
+        typed_or(&self.typed, name, default)
+    }
+
+    fn checked(&self, name: &str) -> bool {
+        !typed_or(&self.typed, name, "").is_empty()
+    }
+}
+
+fn money(value: Money, chips: u64) -> String {
+    Money::from_decimal(value.as_decimal() * Decimal::from(chips)).to_dollars()
+}
+
+fn explanations(result: &Value) -> Vec<String> {
+    result["steps"]
+        .as_array()
+        .map(|steps| {
+            steps
+                .iter()
+                .filter_map(|s| s["explanation"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Money cards, 8-9-10 and best five read from each typed hand.
+fn readings(game: &TripoleyGame, fields: &Fields) -> Vec<HandReading> {
+    let hearts = [
+        (Rank::Ace, "Ace"),
+        (Rank::King, "King"),
+        (Rank::Queen, "Queen"),
+        (Rank::Jack, "Jack"),
+        (Rank::Ten, "Ten"),
+    ];
+    let mut names: Vec<(String, String)> = game
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.clone(), format!("hand_{i}")))
+        .collect();
+    names.push(("spare (dead hand)".into(), "hand_spare".into()));
+    names
+        .into_iter()
+        .filter_map(|(name, field)| {
+            let text = fields.get(&field).trim();
+            if text.is_empty() {
+                return None;
+            }
+            let Ok(cards) = parse_cards(text) else {
+                return Some(HandReading {
+                    name,
+                    cards: text.to_string(),
+                    money_cards: "cards not read".into(),
+                    eight_nine_ten: String::new(),
+                    best_five: String::new(),
+                });
+            };
+            let has = |r: Rank| cards.contains(&Card::new(r, Suit::Hearts));
+            let mut money: Vec<&str> = hearts
+                .iter()
+                .filter(|(r, _)| has(*r))
+                .map(|(_, l)| *l)
+                .collect();
+            if has(Rank::King) && has(Rank::Queen) {
+                money.push("King-Queen");
+            }
+            let suits: Vec<String> = eight_nine_ten_suits(&cards)
+                .into_iter()
+                .map(|s| format!("{s:?}").to_lowercase())
+                .collect();
+            Some(HandReading {
+                name,
+                cards: format!("{} ({} cards)", format_cards(&cards), cards.len()),
+                money_cards: if money.is_empty() {
+                    "none".into()
+                } else {
+                    money.join(", ")
+                },
+                eight_nine_ten: if suits.is_empty() {
+                    "none".into()
+                } else {
+                    suits.join(", ")
+                },
+                best_five: best_five(&cards)
+                    .map_or("fewer than five cards".into(), |h| h.describe()),
+            })
+        })
+        .collect()
+}
+
+fn render(
+    staff: &Staff,
+    stored: &StoredGame,
+    typed: Vec<(String, String)>,
+    preview: Vec<String>,
+    error: Option<(StatusCode, String)>,
+) -> Response {
+    let game = &stored.game;
+    let user = &staff.0.user;
+    let rows = game
+        .players
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| {
+            let chips = game.chips[seat];
+            let began = game
+                .rounds
+                .first()
+                .and_then(|r| r.input["chips"][name].as_u64())
+                .unwrap_or(chips);
+            SeatRow {
+                seat,
+                name: name.clone(),
+                chips,
+                money: money(game.chip_value, chips),
+                net: chips as i64 - began as i64,
+                in_round: chips >= game.ante * 9,
+                dealer: seat == game.dealer,
+            }
+        })
+        .collect();
+    let last = game.rounds.last();
+    let board_before = match last {
+        Some(r) => board_svg(
+            "board-before",
+            &format!("Before round {} (dealer {})", r.number, r.dealer),
+            &board_of(&r.input["board"]),
+        ),
+        None => String::new(),
+    };
+    let board_after = board_svg(
+        "board-after",
+        &match last {
+            Some(r) => format!("After round {}", r.number),
+            None => "The board".to_string(),
+        },
+        &game.board,
+    );
+    let history = game
+        .rounds
+        .iter()
+        .map(|r| HistoryRow {
+            number: r.number,
+            dealer: r.dealer.clone(),
+            nets: game
+                .players
+                .iter()
+                .map(|p| {
+                    let n = r.result["net"][p].as_i64().unwrap_or(0);
+                    format!("{p} {n:+}")
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+        .collect();
+    let fields = Fields(typed.clone());
+    let status = error.as_ref().map(|(s, _)| *s);
+    let steps = match game.progress() {
+        Ok(progress) => steps::view(game, &progress),
+        Err(e) => return internal(e),
+    };
+    let body = page(&GamePage {
+        csrf: &staff.0.csrf_token,
+        username: &user.username,
+        role: user.role.as_str(),
+        stored,
+        game,
+        classic: game.profile == Profile::Classic,
+        profile: match game.profile {
+            Profile::Classic => "classic",
+            Profile::Cadaco => "cadaco",
+        },
+        rows,
+        board_before,
+        board_after,
+        last_number: last.map_or(0, |r| r.number),
+        last_steps: last.map(|r| explanations(&r.result)).unwrap_or_default(),
+        last_hand_steps: game
+            .last_hand
+            .as_ref()
+            .map(|r| explanations(&r.result))
+            .unwrap_or_default(),
+        history,
+        readings: readings(game, &fields),
+        preview,
+        steps,
+        can_keep: allows(user.role, KEEP),
+        typed,
+        idempotency_key: uuid::Uuid::new_v4().to_string(),
+        error: error.map(|(_, m)| m).unwrap_or_default(),
+    });
+    match status {
+        Some(s) => (s, body).into_response(),
+        None => body,
+    }
+}
+
+async fn load(state: &AppState, id: &str) -> Result<StoredGame, Response> {
+    match store::get(&state.db, id).await {
+        Ok(Some(g)) => Ok(g),
+        Ok(None) => Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response()),
+        Err(e) => Err(internal(e)),
+    }
+}
+
+async fn show(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(id): Path<String>,
+) -> Result<Response, Response> {
+    let stored = load(&state, &id).await?;
+    Ok(render(&staff, &stored, Vec::new(), Vec::new(), None))
+}
+
+fn whole(fields: &Fields, name: &str, field: String) -> Result<Option<i64>, String> {
+    let text = fields.get(name).trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .map_err(|_| format!("{field}: \"{text}\" is not a whole number"))
+}
+
+/// The round as typed in steps 1–4.
+fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, String> {
+    let mut entry = RoundEntry::default();
+    for (i, name) in game.players.iter().enumerate() {
+        let hand = fields.get(&format!("hand_{i}")).trim();
+        if !hand.is_empty() {
+            entry.hands.push((name.clone(), hand.to_string()));
+        }
+        if let Some(c) = whole(
+            fields,
+            &format!("contrib_{i}"),
+            format!("poker.contributions.{name}"),
+        )? {
+            entry.contributions.push((name.clone(), c));
+        }
+        if !fields.get(&format!("fold_{i}")).is_empty() {
+            entry.folded.push(name.clone());
+        }
+        let shown = fields.get(&format!("shown_{i}")).trim();
+        if !shown.is_empty() {
+            entry.shown.push((name.clone(), shown.to_string()));
+        }
+        if let Some(left) = whole(
+            fields,
+            &format!("left_{i}"),
+            format!("michigan.cards_left.{name}"),
+        )? {
+            entry.cards_left.push((name.clone(), left));
+        }
+    }
+    let spare = fields.get("hand_spare").trim();
+    if !spare.is_empty() {
+        entry.hands.push(("spare".into(), spare.to_string()));
+    }
+    entry.dealer_swaps = !fields.get("swap").is_empty();
+    let buyer = fields.get("buyer").trim();
+    if !buyer.is_empty() {
+        let price = whole(fields, "price", "spare.auction.price".into())?
+            .ok_or("spare.auction.price: required with a buyer")?;
+        entry.auction = Some((buyer.to_string(), price));
+    }
+    match fields.get("out").trim() {
+        "" => {}
+        "blocked" => entry.blocked = true,
+        name => entry.out = Some(name.to_string()),
+    }
+    Ok(entry)
+}
+
+fn final_hands(game: &TripoleyGame, fields: &Fields) -> Vec<(String, String)> {
+    game.players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let cards = fields.get(&format!("final_{i}")).trim().to_string();
+            (p.clone(), cards)
+        })
+        .filter(|(_, h)| !h.is_empty())
+        .collect()
+}
+
+async fn act(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path(id): Path<String>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Result<Response, Response> {
+    let fields = Fields(form);
+    staff.check_csrf(fields.get("csrf"))?;
+    staff.require(&state, KEEP, uri.path()).await?;
+    let current = load(&state, &id).await?;
+    let typed: Vec<(String, String)> = fields
+        .0
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "csrf" | "idempotency_key"))
+        .cloned()
+        .collect();
+    let refuse = |stored: &StoredGame, message: String| {
+        render(
+            &staff,
+            stored,
+            typed.clone(),
+            Vec::new(),
+            Some((
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("{message}. Nothing was recorded."),
+            )),
+        )
+    };
+    let action = match fields.get("action") {
+        "check" | "round" => match round_entry(&current.game, &fields) {
+            Ok(e) => TripoleyAction::Round(e),
+            Err(m) => return Ok(refuse(&current, m)),
+        },
+        "step" if fields.get("read") == "1" => {
+            // The deal read back (money cards, 8-9-10, best five): nothing recorded.
+            return Ok(render(&staff, &current, typed.clone(), Vec::new(), None));
+        }
+        "step" => match steps::step_of(&current.game, &fields) {
+            Ok(step) => TripoleyAction::Step(step),
+            Err(m) => return Ok(refuse(&current, m)),
+        },
+        "final" => TripoleyAction::Final(final_hands(&current.game, &fields)),
+        other => {
+            return Ok(refuse(
+                &current,
+                format!("action: \"{other}\" is not an action of this game"),
+            ));
+        }
+    };
+    if fields.get("action") == "check" {
+        // Step 1–4 checked by the engine, nothing recorded.
+        let TripoleyAction::Round(entry) = &action else {
+            return Err(internal("check without a round"));
+        };
+        return Ok(match current.game.apply_round(entry) {
+            Ok((_, out)) => render(
+                &staff,
+                &current,
+                typed.clone(),
+                out.outcome
+                    .steps
+                    .iter()
+                    .map(|s| s.explanation.clone())
+                    .collect(),
+                None,
+            ),
+            Err(e) if e.is_bad_input() => refuse(&current, e.to_string()),
+            Err(e) => return Err(internal(e)),
+        });
+    }
+    let Ok(version) = fields.get("version").trim().parse::<i64>() else {
+        return Ok(refuse(&current, "version: missing; reload the page".into()));
+    };
+    let actor = &staff.0.user.username;
+    let key = fields.get("idempotency_key");
+    match store::act(
+        &state.db,
+        &state.audit_key,
+        actor,
+        &id,
+        version,
+        key,
+        &action,
+    )
+    .await
+    {
+        Ok(_) => Ok(Redirect::to(&format!("/tripoley/{id}")).into_response()),
+        Err(e @ TripoleyGameError::Rules { .. }) => {
+            let stored = load(&state, &id).await?;
+            Ok(refuse(&stored, e.to_string()))
+        }
+        Err(e @ TripoleyGameError::Stale { .. }) => {
+            let stored = load(&state, &id).await?;
+            let message = format!("{e}. Nothing was recorded.");
+            Ok(render(
+                &staff,
+                &stored,
+                typed.clone(),
+                Vec::new(),
+                Some((StatusCode::CONFLICT, message)),
+            ))
+        }
+        Err(TripoleyGameError::Unknown(id)) => {
+            Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response())
+        }
+        Err(TripoleyGameError::Store(e)) => Err(internal(e)),
+    }
+}

@@ -1,0 +1,326 @@
+//! The round kept one screen per step (the ante, the deal, the spare hand,
+//! the money cards, the betting action by action, the showdown, the
+//! Michigan card by card or as a result): what each screen shows, built
+//! from the round in progress (the fold of its recorded steps), and the
+//! step each screen's form records.
+
+use crate::domain::tripoley::betting::{BetAction, Offer};
+use crate::domain::tripoley::game::TripoleyGame;
+use crate::domain::tripoley::michigan_play::Turn;
+use crate::domain::tripoley::round_steps::{Phase, Progress, RoundStep};
+use crate::domain::tripoley::{StepKind, best_five};
+
+use crate::web::double_hand_poker::play::forms::Fields;
+
+/// A player's line on the betting screen.
+pub struct BetRow {
+    pub name: String,
+    pub put_in: u64,
+    pub left: u64,
+    /// "", "folded", "all-in".
+    pub status: &'static str,
+}
+
+/// What the current step's screen shows.
+#[derive(Default)]
+pub struct StepView {
+    /// `ante`, `deal`, `spare`, `money_cards`, `betting`, `showdown`,
+    /// `michigan`; empty when no round can be kept (the game has ended).
+    pub phase: &'static str,
+    pub label: &'static str,
+    /// Some steps of this round are recorded.
+    pub in_progress: bool,
+    /// The round so far, as sentences to read aloud.
+    pub so_far: Vec<String>,
+    /// The ante screen: who antes what, who sits out.
+    pub antes: Vec<String>,
+    /// (seat, name) of the players dealt in (deal, showdown, Michigan result).
+    pub seats: Vec<(usize, String)>,
+    /// The hands as the round is played with them: (name, cards, best five).
+    pub hands: Vec<(String, String, String)>,
+    pub dealer: String,
+    /// Who may buy the spare (the players in the round but the dealer).
+    pub buyers: Vec<String>,
+    /// The money cards screen: what paying them does.
+    pub money: Vec<String>,
+    /// Chips when the betting begins (money cards screen), by name.
+    pub stacks: Vec<(String, u64)>,
+    pub bet_rows: Vec<BetRow>,
+    pub limit: u64,
+    pub to_act: String,
+    pub can_check: bool,
+    /// (chips, all-in) of a call.
+    pub call: Option<(u64, bool)>,
+    /// The largest bet (0: no bet possible).
+    pub bet_max: u64,
+    /// (to call, largest raise) of a raise.
+    pub raise: Option<(u64, u64)>,
+    /// The chips of an all-in (0: not offered).
+    pub all_in: u64,
+    /// Still in at the showdown: (seat, name).
+    pub showdown: Vec<(usize, String)>,
+    /// Who plays the next Michigan card, and which card(s).
+    pub turn_player: String,
+    pub turn_cards: Vec<String>,
+    /// The next card is forced (the next card up), not a lead.
+    pub turn_follows: bool,
+    /// The Michigan may still be entered as a result (no card played yet).
+    pub result_allowed: bool,
+}
+
+fn cards_text(cards: &[crate::domain::cards::Card]) -> String {
+    cards
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn phase_key(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Ante => "ante",
+        Phase::Deal => "deal",
+        Phase::Spare => "spare",
+        Phase::MoneyCards => "money_cards",
+        Phase::Betting => "betting",
+        Phase::Showdown => "showdown",
+        Phase::Michigan => "michigan",
+        Phase::Done => "",
+    }
+}
+
+/// The screen of the round's next step.
+pub fn view(game: &TripoleyGame, progress: &Progress) -> StepView {
+    let mut v = StepView {
+        phase: phase_key(progress.phase),
+        label: progress.phase.label(),
+        in_progress: !game.current.is_empty(),
+        dealer: game.dealer_name().to_string(),
+        limit: game.bet_limit,
+        ..StepView::default()
+    };
+    if game.finished() {
+        v.phase = "";
+        return v;
+    }
+    let full = game.ante * 9;
+    for (seat, name) in game.players.iter().enumerate() {
+        let chips = game.chips[seat];
+        if chips >= full {
+            v.antes
+                .push(format!("{name} antes {full} chips ({chips} now)."));
+            v.seats.push((seat, name.clone()));
+            if seat != game.dealer {
+                v.buyers.push(name.clone());
+            }
+        } else {
+            v.antes.push(format!(
+                "{name} has {chips} chips, less than the ante of {full}: sits this round out."
+            ));
+        }
+    }
+    if progress.phase != Phase::Ante {
+        v.so_far.extend(v.antes.iter().cloned());
+    }
+    if let Some(before) = &progress.before {
+        v.hands = before
+            .hands
+            .iter()
+            .map(|(name, cards)| {
+                let best = best_five(cards).map_or(String::new(), |h| h.describe());
+                (name.clone(), cards_text(cards), best)
+            })
+            .collect();
+        let spare_done = !matches!(progress.phase, Phase::Deal | Phase::Spare);
+        let money_done = !matches!(progress.phase, Phase::MoneyCards) && spare_done;
+        for step in &before.steps {
+            match step.kind {
+                StepKind::SpareSwap | StepKind::SpareAuction if spare_done => {
+                    v.so_far.push(step.explanation.clone());
+                }
+                StepKind::MoneyCard | StepKind::EightNineTen | StepKind::CarryOver => {
+                    if money_done {
+                        v.so_far.push(step.explanation.clone());
+                    } else {
+                        v.money.push(step.explanation.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        v.stacks = before.chips.clone();
+    }
+    if let Some(b) = &progress.betting {
+        v.so_far.extend(b.said().iter().cloned());
+        v.bet_rows = b
+            .seats()
+            .into_iter()
+            .map(|(name, put_in, left, folded, all_in)| BetRow {
+                name,
+                put_in,
+                left,
+                status: if folded {
+                    "folded"
+                } else if all_in {
+                    "all-in"
+                } else {
+                    ""
+                },
+            })
+            .collect();
+        v.to_act = b.to_act().unwrap_or_default().to_string();
+        for offer in b.offers() {
+            match offer {
+                Offer::Check => v.can_check = true,
+                Offer::Bet { max } => v.bet_max = max,
+                Offer::Call { chips, all_in } => v.call = Some((chips, all_in)),
+                Offer::Raise { to_call, max } => v.raise = Some((to_call, max)),
+                Offer::Fold => {}
+                Offer::AllIn { chips } => v.all_in = chips,
+            }
+        }
+        let still_in: Vec<&str> = v
+            .bet_rows
+            .iter()
+            .filter(|r| r.status != "folded")
+            .map(|r| r.name.as_str())
+            .collect();
+        v.showdown = v
+            .seats
+            .iter()
+            .filter(|(_, n)| still_in.contains(&n.as_str()))
+            .cloned()
+            .collect();
+    }
+    v.so_far.extend(
+        progress
+            .poker
+            .iter()
+            .filter(|s| s.kind == StepKind::Pot)
+            .map(|s| s.explanation.clone()),
+    );
+    if let Some(m) = &progress.michigan {
+        v.so_far.extend(m.said().iter().cloned());
+        v.hands = m
+            .hands()
+            .into_iter()
+            .map(|(name, cards)| {
+                let n = cards.len();
+                (name, cards_text(&cards), format!("{n} left"))
+            })
+            .collect();
+        match m.turn() {
+            Turn::Lead { player, cards } => {
+                v.turn_player = player;
+                v.turn_cards = cards.iter().map(ToString::to_string).collect();
+            }
+            Turn::Follow { player, card } => {
+                v.turn_player = player;
+                v.turn_cards = vec![card.to_string()];
+                v.turn_follows = true;
+            }
+            Turn::Out { .. } | Turn::Blocked => {}
+        }
+        v.result_allowed = progress.cards_played == 0;
+    }
+    v
+}
+
+fn whole(fields: &Fields, name: &str, field: &str) -> Result<Option<i64>, String> {
+    let text = fields.get(name).trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .map_err(|_| format!("{field}: \"{text}\" is not a whole number"))
+}
+
+/// The seat-numbered inputs `prefix{seat}` that were filled in, by name.
+fn by_seat(game: &TripoleyGame, fields: &Fields, prefix: &str) -> Vec<(String, String)> {
+    game.players
+        .iter()
+        .enumerate()
+        .filter_map(|(i, name)| {
+            let text = fields.get(&format!("{prefix}{i}")).trim();
+            (!text.is_empty()).then(|| (name.clone(), text.to_string()))
+        })
+        .collect()
+}
+
+/// The step a screen's form records.
+pub fn step_of(game: &TripoleyGame, fields: &Fields) -> Result<RoundStep, String> {
+    Ok(match fields.get("step") {
+        "ante" => RoundStep::Ante,
+        "deal" => {
+            let mut hands = by_seat(game, fields, "hand_");
+            let spare = fields.get("hand_spare").trim();
+            if !spare.is_empty() {
+                hands.push(("spare".into(), spare.to_string()));
+            }
+            RoundStep::Deal { hands }
+        }
+        "spare" => {
+            let buyer = fields.get("buyer").trim();
+            let auction = if buyer.is_empty() {
+                None
+            } else {
+                let price = whole(fields, "price", "spare.auction.price")?
+                    .ok_or("spare.auction.price: required with a buyer")?;
+                Some((buyer.to_string(), price))
+            };
+            RoundStep::Spare {
+                dealer_swaps: !fields.get("swap").is_empty(),
+                auction,
+            }
+        }
+        "money_cards" => RoundStep::MoneyCards,
+        "bet" => {
+            let chips = || -> Result<u64, String> {
+                let text = fields.get("chips").trim();
+                text.parse()
+                    .map_err(|_| format!("chips: \"{text}\" is not a whole number of chips"))
+            };
+            let action = match fields.get("bet") {
+                "check" => BetAction::Check,
+                "call" => BetAction::Call,
+                "fold" => BetAction::Fold,
+                "all_in" => BetAction::AllIn,
+                "bet" => BetAction::Bet { chips: chips()? },
+                "raise" => BetAction::Raise { chips: chips()? },
+                other => return Err(format!("bet: \"{other}\" is not a betting action")),
+            };
+            RoundStep::Bet {
+                player: fields.get("player").to_string(),
+                action,
+            }
+        }
+        "showdown" => RoundStep::Showdown {
+            shown: by_seat(game, fields, "shown_"),
+        },
+        "michigan_card" => RoundStep::MichiganCard {
+            player: fields.get("player").to_string(),
+            card: fields.get("card").trim().to_string(),
+        },
+        "michigan_result" => {
+            let mut cards_left = Vec::new();
+            for (i, name) in game.players.iter().enumerate() {
+                let field = format!("michigan.cards_left.{name}");
+                if let Some(n) = whole(fields, &format!("left_{i}"), &field)? {
+                    cards_left.push((name.clone(), n));
+                }
+            }
+            let (out, blocked) = match fields.get("out").trim() {
+                "" => (None, false),
+                "blocked" => (None, true),
+                name => (Some(name.to_string()), false),
+            };
+            RoundStep::MichiganResult {
+                out,
+                blocked,
+                cards_left,
+            }
+        }
+        other => return Err(format!("step: \"{other}\" is not a step of a round")),
+    })
+}
