@@ -8,8 +8,10 @@ mod error;
 pub mod headers;
 mod health;
 pub mod json;
+pub mod page;
 pub mod server;
 mod staff;
+mod svg;
 mod tripoley;
 
 use std::future::Future;
@@ -25,6 +27,7 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 pub use error::ApiError;
+pub use page::{CsrfForm, NoFields, PageContext, Typed};
 pub use staff::session::Staff;
 
 use crate::domain::common::audit::AuditKey;

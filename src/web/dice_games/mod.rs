@@ -8,11 +8,11 @@
 mod api;
 
 use askama::Template;
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use axum::{Form, Router};
 
 use crate::domain::poker_dice::{RoundAction, RoundKeeper, RoundResponse};
 use crate::domain::staff::{Action, allows};
@@ -21,8 +21,9 @@ use crate::domain::ten_thousand::{
 };
 use crate::store::dice_games::{self, DiceAction, DiceGame, DiceGameError, DiceState};
 use crate::web::double_hand_poker::play::forms::Fields;
+use crate::web::error::internal;
 use crate::web::staff::page;
-use crate::web::{ApiError, AppState, Staff};
+use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff, Typed};
 
 /// Games listed on /dice.
 const LISTED_GAMES: i64 = 30;
@@ -39,33 +40,18 @@ pub fn router() -> Router<AppState> {
         .route("/dice/{id}", get(show).post(act))
 }
 
-fn internal(e: impl std::fmt::Display) -> Response {
-    ApiError::internal(e).into_response()
-}
-
 /// Keeping score is for dealers, supervisors and admins; everyone reads.
 const KEEP_SCORE: Action = Action::ActOnTable { assigned: true };
 
 #[derive(Template)]
 #[template(path = "dice_games/games.html")]
-struct ListPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+struct ListPage {
+    ctx: PageContext,
     /// (id, game, players, status, started).
     games: Vec<(String, &'static str, String, String, String)>,
     can_keep: bool,
     typed: Vec<(String, String)>,
     error: String,
-}
-
-impl ListPage<'_> {
-    fn typed_or(&self, name: &str, default: &str) -> String {
-        self.typed
-            .iter()
-            .find(|(k, _)| k == name)
-            .map_or(default.to_string(), |(_, v)| v.clone())
-    }
 }
 
 async fn list_page(
@@ -84,9 +70,7 @@ async fn list_page(
         .map(|(field, message)| format!("{field}: {message}"))
         .unwrap_or_default();
     let body = page(&ListPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         games: games
             .into_iter()
             .map(|g| {
@@ -176,12 +160,10 @@ fn choice<T: serde::de::DeserializeOwned>(
 
 async fn start(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
-    Form(form): Form<Vec<(String, String)>>,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
-    staff.check_csrf(fields.get("csrf"))?;
     staff.require(&state, KEEP_SCORE, uri.path()).await?;
     let game = match new_game(&fields) {
         Ok(g) => g,
@@ -208,9 +190,7 @@ struct TurnRow {
 #[derive(Template)]
 #[template(path = "dice_games/game.html")]
 struct GamePage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+    ctx: PageContext,
     game: &'a DiceGame,
     sheet: ScoreSheet,
     rows: Vec<TurnRow>,
@@ -308,9 +288,7 @@ fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: Str
         .join("; ");
     let user = &staff.0.user;
     page(&GamePage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         game,
         rows: turn_rows(&sheet),
         sheet,
@@ -327,9 +305,7 @@ fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: Str
 #[derive(Template)]
 #[template(path = "dice_games/round.html")]
 struct RoundPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+    ctx: PageContext,
     game: &'a DiceGame,
     keeper: &'a RoundKeeper,
     /// Checked and ranked: the players who have thrown so far.
@@ -351,9 +327,7 @@ fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, error: Strin
         .unwrap_or_default();
     let throws_taken = keeper.throws.get(keeper.current).map_or(0, Vec::len);
     page(&RoundPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         game,
         keeper,
         so_far: keeper.so_far(),
@@ -405,13 +379,11 @@ fn action_of(game: &DiceState, fields: &Fields) -> Result<DiceAction, String> {
 
 async fn act(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(id): Path<String>,
-    Form(form): Form<Vec<(String, String)>>,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
-    staff.check_csrf(fields.get("csrf"))?;
     staff.require(&state, KEEP_SCORE, uri.path()).await?;
     let refuse = |message: String| async {
         let game = load(&state, &id).await?;
@@ -454,6 +426,6 @@ async fn act(
         Err(DiceGameError::Unknown(id)) => {
             Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response())
         }
-        Err(DiceGameError::Store(e)) => Err(internal(e)),
+        Err(e @ (DiceGameError::Store(_) | DiceGameError::Game(_))) => Err(internal(e)),
     }
 }

@@ -4,21 +4,13 @@ use super::*;
 
 #[derive(Template)]
 #[template(path = "tripoley/games.html")]
-struct ListPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+struct ListPage {
+    ctx: PageContext,
     /// (id, players, status, rounds, started).
     games: Vec<(String, String, String, usize, String)>,
     can_keep: bool,
     typed: Vec<(String, String)>,
     error: String,
-}
-
-impl ListPage<'_> {
-    fn typed_or(&self, name: &str, default: &str) -> String {
-        typed_or(&self.typed, name, default)
-    }
 }
 
 async fn list_page(
@@ -34,9 +26,7 @@ async fn list_page(
     let user = &staff.0.user;
     let failed = error.is_some();
     let body = page(&ListPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         games: games
             .into_iter()
             .map(|g| {
@@ -120,12 +110,10 @@ fn new_game(fields: &Fields) -> Result<TripoleyGame, (String, String)> {
 
 pub(super) async fn start(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
-    Form(form): Form<Vec<(String, String)>>,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
-    staff.check_csrf(fields.get("csrf"))?;
     staff.require(&state, KEEP, uri.path()).await?;
     let game = match new_game(&fields) {
         Ok(g) => g,
