@@ -8,6 +8,7 @@ mod error;
 pub mod headers;
 mod health;
 pub mod json;
+mod kept_games;
 pub mod page;
 pub mod server;
 mod staff;

@@ -15,18 +15,16 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 
 use crate::domain::poker_dice::{RoundAction, RoundKeeper, RoundResponse};
-use crate::domain::staff::{Action, allows};
+use crate::domain::staff::allows;
 use crate::domain::ten_thousand::{
     GameOptionsRecord, Keeper, KeeperAction, Progress, ScoreSheet, parse_dice_text, thousands,
 };
 use crate::store::dice_games::{self, DiceAction, DiceGame, DiceGameError, DiceState};
 use crate::web::double_hand_poker::play::forms::Fields;
 use crate::web::error::internal;
+use crate::web::kept_games::{KEEP, LISTED_GAMES, ListedGame, form_error, list_answer};
 use crate::web::staff::page;
 use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff, Typed};
-
-/// Games listed on /dice.
-const LISTED_GAMES: i64 = 30;
 
 /// The compute-only API (`api.rs`: poker dice and 10,000): it stores nothing;
 /// `web::router` puts it behind the signed-in reader check.
@@ -40,15 +38,12 @@ pub fn router() -> Router<AppState> {
         .route("/dice/{id}", get(show).post(act))
 }
 
-/// Keeping score is for dealers, supervisors and admins; everyone reads.
-const KEEP_SCORE: Action = Action::ActOnTable { assigned: true };
-
 #[derive(Template)]
 #[template(path = "dice_games/games.html")]
 struct ListPage {
     ctx: PageContext,
-    /// (id, game, players, status, started).
-    games: Vec<(String, &'static str, String, String, String)>,
+    /// Game, players, state.
+    games: Vec<ListedGame>,
     can_keep: bool,
     typed: Vec<(String, String)>,
     error: String,
@@ -64,11 +59,6 @@ async fn list_page(
         Ok(g) => g,
         Err(e) => return internal(e),
     };
-    let user = &staff.0.user;
-    let failed = error.is_some();
-    let error = error
-        .map(|(field, message)| format!("{field}: {message}"))
-        .unwrap_or_default();
     let body = page(&ListPage {
         ctx: PageContext::of(staff),
         games: games
@@ -78,24 +68,18 @@ async fn list_page(
                     DiceState::TenThousand(_) => "10,000",
                     DiceState::PokerDice(_) => "poker dice",
                 };
-                (
-                    g.id,
-                    kind,
-                    g.state.players().join(", "),
-                    g.status,
-                    g.created_at,
-                )
+                ListedGame {
+                    cells: vec![kind.to_string(), g.state.players().join(", "), g.status],
+                    id: g.id,
+                    started: g.created_at,
+                }
             })
             .collect(),
-        can_keep: allows(user.role, KEEP_SCORE),
+        can_keep: allows(staff.0.user.role, KEEP),
         typed,
-        error,
+        error: form_error(&error),
     });
-    if failed {
-        (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
-    } else {
-        body
-    }
+    list_answer(body, error.is_some())
 }
 
 async fn list(State(state): State<AppState>, staff: Staff) -> Response {
@@ -164,7 +148,7 @@ async fn start(
     CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
-    staff.require(&state, KEEP_SCORE, uri.path()).await?;
+    staff.require(&state, KEEP, uri.path()).await?;
     let game = match new_game(&fields) {
         Ok(g) => g,
         Err(e) => return Ok(list_page(&state, &staff, fields.0, Some(e)).await),
@@ -296,7 +280,7 @@ fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: Str
         can_stop: keeper.pending.last().is_some_and(|t| t.keep.is_some()),
         progress,
         pending,
-        can_keep: allows(user.role, KEEP_SCORE),
+        can_keep: allows(user.role, KEEP),
         idempotency_key: uuid::Uuid::new_v4().to_string(),
         error,
     })
@@ -334,7 +318,7 @@ fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, error: Strin
         result: keeper.result().and_then(Result::ok),
         current,
         throws_taken,
-        can_keep: allows(user.role, KEEP_SCORE),
+        can_keep: allows(user.role, KEEP),
         idempotency_key: uuid::Uuid::new_v4().to_string(),
         error,
     })
@@ -384,7 +368,7 @@ async fn act(
     CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
-    staff.require(&state, KEEP_SCORE, uri.path()).await?;
+    staff.require(&state, KEEP, uri.path()).await?;
     let refuse = |message: String| async {
         let game = load(&state, &id).await?;
         render(

@@ -6,8 +6,8 @@ use super::*;
 #[template(path = "tripoley/games.html")]
 struct ListPage {
     ctx: PageContext,
-    /// (id, players, status, rounds, started).
-    games: Vec<(String, String, String, usize, String)>,
+    /// Players, rounds, state.
+    games: Vec<ListedGame>,
     can_keep: bool,
     typed: Vec<(String, String)>,
     error: String,
@@ -23,33 +23,25 @@ async fn list_page(
         Ok(g) => g,
         Err(e) => return internal(e),
     };
-    let user = &staff.0.user;
-    let failed = error.is_some();
     let body = page(&ListPage {
         ctx: PageContext::of(staff),
         games: games
             .into_iter()
-            .map(|g| {
-                (
-                    g.id,
+            .map(|g| ListedGame {
+                cells: vec![
                     g.game.players.join(", "),
+                    g.game.rounds.len().to_string(),
                     g.status,
-                    g.game.rounds.len(),
-                    g.created_at,
-                )
+                ],
+                id: g.id,
+                started: g.created_at,
             })
             .collect(),
-        can_keep: allows(user.role, KEEP),
+        can_keep: allows(staff.0.user.role, KEEP),
         typed,
-        error: error
-            .map(|(field, message)| format!("{field}: {message}"))
-            .unwrap_or_default(),
+        error: form_error(&error),
     });
-    if failed {
-        (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
-    } else {
-        body
-    }
+    list_answer(body, error.is_some())
 }
 
 pub(super) async fn list(State(state): State<AppState>, staff: Staff) -> Response {

@@ -23,12 +23,13 @@ use serde_json::Value;
 
 use crate::domain::cards::{Card, Rank, Suit, format_cards, parse_cards};
 use crate::domain::common::money::Money;
-use crate::domain::staff::{Action, allows};
+use crate::domain::staff::allows;
 use crate::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
 use crate::domain::tripoley::{Profile, best_five, eight_nine_ten_suits};
 use crate::store::tripoley::{self as store, StoredGame, TripoleyAction, TripoleyGameError};
 use crate::web::double_hand_poker::play::forms::Fields;
 use crate::web::error::internal;
+use crate::web::kept_games::{KEEP, LISTED_GAMES, ListedGame, form_error, list_answer};
 use crate::web::staff::page;
 use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff, Typed};
 
@@ -39,9 +40,6 @@ mod steps;
 
 use board::{board_of, board_svg};
 use index::{list, start};
-
-/// Games listed on /tripoley.
-const LISTED_GAMES: i64 = 30;
 
 /// The compute-only API (`api.rs`: a round and the end of the game): it
 /// stores nothing; `web::router` puts it behind the signed-in reader check.
@@ -54,9 +52,6 @@ pub fn router() -> Router<AppState> {
         .route("/tripoley", get(list).post(start))
         .route("/tripoley/{id}", get(show).post(act))
 }
-
-/// Keeping a game is for dealers, supervisors and admins; everyone reads.
-const KEEP: Action = Action::ActOnTable { assigned: true };
 
 /// A player's line in the balances and the round form.
 struct SeatRow {
