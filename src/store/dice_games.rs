@@ -82,7 +82,10 @@ impl DiceState {
     }
 
     pub(crate) fn from_json(kind: &str, text: &str) -> Result<DiceState, StoreError> {
-        let bad = |e: serde_json::Error| StoreError::Internal(format!("stored dice game: {e}"));
+        let bad = |source| StoreError::StoredJson {
+            what: "stored dice game",
+            source,
+        };
         match kind {
             "ten-thousand" => serde_json::from_str(text)
                 .map(DiceState::TenThousand)
@@ -176,8 +179,7 @@ pub async fn start(
         &now,
     )
     .await?;
-    let state_value: serde_json::Value =
-        serde_json::from_str(&state).map_err(|e| StoreError::Internal(e.to_string()))?;
+    let state_value: serde_json::Value = serde_json::from_str(&state).map_err(StoreError::Json)?;
     let payload = json!({"game_id": id, "state": state_value});
     let event = format!("{}_started", game.event_prefix());
     kept::record(&mut tx, key, actor, &event, payload, &now).await?;

@@ -67,6 +67,9 @@ pub enum KeptGameError {
     Stale { expected: i64, current: i64 },
     #[error("game: no game \"{0}\"")]
     Unknown(String),
+    /// A game's own error that is not bad input: a bug, shown as internal.
+    #[error("internal error: {0}")]
+    Game(#[source] Box<dyn std::error::Error + Send + Sync>),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -30,10 +30,15 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 pub enum StoreError {
     #[error("DATABASE_URL: {0}")]
     Url(String),
-    #[error("database unreachable: {0}")]
-    Unreachable(String),
+    /// `url` has its password hidden ([`redact`]).
+    #[error("database unreachable: {url}: {source}")]
+    Unreachable {
+        url: String,
+        #[source]
+        source: sqlx::Error,
+    },
     #[error("database migration failed: {0}")]
-    Migration(String),
+    Migration(#[source] sqlx::migrate::MigrateError),
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
     /// From the connections pitbook drives through rusqlite (the SQLite
@@ -42,6 +47,16 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     #[error("audit key: {0}")]
     AuditKey(String),
+    /// A stored row whose JSON no longer reads (`what` names the row).
+    #[error("internal error: {what}: {source}")]
+    StoredJson {
+        what: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// JSON pitbook wrote itself that does not read back.
+    #[error("internal error: {0}")]
+    Json(#[source] serde_json::Error),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -97,7 +112,10 @@ impl Db {
                 .acquire_timeout(ACQUIRE_TIMEOUT)
                 .connect_with(options)
                 .await
-                .map_err(|e| StoreError::Unreachable(format!("{url}: {e}")))?;
+                .map_err(|source| StoreError::Unreachable {
+                    url: url.to_string(),
+                    source,
+                })?;
             Ok(Db::Sqlite(pool))
         } else {
             let options = PgConnectOptions::from_str(url)
@@ -107,7 +125,10 @@ impl Db {
                 .acquire_timeout(ACQUIRE_TIMEOUT)
                 .connect_with(options)
                 .await
-                .map_err(|e| StoreError::Unreachable(format!("{}: {e}", redact(url))))?;
+                .map_err(|source| StoreError::Unreachable {
+                    url: redact(url),
+                    source,
+                })?;
             Ok(Db::Postgres(pool))
         }
     }
@@ -117,7 +138,7 @@ impl Db {
             Db::Sqlite(pool) => sqlx::migrate!("./migrations/sqlite").run(pool).await,
             Db::Postgres(pool) => sqlx::migrate!("./migrations/postgres").run(pool).await,
         };
-        result.map_err(|e| StoreError::Migration(e.to_string()))
+        result.map_err(StoreError::Migration)
     }
 
     /// Readiness: the database answers a query.

@@ -3,18 +3,18 @@
 //! an audit record (`chain_verified`), so the page shows the last one.
 
 use askama::Template;
+use axum::Router;
 use axum::extract::State;
 use axum::http::Uri;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use axum::{Form, Router};
-use serde::Deserialize;
 
 use super::staff::page;
-use super::{ApiError, AppState, Staff};
+use super::{AppState, CsrfForm, NoFields, PageContext, Staff};
 use crate::domain::staff::Action;
 use crate::store::audit::{NewRecord, canonical_json, last_of_type, record};
 use crate::store::verify;
+use crate::web::error::internal;
 
 /// One verification at a time: it reads the whole log.
 static VERIFYING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -23,16 +23,10 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/chain", get(show).post(verify_now))
 }
 
-fn internal(e: impl std::fmt::Display) -> Response {
-    ApiError::internal(e).into_response()
-}
-
 #[derive(Template)]
 #[template(path = "audit/chain.html")]
-struct ChainPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+struct ChainPage {
+    ctx: PageContext,
     head: String,
     last: Option<(String, String, String)>,
     busy: bool,
@@ -70,9 +64,7 @@ async fn show(State(state): State<AppState>, staff: Staff) -> Result<Response, R
     });
     let user = &staff.0.user;
     Ok(page(&ChainPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(&staff),
         head,
         last,
         busy: VERIFYING.try_lock().is_err(),
@@ -80,19 +72,11 @@ async fn show(State(state): State<AppState>, staff: Staff) -> Result<Response, R
     }))
 }
 
-#[derive(Deserialize)]
-struct VerifyForm {
-    #[serde(default)]
-    csrf: String,
-}
-
 async fn verify_now(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
-    Form(form): Form<VerifyForm>,
+    CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
 ) -> Result<Response, Response> {
-    staff.check_csrf(&form.csrf)?;
     staff
         .require(&state, Action::VerifyChain, uri.path())
         .await?;

@@ -6,6 +6,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+use crate::store::double_hand_poker::hands::CommandError;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     /// Input that can never succeed as sent (HTTP 422).
@@ -43,6 +45,34 @@ impl IntoResponse for ApiError {
             }
         };
         (status, Json(json!({ "error": kind, "message": message }))).into_response()
+    }
+}
+
+/// A page's internal error: logged in full, answered with the generic 500.
+pub fn internal(e: impl std::fmt::Display) -> Response {
+    ApiError::internal(e).into_response()
+}
+
+/// The hand store's refusals as HTTP: 409 for a conflict with the hand's
+/// state (a stale version, an event the phase does not allow), 500 for the
+/// store or a hand error that is not bad input, 422 for the rest.
+pub fn command_status(e: &CommandError) -> StatusCode {
+    match e {
+        CommandError::Stale { .. } => StatusCode::CONFLICT,
+        CommandError::Hand(h) if h.is_state_conflict() => StatusCode::CONFLICT,
+        CommandError::Hand(h) if !h.is_bad_input() => StatusCode::INTERNAL_SERVER_ERROR,
+        CommandError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
+    }
+}
+
+impl From<CommandError> for ApiError {
+    fn from(e: CommandError) -> Self {
+        match command_status(&e) {
+            StatusCode::CONFLICT => ApiError::Conflict(e.to_string()),
+            StatusCode::UNPROCESSABLE_ENTITY => ApiError::BadInput(e.to_string()),
+            _ => ApiError::internal(e),
+        }
     }
 }
 

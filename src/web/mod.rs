@@ -8,8 +8,11 @@ mod error;
 pub mod headers;
 mod health;
 pub mod json;
+mod kept_games;
+pub mod page;
 pub mod server;
 mod staff;
+mod svg;
 mod tripoley;
 
 use std::future::Future;
@@ -25,6 +28,7 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 pub use error::ApiError;
+pub use page::{CsrfForm, NoFields, PageContext, Typed};
 pub use staff::session::Staff;
 
 use crate::domain::common::audit::AuditKey;

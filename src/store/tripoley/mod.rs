@@ -49,7 +49,7 @@ impl From<TripoleyError> for KeptGameError {
     fn from(e: TripoleyError) -> Self {
         match e {
             TripoleyError::Input { field, message } => KeptGameError::Rules { field, message },
-            other => KeptGameError::Store(StoreError::Internal(other.to_string())),
+            other => KeptGameError::Game(Box::new(other)),
         }
     }
 }
@@ -110,8 +110,10 @@ pub(crate) fn finished_record(
 }
 
 fn game_of(row: KeptRow) -> Result<StoredGame, StoreError> {
-    let game = serde_json::from_str(&row.state)
-        .map_err(|e| StoreError::Internal(format!("stored tripoley game: {e}")))?;
+    let game = serde_json::from_str(&row.state).map_err(|source| StoreError::StoredJson {
+        what: "stored tripoley game",
+        source,
+    })?;
     Ok(StoredGame {
         id: row.id,
         game,

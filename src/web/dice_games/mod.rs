@@ -8,24 +8,23 @@
 mod api;
 
 use askama::Template;
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use axum::{Form, Router};
 
 use crate::domain::poker_dice::{RoundAction, RoundKeeper, RoundResponse};
-use crate::domain::staff::{Action, allows};
+use crate::domain::staff::allows;
 use crate::domain::ten_thousand::{
     GameOptionsRecord, Keeper, KeeperAction, Progress, ScoreSheet, parse_dice_text, thousands,
 };
 use crate::store::dice_games::{self, DiceAction, DiceGame, DiceGameError, DiceState};
 use crate::web::double_hand_poker::play::forms::Fields;
+use crate::web::error::internal;
+use crate::web::kept_games::{KEEP, LISTED_GAMES, ListedGame, form_error, list_answer};
 use crate::web::staff::page;
-use crate::web::{ApiError, AppState, Staff};
-
-/// Games listed on /dice.
-const LISTED_GAMES: i64 = 30;
+use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff, Typed};
 
 /// The compute-only API (`api.rs`: poker dice and 10,000): it stores nothing;
 /// `web::router` puts it behind the signed-in reader check.
@@ -39,33 +38,15 @@ pub fn router() -> Router<AppState> {
         .route("/dice/{id}", get(show).post(act))
 }
 
-fn internal(e: impl std::fmt::Display) -> Response {
-    ApiError::internal(e).into_response()
-}
-
-/// Keeping score is for dealers, supervisors and admins; everyone reads.
-const KEEP_SCORE: Action = Action::ActOnTable { assigned: true };
-
 #[derive(Template)]
 #[template(path = "dice_games/games.html")]
-struct ListPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
-    /// (id, game, players, status, started).
-    games: Vec<(String, &'static str, String, String, String)>,
+struct ListPage {
+    ctx: PageContext,
+    /// Game, players, state.
+    games: Vec<ListedGame>,
     can_keep: bool,
     typed: Vec<(String, String)>,
     error: String,
-}
-
-impl ListPage<'_> {
-    fn typed_or(&self, name: &str, default: &str) -> String {
-        self.typed
-            .iter()
-            .find(|(k, _)| k == name)
-            .map_or(default.to_string(), |(_, v)| v.clone())
-    }
 }
 
 async fn list_page(
@@ -78,15 +59,8 @@ async fn list_page(
         Ok(g) => g,
         Err(e) => return internal(e),
     };
-    let user = &staff.0.user;
-    let failed = error.is_some();
-    let error = error
-        .map(|(field, message)| format!("{field}: {message}"))
-        .unwrap_or_default();
     let body = page(&ListPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         games: games
             .into_iter()
             .map(|g| {
@@ -94,24 +68,18 @@ async fn list_page(
                     DiceState::TenThousand(_) => "10,000",
                     DiceState::PokerDice(_) => "poker dice",
                 };
-                (
-                    g.id,
-                    kind,
-                    g.state.players().join(", "),
-                    g.status,
-                    g.created_at,
-                )
+                ListedGame {
+                    cells: vec![kind.to_string(), g.state.players().join(", "), g.status],
+                    id: g.id,
+                    started: g.created_at,
+                }
             })
             .collect(),
-        can_keep: allows(user.role, KEEP_SCORE),
+        can_keep: allows(staff.0.user.role, KEEP),
         typed,
-        error,
+        error: form_error(&error),
     });
-    if failed {
-        (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
-    } else {
-        body
-    }
+    list_answer(body, error.is_some())
 }
 
 async fn list(State(state): State<AppState>, staff: Staff) -> Response {
@@ -176,13 +144,11 @@ fn choice<T: serde::de::DeserializeOwned>(
 
 async fn start(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
-    Form(form): Form<Vec<(String, String)>>,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
-    staff.check_csrf(fields.get("csrf"))?;
-    staff.require(&state, KEEP_SCORE, uri.path()).await?;
+    staff.require(&state, KEEP, uri.path()).await?;
     let game = match new_game(&fields) {
         Ok(g) => g,
         Err(e) => return Ok(list_page(&state, &staff, fields.0, Some(e)).await),
@@ -208,9 +174,7 @@ struct TurnRow {
 #[derive(Template)]
 #[template(path = "dice_games/game.html")]
 struct GamePage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+    ctx: PageContext,
     game: &'a DiceGame,
     sheet: ScoreSheet,
     rows: Vec<TurnRow>,
@@ -308,9 +272,7 @@ fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: Str
         .join("; ");
     let user = &staff.0.user;
     page(&GamePage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         game,
         rows: turn_rows(&sheet),
         sheet,
@@ -318,7 +280,7 @@ fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: Str
         can_stop: keeper.pending.last().is_some_and(|t| t.keep.is_some()),
         progress,
         pending,
-        can_keep: allows(user.role, KEEP_SCORE),
+        can_keep: allows(user.role, KEEP),
         idempotency_key: uuid::Uuid::new_v4().to_string(),
         error,
     })
@@ -327,9 +289,7 @@ fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: Str
 #[derive(Template)]
 #[template(path = "dice_games/round.html")]
 struct RoundPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+    ctx: PageContext,
     game: &'a DiceGame,
     keeper: &'a RoundKeeper,
     /// Checked and ranked: the players who have thrown so far.
@@ -351,16 +311,14 @@ fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, error: Strin
         .unwrap_or_default();
     let throws_taken = keeper.throws.get(keeper.current).map_or(0, Vec::len);
     page(&RoundPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         game,
         keeper,
         so_far: keeper.so_far(),
         result: keeper.result().and_then(Result::ok),
         current,
         throws_taken,
-        can_keep: allows(user.role, KEEP_SCORE),
+        can_keep: allows(user.role, KEEP),
         idempotency_key: uuid::Uuid::new_v4().to_string(),
         error,
     })
@@ -405,14 +363,12 @@ fn action_of(game: &DiceState, fields: &Fields) -> Result<DiceAction, String> {
 
 async fn act(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(id): Path<String>,
-    Form(form): Form<Vec<(String, String)>>,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
-    staff.check_csrf(fields.get("csrf"))?;
-    staff.require(&state, KEEP_SCORE, uri.path()).await?;
+    staff.require(&state, KEEP, uri.path()).await?;
     let refuse = |message: String| async {
         let game = load(&state, &id).await?;
         render(
@@ -454,6 +410,6 @@ async fn act(
         Err(DiceGameError::Unknown(id)) => {
             Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response())
         }
-        Err(DiceGameError::Store(e)) => Err(internal(e)),
+        Err(e @ (DiceGameError::Store(_) | DiceGameError::Game(_))) => Err(internal(e)),
     }
 }

@@ -1,9 +1,9 @@
 //! The SVG drawing of a Double Hand Poker table: seats clockwise around the
 //! rail, the PD and its bank, the ACTION button, the wagers as chips, and
-//! the seat whose settlement step is being read out. Built as text here, so
-//! every name is escaped on the way in.
+//! the seat whose settlement step is being read out. Built with
+//! [`SvgBuilder`], so every name is escaped on the way in.
 
-use std::fmt::Write;
+use crate::web::svg::{Svg, SvgBuilder, whole};
 
 /// What the drawing shows.
 #[derive(Debug, Default)]
@@ -23,22 +23,6 @@ pub struct TableDrawing<'a> {
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 360.0;
 
-/// Escapes text for SVG/HTML content and attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Where seat `seat` (1-based) sits: on the lower arc of the rail, seat 1
 /// at the dealer's left (the viewer's right), clockwise from there.
 fn seat_xy(seat: i64, seats: i64) -> (f64, f64) {
@@ -55,72 +39,131 @@ fn seat_xy(seat: i64, seats: i64) -> (f64, f64) {
 }
 
 impl TableDrawing<'_> {
-    pub fn svg(&self) -> String {
-        let mut s = String::new();
-        let _ = write!(
-            s,
-            r##"<svg class="table-drawing" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="Table drawing" xmlns="http://www.w3.org/2000/svg">"##
+    pub fn svg(&self) -> Svg {
+        let mut s = SvgBuilder::default();
+        let view_box = format!("0 0 {WIDTH} {HEIGHT}");
+        s.open(
+            "svg",
+            &[
+                ("class", &"table-drawing"),
+                ("viewBox", &view_box),
+                ("role", &"img"),
+                ("aria-label", &"Table drawing"),
+                ("xmlns", &"http://www.w3.org/2000/svg"),
+            ],
         );
-        s.push_str(r##"<path d="M 40 70 A 280 240 0 0 0 600 70 Z" fill="#0b6e4f" stroke="#5a3b1a" stroke-width="14"/>"##);
-        s.push_str(r##"<text x="320" y="40" text-anchor="middle" class="dealer">Dealer</text>"##);
+        s.empty(
+            "path",
+            &[
+                ("d", &"M 40 70 A 280 240 0 0 0 600 70 Z"),
+                ("fill", &"#0b6e4f"),
+                ("stroke", &"#5a3b1a"),
+                ("stroke-width", &14),
+            ],
+        );
+        s.element(
+            "text",
+            &[
+                ("x", &320),
+                ("y", &40),
+                ("text-anchor", &"middle"),
+                ("class", &"dealer"),
+            ],
+            "Dealer",
+        );
         if let Some(in_action) = self.in_action {
-            let _ = write!(
-                s,
-                r##"<text x="320" y="140" text-anchor="middle" class="in-action" id="svg-in-action">In action: {}</text>"##,
-                escape(in_action)
+            s.element(
+                "text",
+                &[
+                    ("x", &320),
+                    ("y", &140),
+                    ("text-anchor", &"middle"),
+                    ("class", &"in-action"),
+                    ("id", &"svg-in-action"),
+                ],
+                format!("In action: {in_action}"),
             );
         }
         for seat in 1..=self.seats {
-            let (x, y) = seat_xy(seat, self.seats);
-            let is_pd = self.pd_seat == Some(seat);
-            let current = self.current_seat == Some(seat);
-            let class = match (is_pd, current) {
-                (_, true) => "seat current",
-                (true, false) => "seat pd",
-                _ => "seat",
-            };
-            let _ = write!(
-                s,
-                r##"<g class="{class}" data-seat="{seat}"><circle cx="{x:.0}" cy="{y:.0}" r="24"/><text x="{x:.0}" y="{:.0}" text-anchor="middle">{seat}</text></g>"##,
-                y + 6.0
-            );
-            if is_pd {
-                let bank = self.bank.as_deref().map(escape).unwrap_or_default();
-                let _ = write!(
-                    s,
-                    r##"<text x="{x:.0}" y="{:.0}" text-anchor="middle" class="pd-label">PD {bank}</text>"##,
-                    y + 44.0
-                );
-            }
-            if self.action_seat == Some(seat) {
-                let _ = write!(
-                    s,
-                    r##"<g class="action-button" id="svg-action"><circle cx="{:.0}" cy="{:.0}" r="16"/><text x="{:.0}" y="{:.0}" text-anchor="middle">ACTION</text></g>"##,
-                    x,
-                    y - 44.0,
-                    x,
-                    y - 41.0
-                );
-            }
-            // Chips between the seat and the centre, one per wager.
-            let chips: Vec<_> = self.wagers.iter().filter(|w| w.0 == seat).collect();
-            for (i, (_, amount, backline)) in chips.iter().enumerate() {
-                let (cx, cy) = (
-                    320.0 + (x - 320.0) * 0.62,
-                    70.0 + (y - 70.0) * 0.62 - i as f64 * 22.0,
-                );
-                let class = if *backline { "chip backline" } else { "chip" };
-                let _ = write!(
-                    s,
-                    r##"<g class="{class}"><circle cx="{cx:.0}" cy="{cy:.0}" r="10"/><text x="{:.0}" y="{:.0}">{}</text></g>"##,
-                    cx + 14.0,
-                    cy + 5.0,
-                    escape(amount)
-                );
-            }
+            self.seat(&mut s, seat);
         }
-        s.push_str("</svg>");
-        s
+        s.close("svg");
+        s.finish()
+    }
+
+    /// One seat: its circle, the PD's bank, the ACTION button, its chips.
+    fn seat(&self, s: &mut SvgBuilder, seat: i64) {
+        let (x, y) = seat_xy(seat, self.seats);
+        let is_pd = self.pd_seat == Some(seat);
+        let current = self.current_seat == Some(seat);
+        let class = match (is_pd, current) {
+            (_, true) => "seat current",
+            (true, false) => "seat pd",
+            _ => "seat",
+        };
+        let (sx, sy) = (whole(x), whole(y));
+        s.open("g", &[("class", &class), ("data-seat", &seat)])
+            .empty("circle", &[("cx", &sx), ("cy", &sy), ("r", &24)])
+            .element(
+                "text",
+                &[
+                    ("x", &sx),
+                    ("y", &whole(y + 6.0)),
+                    ("text-anchor", &"middle"),
+                ],
+                seat,
+            )
+            .close("g");
+        if is_pd {
+            let bank = self.bank.as_deref().unwrap_or_default();
+            s.element(
+                "text",
+                &[
+                    ("x", &sx),
+                    ("y", &whole(y + 44.0)),
+                    ("text-anchor", &"middle"),
+                    ("class", &"pd-label"),
+                ],
+                format!("PD {bank}"),
+            );
+        }
+        if self.action_seat == Some(seat) {
+            s.open("g", &[("class", &"action-button"), ("id", &"svg-action")])
+                .empty(
+                    "circle",
+                    &[("cx", &sx), ("cy", &whole(y - 44.0)), ("r", &16)],
+                )
+                .element(
+                    "text",
+                    &[
+                        ("x", &sx),
+                        ("y", &whole(y - 41.0)),
+                        ("text-anchor", &"middle"),
+                    ],
+                    "ACTION",
+                )
+                .close("g");
+        }
+        // Chips between the seat and the centre, one per wager.
+        let chips = self.wagers.iter().filter(|w| w.0 == seat);
+        for (i, (_, amount, backline)) in chips.enumerate() {
+            let (cx, cy) = (
+                320.0 + (x - 320.0) * 0.62,
+                70.0 + (y - 70.0) * 0.62 - i as f64 * 22.0,
+            );
+            let class = if *backline { "chip backline" } else { "chip" };
+            s.open("g", &[("class", &class)])
+                .empty(
+                    "circle",
+                    &[("cx", &whole(cx)), ("cy", &whole(cy)), ("r", &10)],
+                )
+                .element(
+                    "text",
+                    &[("x", &whole(cx + 14.0)), ("y", &whole(cy + 5.0))],
+                    amount,
+                )
+                .close("g");
+        }
     }
 }
 
@@ -139,7 +182,8 @@ mod tests {
             current_seat: Some(4),
             in_action: Some("140.00"),
         }
-        .svg();
+        .svg()
+        .to_string();
         assert_eq!(svg.matches("data-seat=").count(), 7);
         assert!(svg.contains("PD 200.00"));
         assert!(svg.contains(r#"id="svg-action""#));

@@ -197,13 +197,3 @@ async fn show_hand(
         None => Err(ApiError::NotFound(format!("hand_id: no hand \"{id}\"")).into_response()),
     }
 }
-
-impl From<CommandError> for ApiError {
-    fn from(e: CommandError) -> Self {
-        match e.status() {
-            409 => ApiError::Conflict(e.to_string()),
-            422 => ApiError::BadInput(e.to_string()),
-            _ => ApiError::internal(e),
-        }
-    }
-}

@@ -1,8 +1,7 @@
 //! Double Hand Poker over HTTP: the hand tools and the settlement (compute
 //! only), the hand store's API, the tables (pages and API) and the guided hand.
 
-// `drawing::escape` also escapes the text of Tripoley's board.
-pub(super) mod drawing;
+mod drawing;
 mod hands_api;
 // `play::forms::Fields` is also what the kept games' pages read their forms with.
 pub(super) mod play;

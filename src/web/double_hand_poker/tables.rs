@@ -4,11 +4,11 @@
 //! shown again with what was typed and the message beside the field.
 
 use askama::Template;
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use axum::{Form, Router};
 use serde::Deserialize;
 
 use crate::domain::common::money::{Money, Unit};
@@ -18,8 +18,9 @@ use crate::domain::double_hand_poker::table::{TableConfig, parse_schedule, sched
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::HandCommand;
 use crate::store::double_hand_poker::tables::{self, AtTable, HandSummary, Table, TableStoreError};
+use crate::web::error::{command_status, internal};
 use crate::web::staff::page;
-use crate::web::{ApiError, AppState, Staff};
+use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff};
 
 /// Hands listed on a table's page.
 const RECENT_HANDS: i64 = 20;
@@ -32,14 +33,8 @@ pub fn router() -> Router<AppState> {
         .route("/tables/{name}/hands", post(open_hand))
 }
 
-fn internal(e: impl std::fmt::Display) -> Response {
-    ApiError::internal(e).into_response()
-}
-
 #[derive(Deserialize, Default, Clone)]
 pub(super) struct TableForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     name: String,
     #[serde(default)]
@@ -137,9 +132,7 @@ struct TableRow {
 #[derive(Template)]
 #[template(path = "double_hand_poker/tables.html")]
 struct TablesPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+    ctx: PageContext,
     tables: Vec<TableRow>,
     can_create: bool,
     form: TableForm,
@@ -161,9 +154,7 @@ async fn tables_page(
     let (error_field, error) = error.unwrap_or(("", String::new()));
     let failed = !error.is_empty();
     let body = page(&TablesPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         tables: all
             .into_iter()
             .map(|t| TableRow {
@@ -192,11 +183,9 @@ async fn list(State(state): State<AppState>, staff: Staff) -> Response {
 
 async fn create(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
-    Form(form): Form<TableForm>,
+    CsrfForm(staff, form): CsrfForm<TableForm>,
 ) -> Result<Response, Response> {
-    staff.check_csrf(&form.csrf)?;
     staff
         .require(&state, Action::ManageTables, uri.path())
         .await?;
@@ -218,9 +207,7 @@ async fn create(
 #[derive(Template)]
 #[template(path = "double_hand_poker/table.html")]
 struct TablePage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+    ctx: PageContext,
     table: &'a Table,
     rules: String,
     player_schedule: String,
@@ -300,9 +287,7 @@ async fn table_page(
         .find(|h| matches!(h.status.as_str(), "betting" | "dealt"));
     let failed = !dealer_error.is_empty();
     let body = page(&TablePage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         rules: format!(
             "{}: joker {:?}, wheel {:?}, foul {:?}, smallest unit {}, PD needs {} wagers",
             config.profile.name(),
@@ -342,8 +327,6 @@ async fn show(
 #[derive(Deserialize)]
 struct DealerForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     username: String,
     #[serde(default)]
     op: String,
@@ -351,12 +334,10 @@ struct DealerForm {
 
 async fn dealers(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(name): Path<String>,
-    Form(form): Form<DealerForm>,
+    CsrfForm(staff, form): CsrfForm<DealerForm>,
 ) -> Result<Response, Response> {
-    staff.check_csrf(&form.csrf)?;
     staff
         .require(&state, Action::AssignDealers, uri.path())
         .await?;
@@ -390,20 +371,16 @@ async fn dealers(
 #[derive(Deserialize)]
 struct OpenForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     idempotency_key: String,
 }
 
 /// Opens a hand with the table's rules as they are now.
 async fn open_hand(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(name): Path<String>,
-    Form(form): Form<OpenForm>,
+    CsrfForm(staff, form): CsrfForm<OpenForm>,
 ) -> Result<Response, Response> {
-    staff.check_csrf(&form.csrf)?;
     let table = load_table(&state, &name).await?;
     require_play(&state, &staff, &name, uri.path()).await?;
     let config = &table.config;
@@ -423,7 +400,7 @@ async fn open_hand(
     };
     match state.hand_writer.submit(None, command).await {
         Ok((result, _)) => Ok(Redirect::to(&format!("/hands/{}", result.hand_id)).into_response()),
-        Err(e) if e.status() == 500 => Err(internal(e)),
+        Err(e) if command_status(&e) == StatusCode::INTERNAL_SERVER_ERROR => Err(internal(e)),
         Err(e) => table_page(&state, &staff, &name, e.to_string()).await,
     }
 }

@@ -19,7 +19,7 @@ use serde_json::json;
 
 use crate::domain::staff::Action;
 use crate::store::staff::{self as store, AccountError, LoginError};
-use crate::web::{ApiError, AppState};
+use crate::web::{ApiError, AppState, CsrfForm, NoFields, PageContext};
 use session::{
     LOGIN_CSRF_COOKIE, SESSION_COOKIE, Staff, check_login_csrf, client_address, cookie,
     issue_login_csrf, set_cookie,
@@ -164,19 +164,11 @@ async fn login(
     }
 }
 
-#[derive(Deserialize)]
-struct CsrfForm {
-    #[serde(default)]
-    csrf: String,
-}
-
 async fn logout(
     State(state): State<AppState>,
-    staff: Staff,
     headers: HeaderMap,
-    Form(form): Form<CsrfForm>,
+    CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
 ) -> Result<Response, Response> {
-    staff.check_csrf(&form.csrf)?;
     store::logout(&state.db, &state.audit_key, &staff.0)
         .await
         .map_err(|e| ApiError::from(e).into_response())?;
@@ -184,11 +176,10 @@ async fn logout(
     Ok(([(header::SET_COOKIE, gone)], Redirect::to("/login")).into_response())
 }
 
-#[derive(Template, Default)]
+#[derive(Template)]
 #[template(path = "staff/password.html")]
 struct PasswordPage {
-    csrf: String,
-    username: String,
+    ctx: PageContext,
     forced: bool,
     current_error: Option<String>,
     new_error: Option<String>,
@@ -198,18 +189,17 @@ struct PasswordPage {
 impl PasswordPage {
     fn for_staff(staff: &Staff) -> PasswordPage {
         PasswordPage {
-            csrf: staff.0.csrf_token.clone(),
-            username: staff.0.user.username.clone(),
+            ctx: PageContext::of(staff),
             forced: staff.0.user.must_change_password,
-            ..PasswordPage::default()
+            current_error: None,
+            new_error: None,
+            confirm_error: None,
         }
     }
 }
 
 #[derive(Deserialize)]
 struct PasswordForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     current: String,
     #[serde(default)]
@@ -224,10 +214,8 @@ async fn password_page(staff: Staff) -> Response {
 
 async fn change_password(
     State(state): State<AppState>,
-    staff: Staff,
-    Form(form): Form<PasswordForm>,
+    CsrfForm(staff, form): CsrfForm<PasswordForm>,
 ) -> Result<Response, Response> {
-    staff.check_csrf(&form.csrf)?;
     let mut again = PasswordPage::for_staff(&staff);
     if form.new != form.confirm {
         again.confirm_error = Some("the two new passwords differ".into());
@@ -258,10 +246,8 @@ async fn change_password(
 
 #[derive(Template)]
 #[template(path = "layout/home.html")]
-struct HomePage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+struct HomePage {
+    ctx: PageContext,
     can_manage_users: bool,
     /// After a password change: how many other sessions were signed out.
     signed_out: Option<u64>,
@@ -276,9 +262,7 @@ async fn home(staff: Staff, Query(query): Query<HomeQuery>) -> Response {
     let user = &staff.0.user;
     page(&HomePage {
         signed_out: query.signed_out,
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(&staff),
         can_manage_users: crate::domain::staff::allows(user.role, Action::ManageUsers),
     })
 }

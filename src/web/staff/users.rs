@@ -7,17 +7,18 @@
 //! The same changes as `pitbook user …` (`store::staff::admin`).
 
 use askama::Template;
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::Uri;
 use axum::response::Response;
 use axum::routing::{get, post};
-use axum::{Form, Router};
 use serde::Deserialize;
 
 use super::page;
 use crate::domain::staff::{Action, Role};
 use crate::store::staff::{self as store, AccountError, RevokeWhich, TokenInfo};
-use crate::web::{ApiError, AppState, Staff};
+use crate::web::error::internal;
+use crate::web::{ApiError, AppState, CsrfForm, NoFields, PageContext, Staff};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -28,10 +29,6 @@ pub fn router() -> Router<AppState> {
         .route("/users/{name}/reset-password", post(reset_password))
         .route("/users/{name}/tokens", get(tokens))
         .route("/users/{name}/tokens/revoke", post(revoke_token))
-}
-
-fn internal(e: impl std::fmt::Display) -> Response {
-    axum::response::IntoResponse::into_response(ApiError::internal(e))
 }
 
 /// One account's row: its forms, and a refused change's message.
@@ -49,9 +46,7 @@ struct UserRow {
 #[derive(Template, Default)]
 #[template(path = "staff/users.html")]
 struct UsersPage {
-    csrf: String,
-    username: String,
-    role: String,
+    ctx: PageContext,
     rows: Vec<UserRow>,
     roles: Vec<&'static str>,
     notice: Option<String>,
@@ -109,7 +104,6 @@ async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> Result<Res
             row
         })
         .collect();
-    let user = &staff.0.user;
     let add = outcome.add.unwrap_or_default();
     let (add_username_error, add_role_error) = match outcome.add_error {
         Some(("role", m)) => (None, Some(m)),
@@ -117,9 +111,7 @@ async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> Result<Res
         None => (None, None),
     };
     Ok(page(&UsersPage {
-        csrf: staff.0.csrf_token.clone(),
-        username: user.username.clone(),
-        role: user.role.as_str().to_string(),
+        ctx: PageContext::of(staff),
         rows,
         roles: Role::ALL.iter().map(|r| r.as_str()).collect(),
         notice: outcome.notice,
@@ -143,8 +135,6 @@ async fn list(State(state): State<AppState>, staff: Staff, uri: Uri) -> Result<R
 #[derive(Deserialize, Default, Clone)]
 struct AddForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     username: String,
     #[serde(default)]
     role: String,
@@ -152,12 +142,10 @@ struct AddForm {
 
 async fn add(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
-    Form(form): Form<AddForm>,
+    CsrfForm(staff, form): CsrfForm<AddForm>,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
-    staff.check_csrf(&form.csrf)?;
     let username = form.username.trim().to_string();
     let refused = |field: &'static str, message: String| Outcome {
         add: Some(AddForm {
@@ -195,12 +183,6 @@ async fn add(
     render(&state, &staff, outcome).await
 }
 
-#[derive(Deserialize)]
-struct CsrfForm {
-    #[serde(default)]
-    csrf: String,
-}
-
 /// A row change's result: the notice, or the page with the message in the row.
 async fn row_result<T>(
     state: &AppState,
@@ -225,11 +207,9 @@ async fn set_disabled(
     staff: Staff,
     uri: Uri,
     name: String,
-    form: CsrfForm,
     disabled: bool,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
-    staff.check_csrf(&form.csrf)?;
     let actor = &staff.0.user.username;
     let result =
         store::admin::set_disabled(&state.db, &state.audit_key, actor, &name, disabled).await;
@@ -248,41 +228,35 @@ async fn set_disabled(
 
 async fn disable(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(name): Path<String>,
-    Form(form): Form<CsrfForm>,
+    CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
 ) -> Result<Response, Response> {
-    set_disabled(state, staff, uri, name, form, true).await
+    set_disabled(state, staff, uri, name, true).await
 }
 
 async fn enable(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(name): Path<String>,
-    Form(form): Form<CsrfForm>,
+    CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
 ) -> Result<Response, Response> {
-    set_disabled(state, staff, uri, name, form, false).await
+    set_disabled(state, staff, uri, name, false).await
 }
 
 #[derive(Deserialize)]
 struct RoleForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     role: String,
 }
 
 async fn set_role(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(name): Path<String>,
-    Form(form): Form<RoleForm>,
+    CsrfForm(staff, form): CsrfForm<RoleForm>,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
-    staff.check_csrf(&form.csrf)?;
     let result = match form.role.parse::<Role>() {
         Ok(role) => {
             let actor = &staff.0.user.username;
@@ -313,13 +287,11 @@ async fn set_role(
 
 async fn reset_password(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(name): Path<String>,
-    Form(form): Form<CsrfForm>,
+    CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
-    staff.check_csrf(&form.csrf)?;
     let actor = &staff.0.user.username;
     let result = store::admin::reset_password(&state.db, &state.audit_key, actor, &name).await;
     row_result(&state, &staff, &name, result, |(password, ended)| Outcome {
@@ -335,9 +307,7 @@ async fn reset_password(
 #[derive(Template)]
 #[template(path = "staff/user_tokens.html")]
 struct TokensPage {
-    csrf: String,
-    username: String,
-    role: String,
+    ctx: PageContext,
     account: String,
     tokens: Vec<TokenInfo>,
     notice: Option<String>,
@@ -360,11 +330,8 @@ async fn render_tokens(
         }
         Err(AccountError::Store(e)) => return Err(internal(e)),
     };
-    let user = &staff.0.user;
     Ok(page(&TokensPage {
-        csrf: staff.0.csrf_token.clone(),
-        username: user.username.clone(),
-        role: user.role.as_str().to_string(),
+        ctx: PageContext::of(staff),
         account: name.to_string(),
         tokens,
         notice,
@@ -385,20 +352,16 @@ async fn tokens(
 #[derive(Deserialize)]
 struct RevokeForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     id: String,
 }
 
 async fn revoke_token(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(name): Path<String>,
-    Form(form): Form<RevokeForm>,
+    CsrfForm(staff, form): CsrfForm<RevokeForm>,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
-    staff.check_csrf(&form.csrf)?;
     let actor = &staff.0.user.username;
     let which = RevokeWhich::Id(form.id.clone());
     match store::revoke_tokens(&state.db, &state.audit_key, actor, &name, &which).await {

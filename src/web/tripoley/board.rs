@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::domain::tripoley::Section;
-use crate::web::double_hand_poker::drawing::escape;
+use crate::web::svg::{Svg, SvgBuilder};
 
 pub(super) fn board_of(value: &Value) -> Vec<u64> {
     Section::ALL
@@ -27,20 +27,40 @@ const LAYOUT: [(Section, u32, u32); 9] = [
 
 /// The board as SVG: the nine sections with their chips (a stack of up to
 /// ten drawn, the count written). `id` prefixes each section's element id.
-pub(super) fn board_svg(id: &str, caption: &str, board: &[u64]) -> String {
-    use std::fmt::Write;
-    let id = escape(id);
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        r##"<svg class="tripoley-board" id="{id}" viewBox="0 0 330 350" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg">"##,
-        escape(caption)
+pub(super) fn board_svg(id: &str, caption: &str, board: &[u64]) -> Svg {
+    let mut s = SvgBuilder::default();
+    s.open(
+        "svg",
+        &[
+            ("class", &"tripoley-board"),
+            ("id", &id),
+            ("viewBox", &"0 0 330 350"),
+            ("role", &"img"),
+            ("aria-label", &caption),
+            ("xmlns", &"http://www.w3.org/2000/svg"),
+        ],
     );
-    s.push_str(r##"<rect x="0" y="0" width="330" height="350" rx="18" fill="#0b6e4f"/>"##);
-    let _ = write!(
-        s,
-        r##"<text x="165" y="338" text-anchor="middle" fill="#fff" class="caption">{}</text>"##,
-        escape(caption)
+    s.empty(
+        "rect",
+        &[
+            ("x", &0),
+            ("y", &0),
+            ("width", &330),
+            ("height", &350),
+            ("rx", &18),
+            ("fill", &"#0b6e4f"),
+        ],
+    );
+    s.element(
+        "text",
+        &[
+            ("x", &165),
+            ("y", &338),
+            ("text-anchor", &"middle"),
+            ("fill", &"#fff"),
+            ("class", &"caption"),
+        ],
+        caption,
     );
     for (section, col, row) in LAYOUT {
         let chips = Section::ALL
@@ -50,31 +70,65 @@ pub(super) fn board_svg(id: &str, caption: &str, board: &[u64]) -> String {
             .copied()
             .unwrap_or(0);
         let (x, y) = (10 + col * 105, 10 + row * 105);
-        let key = section.key();
-        let _ = write!(
-            s,
-            r##"<g class="section" id="{id}-{key}" data-chips="{chips}"><rect x="{x}" y="{y}" width="100" height="100" rx="8" fill="#f4efe1" stroke="#5a3b1a" stroke-width="2"/><text x="{}" y="{}" text-anchor="middle" class="label">{}</text>"##,
-            x + 50,
-            y + 18,
-            escape(section.label())
+        let element_id = format!("{id}-{}", section.key());
+        s.open(
+            "g",
+            &[
+                ("class", &"section"),
+                ("id", &element_id),
+                ("data-chips", &chips),
+            ],
+        )
+        .empty(
+            "rect",
+            &[
+                ("x", &x),
+                ("y", &y),
+                ("width", &100),
+                ("height", &100),
+                ("rx", &8),
+                ("fill", &"#f4efe1"),
+                ("stroke", &"#5a3b1a"),
+                ("stroke-width", &2),
+            ],
+        )
+        .element(
+            "text",
+            &[
+                ("x", &(x + 50)),
+                ("y", &(y + 18)),
+                ("text-anchor", &"middle"),
+                ("class", &"label"),
+            ],
+            section.label(),
         );
         for k in 0..chips.min(10) as u32 {
-            let _ = write!(
-                s,
-                r##"<circle cx="{}" cy="{}" r="7" fill="#c0392b" stroke="#fff" stroke-width="1.5"/>"##,
-                x + 20 + (k % 5) * 15,
-                y + 40 + (k / 5) * 16
+            s.empty(
+                "circle",
+                &[
+                    ("cx", &(x + 20 + (k % 5) * 15)),
+                    ("cy", &(y + 40 + (k / 5) * 16)),
+                    ("r", &7),
+                    ("fill", &"#c0392b"),
+                    ("stroke", &"#fff"),
+                    ("stroke-width", &1.5),
+                ],
             );
         }
-        let _ = write!(
-            s,
-            r##"<text x="{}" y="{}" text-anchor="middle" class="count">{chips}</text></g>"##,
-            x + 50,
-            y + 90
-        );
+        s.element(
+            "text",
+            &[
+                ("x", &(x + 50)),
+                ("y", &(y + 90)),
+                ("text-anchor", &"middle"),
+                ("class", &"count"),
+            ],
+            chips,
+        )
+        .close("g");
     }
-    s.push_str("</svg>");
-    s
+    s.close("svg");
+    s.finish()
 }
 
 #[cfg(test)]
@@ -84,7 +138,7 @@ mod tests {
     #[test]
     fn the_board_drawing_escapes_its_caption_and_shows_every_section() {
         let board = [1, 2, 3, 4, 5, 6, 7, 8, 30];
-        let svg = board_svg("b", "Before round 1 (dealer <Ann & \"Bo\">)", &board);
+        let svg = board_svg("b", "Before round 1 (dealer <Ann & \"Bo\">)", &board).to_string();
         assert!(svg.contains("&lt;Ann &amp; &quot;Bo&quot;&gt;"), "{svg}");
         assert!(!svg.contains("<Ann"));
         for (s, c) in Section::ALL.iter().zip(board) {

@@ -4,21 +4,13 @@ use super::*;
 
 #[derive(Template)]
 #[template(path = "tripoley/games.html")]
-struct ListPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
-    /// (id, players, status, rounds, started).
-    games: Vec<(String, String, String, usize, String)>,
+struct ListPage {
+    ctx: PageContext,
+    /// Players, rounds, state.
+    games: Vec<ListedGame>,
     can_keep: bool,
     typed: Vec<(String, String)>,
     error: String,
-}
-
-impl ListPage<'_> {
-    fn typed_or(&self, name: &str, default: &str) -> String {
-        typed_or(&self.typed, name, default)
-    }
 }
 
 async fn list_page(
@@ -31,35 +23,25 @@ async fn list_page(
         Ok(g) => g,
         Err(e) => return internal(e),
     };
-    let user = &staff.0.user;
-    let failed = error.is_some();
     let body = page(&ListPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         games: games
             .into_iter()
-            .map(|g| {
-                (
-                    g.id,
+            .map(|g| ListedGame {
+                cells: vec![
                     g.game.players.join(", "),
+                    g.game.rounds.len().to_string(),
                     g.status,
-                    g.game.rounds.len(),
-                    g.created_at,
-                )
+                ],
+                id: g.id,
+                started: g.created_at,
             })
             .collect(),
-        can_keep: allows(user.role, KEEP),
+        can_keep: allows(staff.0.user.role, KEEP),
         typed,
-        error: error
-            .map(|(field, message)| format!("{field}: {message}"))
-            .unwrap_or_default(),
+        error: form_error(&error),
     });
-    if failed {
-        (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
-    } else {
-        body
-    }
+    list_answer(body, error.is_some())
 }
 
 pub(super) async fn list(State(state): State<AppState>, staff: Staff) -> Response {
@@ -120,12 +102,10 @@ fn new_game(fields: &Fields) -> Result<TripoleyGame, (String, String)> {
 
 pub(super) async fn start(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
-    Form(form): Form<Vec<(String, String)>>,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
-    staff.check_csrf(fields.get("csrf"))?;
     staff.require(&state, KEEP, uri.path()).await?;
     let game = match new_game(&fields) {
         Ok(g) => g,

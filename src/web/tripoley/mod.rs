@@ -13,23 +13,25 @@
 //! game's row; refused input is shown beside the form, nothing recorded.
 
 use askama::Template;
+use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use axum::{Form, Router};
 use rust_decimal::Decimal;
 use serde_json::Value;
 
 use crate::domain::cards::{Card, Rank, Suit, format_cards, parse_cards};
 use crate::domain::common::money::Money;
-use crate::domain::staff::{Action, allows};
+use crate::domain::staff::allows;
 use crate::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
 use crate::domain::tripoley::{Profile, best_five, eight_nine_ten_suits};
 use crate::store::tripoley::{self as store, StoredGame, TripoleyAction, TripoleyGameError};
 use crate::web::double_hand_poker::play::forms::Fields;
+use crate::web::error::internal;
+use crate::web::kept_games::{KEEP, LISTED_GAMES, ListedGame, form_error, list_answer};
 use crate::web::staff::page;
-use crate::web::{ApiError, AppState, Staff};
+use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff, Typed};
 
 mod api;
 mod board;
@@ -38,9 +40,6 @@ mod steps;
 
 use board::{board_of, board_svg};
 use index::{list, start};
-
-/// Games listed on /tripoley.
-const LISTED_GAMES: i64 = 30;
 
 /// The compute-only API (`api.rs`: a round and the end of the game): it
 /// stores nothing; `web::router` puts it behind the signed-in reader check.
@@ -52,20 +51,6 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/tripoley", get(list).post(start))
         .route("/tripoley/{id}", get(show).post(act))
-}
-
-fn internal(e: impl std::fmt::Display) -> Response {
-    ApiError::internal(e).into_response()
-}
-
-/// Keeping a game is for dealers, supervisors and admins; everyone reads.
-const KEEP: Action = Action::ActOnTable { assigned: true };
-
-fn typed_or(typed: &[(String, String)], name: &str, default: &str) -> String {
-    typed
-        .iter()
-        .find(|(k, _)| k == name)
-        .map_or(default.to_string(), |(_, v)| v.clone())
 }
 
 /// A player's line in the balances and the round form.
@@ -100,16 +85,14 @@ struct HistoryRow {
 #[derive(Template)]
 #[template(path = "tripoley/game.html")]
 struct GamePage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+    ctx: PageContext,
     stored: &'a StoredGame,
     game: &'a TripoleyGame,
     classic: bool,
     profile: &'static str,
     rows: Vec<SeatRow>,
-    board_before: String,
-    board_after: String,
+    board_before: crate::web::svg::Svg,
+    board_after: crate::web::svg::Svg,
     last_number: usize,
     last_steps: Vec<String>,
     last_hand_steps: Vec<String>,
@@ -124,16 +107,6 @@ struct GamePage<'a> {
     typed: Vec<(String, String)>,
     idempotency_key: String,
     error: String,
-}
-
-impl GamePage<'_> {
-    fn typed_or(&self, name: &str, default: &str) -> String {
-        typed_or(&self.typed, name, default)
-    }
-
-    fn checked(&self, name: &str) -> bool {
-        !typed_or(&self.typed, name, "").is_empty()
-    }
 }
 
 fn money(value: Money, chips: u64) -> String {
@@ -255,7 +228,7 @@ fn render(
             &format!("Before round {} (dealer {})", r.number, r.dealer),
             &board_of(&r.input["board"]),
         ),
-        None => String::new(),
+        None => crate::web::svg::Svg::default(),
     };
     let board_after = board_svg(
         "board-after",
@@ -289,9 +262,7 @@ fn render(
         Err(e) => return internal(e),
     };
     let body = page(&GamePage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         stored,
         game,
         classic: game.profile == Profile::Classic,
@@ -414,13 +385,11 @@ fn final_hands(game: &TripoleyGame, fields: &Fields) -> Vec<(String, String)> {
 
 async fn act(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(id): Path<String>,
-    Form(form): Form<Vec<(String, String)>>,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
-    staff.check_csrf(fields.get("csrf"))?;
     staff.require(&state, KEEP, uri.path()).await?;
     let current = load(&state, &id).await?;
     let typed: Vec<(String, String)> = fields
@@ -518,6 +487,6 @@ async fn act(
         Err(TripoleyGameError::Unknown(id)) => {
             Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response())
         }
-        Err(TripoleyGameError::Store(e)) => Err(internal(e)),
+        Err(e @ (TripoleyGameError::Store(_) | TripoleyGameError::Game(_))) => Err(internal(e)),
     }
 }

@@ -89,20 +89,6 @@ pub enum CommandError {
     Store(#[from] StoreError),
 }
 
-impl CommandError {
-    /// HTTP status: 409 for a conflict with the hand's state, 422 for bad
-    /// input, 500 for the store.
-    pub fn status(&self) -> u16 {
-        match self {
-            CommandError::Stale { .. } => 409,
-            CommandError::Hand(e) if e.is_state_conflict() => 409,
-            CommandError::Hand(e) if !e.is_bad_input() => 500,
-            CommandError::Store(_) => 500,
-            _ => 422,
-        }
-    }
-}
-
 impl From<sqlx::Error> for CommandError {
     fn from(e: sqlx::Error) -> Self {
         CommandError::Store(StoreError::Query(e))

@@ -9,11 +9,11 @@ mod pd;
 mod view;
 
 use askama::Template;
+use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use axum::{Form, Router};
 use serde::Deserialize;
 
 use super::tables::{may_play, require_play};
@@ -21,8 +21,9 @@ use crate::domain::double_hand_poker::table::{PastHand, PdProposal, TableConfig,
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
 use crate::store::double_hand_poker::tables;
+use crate::web::error::{command_status, internal};
 use crate::web::staff::page;
-use crate::web::{ApiError, AppState, Staff};
+use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff, Typed};
 use forms::{Fields, events_of};
 use view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
 
@@ -33,10 +34,6 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/hands/{id}", get(show).post(act))
         .route("/hands/{id}/record", get(record))
-}
-
-fn internal(e: impl std::fmt::Display) -> Response {
-    ApiError::internal(e).into_response()
 }
 
 async fn load(state: &AppState, id: &str) -> Result<Loaded, Response> {
@@ -70,9 +67,7 @@ struct Refusal {
 #[derive(Template)]
 #[template(path = "double_hand_poker/hand.html")]
 struct HandPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+    ctx: PageContext,
     id: &'a str,
     table: &'a str,
     dealer: &'a str,
@@ -82,7 +77,7 @@ struct HandPage<'a> {
     step: &'static str,
     step_number: u8,
     idempotency_key: String,
-    svg: String,
+    svg: crate::web::svg::Svg,
     pd: Option<(i64, String, String)>,
     proposal: String,
     proposed: Option<PdProposal>,
@@ -107,19 +102,12 @@ struct HandPage<'a> {
 }
 
 impl HandPage<'_> {
-    /// The value typed into `name` before a refusal, or `default`.
-    fn typed_or(&self, name: &str, default: &str) -> String {
-        self.typed
-            .iter()
-            .find(|(k, _)| k == name)
-            .map_or(default.to_string(), |(_, v)| v.clone())
-    }
-
     /// The PD's option as typed, else `bank_two` when the proposed PD banks
     /// the second of two hands; otherwise the dealer chooses.
     fn option_chosen(&self) -> String {
         let second = self.proposed.as_ref().is_some_and(|p| p.second_hand);
-        self.typed_or("option", if second { "bank_two" } else { "" })
+        self.typed
+            .value_or("option", if second { "bank_two" } else { "" })
     }
 
     fn is_error(&self, name: &str) -> bool {
@@ -237,9 +225,7 @@ async fn render(
     }
     let status = refusal.status;
     let body = page(&HandPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(staff),
         id: &loaded.view.id,
         table: &loaded.state.table,
         dealer: &loaded.state.dealer,
@@ -290,13 +276,11 @@ async fn show(
 
 async fn act(
     State(state): State<AppState>,
-    staff: Staff,
     uri: Uri,
     Path(id): Path<String>,
-    Form(form): Form<Vec<(String, String)>>,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
-    staff.check_csrf(fields.get("csrf"))?;
     let loaded = load(&state, &id).await?;
     let step = fields.get("step").to_string();
     if matches!(step.as_str(), "void" | "correct") {
@@ -342,9 +326,8 @@ async fn act(
             Ok(Redirect::to(&next).into_response())
         }
         Err(e) => {
-            let status = match e.status() {
-                409 => StatusCode::CONFLICT,
-                422 => StatusCode::UNPROCESSABLE_ENTITY,
+            let status = match command_status(&e) {
+                s @ (StatusCode::CONFLICT | StatusCode::UNPROCESSABLE_ENTITY) => s,
                 _ => return Err(internal(e)),
             };
             let field = field_of(&e);
@@ -384,9 +367,7 @@ fn field_of(e: &CommandError) -> String {
 #[derive(Template)]
 #[template(path = "double_hand_poker/hand_record.html")]
 struct RecordPage<'a> {
-    csrf: &'a str,
-    username: &'a str,
-    role: &'a str,
+    ctx: PageContext,
     id: &'a str,
     table: &'a str,
     status: &'a str,
@@ -401,11 +382,8 @@ async fn record(
     Path(id): Path<String>,
 ) -> Result<Response, Response> {
     let loaded = load(&state, &id).await?;
-    let user = &staff.0.user;
     Ok(page(&RecordPage {
-        csrf: &staff.0.csrf_token,
-        username: &user.username,
-        role: user.role.as_str(),
+        ctx: PageContext::of(&staff),
         id: &loaded.view.id,
         table: &loaded.view.table,
         status: &loaded.view.status,

@@ -7,6 +7,7 @@ use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState, Phase}
 use crate::domain::double_hand_poker::settle::{self, Schedule, Settlement};
 use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
 use crate::store::double_hand_poker::hands::HandView;
+use crate::web::svg::Svg;
 
 use crate::web::double_hand_poker::drawing::TableDrawing;
 
@@ -186,7 +187,7 @@ impl Loaded {
         Some(f(&settlement))
     }
 
-    pub fn drawing(&self, current_seat: Option<i64>, in_action: Option<&str>) -> String {
+    pub fn drawing(&self, current_seat: Option<i64>, in_action: Option<&str>) -> Svg {
         let pd = self.state.pd();
         TableDrawing {
             seats: self.seats(),

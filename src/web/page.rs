@@ -1,0 +1,92 @@
+//! Page scaffolding, once: the [`PageContext`] every signed-in page renders
+//! its header and form heads from, and [`CsrfForm`], the extractor of every
+//! POST form of a signed-in page, which refuses a form without the session's
+//! CSRF token before the handler runs.
+
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::response::{IntoResponse, Response};
+use axum::{Form, http};
+use serde::de::DeserializeOwned;
+
+use super::{AppState, Staff};
+
+/// What every signed-in page shows and posts: the user, the role, and the
+/// CSRF token of the session (`layout/macros.html`'s `form_head`).
+#[derive(Debug, Clone, Default)]
+pub struct PageContext {
+    pub username: String,
+    pub role: &'static str,
+    pub csrf: String,
+}
+
+impl PageContext {
+    pub fn of(staff: &Staff) -> PageContext {
+        PageContext {
+            username: staff.0.user.username.clone(),
+            role: staff.0.user.role.as_str(),
+            csrf: staff.0.csrf_token.clone(),
+        }
+    }
+}
+
+/// A POST form of a signed-in page: the staff member (as [`Staff`]) and the
+/// form as `T`, extracted only when the form's `csrf` field is the session's
+/// token (403 otherwise, nothing changed). Rejections come in the order the
+/// handlers had them: not signed in, then a body that is not the form, then
+/// the token.
+pub struct CsrfForm<T>(pub Staff, pub T);
+
+impl<T: DeserializeOwned + Send> FromRequest<AppState> for CsrfForm<T> {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, Response> {
+        let (mut parts, body) = req.into_parts();
+        let staff = Staff::from_request_parts(&mut parts, state).await?;
+        let (method, headers) = (parts.method.clone(), parts.headers.clone());
+        let bytes = Bytes::from_request(Request::from_parts(parts, body), state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let again = |bytes: Bytes| {
+            let mut req = http::Request::new(Body::from(bytes));
+            *req.method_mut() = method.clone();
+            *req.headers_mut() = headers.clone();
+            req
+        };
+        let Form(form) = Form::<T>::from_request(again(bytes.clone()), state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let Form(pairs) = Form::<Vec<(String, String)>>::from_request(again(bytes), state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let sent = pairs
+            .iter()
+            .find(|(k, _)| k == "csrf")
+            .map_or("", |(_, v)| v.as_str());
+        staff.check_csrf(sent)?;
+        Ok(CsrfForm(staff, form))
+    }
+}
+
+/// The form of a button that sends nothing but its CSRF token.
+#[derive(serde::Deserialize)]
+pub struct NoFields {}
+
+/// What a refused form had typed, shown again: `typed.value_or("chips",
+/// "50")` and `typed.checked("backline")` in a template.
+pub trait Typed {
+    /// The value typed into `name`, or `default`.
+    fn value_or(&self, name: &str, default: &str) -> String;
+    /// Whether a checkbox `name` was ticked (sent with any value).
+    fn checked(&self, name: &str) -> bool {
+        !self.value_or(name, "").is_empty()
+    }
+}
+
+impl Typed for [(String, String)] {
+    fn value_or(&self, name: &str, default: &str) -> String {
+        self.iter()
+            .find(|(k, _)| k == name)
+            .map_or(default.to_string(), |(_, v)| v.clone())
+    }
+}
