@@ -212,6 +212,19 @@ pub struct AnchorCheck {
     pub origin: String,
 }
 
+impl AnchorCheck {
+    /// The anchor given with `--anchor`, if any, as the one check.
+    pub fn flag(anchor: Option<Anchor>) -> Vec<AnchorCheck> {
+        anchor
+            .map(|anchor| AnchorCheck {
+                anchor,
+                origin: "--anchor".to_string(),
+            })
+            .into_iter()
+            .collect()
+    }
+}
+
 /// Walks records in ascending seq order, starting at `from` (1 for the whole
 /// chain). Starting later trusts the stored hash of the record before `from`.
 ///
@@ -244,14 +257,7 @@ impl ChainVerifier {
         prev_hash: Option<String>,
         anchor: Option<Anchor>,
     ) -> ChainVerifier {
-        let anchors = anchor
-            .map(|anchor| AnchorCheck {
-                anchor,
-                origin: "--anchor".to_string(),
-            })
-            .into_iter()
-            .collect();
-        ChainVerifier::with_anchors(key, from, prev_hash, anchors)
+        ChainVerifier::with_anchors(key, from, prev_hash, AnchorCheck::flag(anchor))
     }
 
     /// [`Self::new`] with every anchor in `anchors` (any order, repeats

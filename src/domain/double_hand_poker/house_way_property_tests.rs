@@ -4,9 +4,9 @@
 
 use proptest::prelude::*;
 
-use super::tests::{lucky, seven, wild};
 use super::*;
 use crate::domain::cards::parse_cards;
+use crate::domain::cards::test_hands::{lucky, seven, wild};
 use crate::domain::double_hand_poker::options::{JokerRule, Profile, WheelRule};
 
 /// Every one of the 5,040 orders of a hand gives one setting and one rule.

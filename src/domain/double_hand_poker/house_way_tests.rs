@@ -3,22 +3,8 @@
 //! (the properties are in `house_way_property_tests.rs`).
 
 use super::*;
-use crate::domain::cards::parse_cards;
-use crate::domain::double_hand_poker::options::{JokerRule, Profile, WheelRule};
-
-pub(super) fn lucky() -> RuleOptions {
-    RuleOptions::default()
-}
-pub(super) fn wild() -> RuleOptions {
-    RuleOptions {
-        joker: JokerRule::Wild,
-        ..RuleOptions::default()
-    }
-}
-
-pub(super) fn seven(text: &str) -> [Card; 7] {
-    <[Card; 7]>::try_from(parse_cards(text).expect(text).as_slice()).expect(text)
-}
+use crate::domain::cards::test_hands::{lucky, seven, wild};
+use crate::domain::double_hand_poker::options::{Profile, WheelRule};
 
 /// (seven cards, expected high, expected low, words of the rule)
 const CASES: &[(&str, &str, &str, &str)] = &[

@@ -6,9 +6,6 @@
 //! print the response, so the CLI's `--json` is byte for byte the API's body.
 //! The contract is documented in `docs/hands.md`.
 
-use std::fmt;
-
-use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::action_dice::{self, DiceError};
@@ -16,7 +13,7 @@ use super::house_way::{HouseWay, ReferenceHouseWay};
 use super::options::{JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule};
 use super::setting::{SetHand, all_settings};
 use crate::domain::cards::eval::{Category, HandRank, eval_any};
-use crate::domain::cards::{Card, CardError, parse_cards, parse_exact};
+use crate::domain::cards::{Card, CardError, CardsGiven, parse_cards, parse_exact};
 
 /// Seats at a table when the request does not say.
 pub const DEFAULT_SEATS: i64 = 7;
@@ -28,25 +25,12 @@ pub struct CardsText(pub String);
 
 impl<'de> Deserialize<'de> for CardsText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardsText, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = CardsText;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("card text (\"As Ks Qs Js Ts\") or an array of cards")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CardsText, E> {
-                Ok(CardsText(v.to_string()))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CardsText, A::Error> {
-                let mut text = String::new();
-                while let Some(card) = seq.next_element::<String>()? {
-                    text.push(' ');
-                    text.push_str(&card);
-                }
-                Ok(CardsText(text))
-            }
-        }
-        d.deserialize_any(V)
+        let given =
+            CardsGiven::deserialize(d, "card text (\"As Ks Qs Js Ts\") or an array of cards")?;
+        Ok(CardsText(match given {
+            CardsGiven::Text(text) => text,
+            CardsGiven::List(cards) => cards.iter().map(|card| format!(" {card}")).collect(),
+        }))
     }
 }
 

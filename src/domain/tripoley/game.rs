@@ -307,14 +307,19 @@ impl TripoleyGame {
             .iter()
             .position(|p| *p == out.next_dealer)
             .ok_or_else(|| TripoleyError::Internal("the next dealer is not at the table".into()))?;
-        next.rounds.push(PlayedRound {
+        next.rounds.push(self.played(input, &out)?);
+        Ok((next, out))
+    }
+
+    /// The next round as played: its number, dealer, input and result.
+    fn played(&self, input: Value, out: &impl Serialize) -> Result<PlayedRound, TripoleyError> {
+        Ok(PlayedRound {
             number: self.rounds.len() + 1,
             dealer: self.dealer_name().to_string(),
             input,
-            result: serde_json::from_str(&to_json(&out, false)?)
+            result: serde_json::from_str(&to_json(out, false)?)
                 .map_err(|e| TripoleyError::Internal(e.to_string()))?,
-        });
-        Ok((next, out))
+        })
     }
 
     /// The end of the game: each player's last five cards (name, cards).
@@ -329,13 +334,7 @@ impl TripoleyGame {
         let parsed: FinalInput = parse(input.to_string().as_bytes())?;
         let out = play_final(&parsed)?;
         let mut next = self.with_outcome(&out, "at the end of the game")?;
-        next.last_hand = Some(PlayedRound {
-            number: self.rounds.len() + 1,
-            dealer: self.dealer_name().to_string(),
-            input,
-            result: serde_json::from_str(&to_json(&out, false)?)
-                .map_err(|e| TripoleyError::Internal(e.to_string()))?,
-        });
+        next.last_hand = Some(self.played(input, &out)?);
         Ok((next, out))
     }
 

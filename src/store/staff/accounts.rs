@@ -6,12 +6,11 @@ use serde_json::json;
 use sqlx::Row;
 
 use super::{
-    AccountError, SELECT_USER, Session, User, hash_password, invalid, random_hex, staff_record,
+    AccountError, SELECT_USER, Session, User, append_staff, hash_password, invalid, random_hex,
     time_text, user_from_row, verify_password,
 };
 use crate::domain::common::audit::AuditKey;
 use crate::domain::staff::{Role, check_password, check_username};
-use crate::store::audit::append;
 use crate::store::{Db, StoreError, WriteTx, begin_write};
 
 /// A user with its password hash and whether the account is disabled.
@@ -97,7 +96,7 @@ pub(super) async fn insert_user(
         .map(drop)?);
     let payload = json!({"username": username, "role": role.as_str(),
         "must_change_password": must_change_password});
-    append(tx, key, &[staff_record(actor, "user_added", payload)?]).await?;
+    append_staff(tx, key, actor, "user_added", payload).await?;
     Ok(user)
 }
 
@@ -196,12 +195,7 @@ pub async fn change_password(
     let mut tx = begin_write(db).await?;
     set_password_hash(&mut tx, &user.id, &phc, false).await?;
     let payload = json!({"forced": user.must_change_password});
-    append(
-        &mut tx,
-        key,
-        &[staff_record(&user.username, "password_changed", payload)?],
-    )
-    .await?;
+    append_staff(&mut tx, key, &user.username, "password_changed", payload).await?;
     let ended = super::admin::end_sessions(
         &mut tx,
         key,

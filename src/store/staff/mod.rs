@@ -23,8 +23,9 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 
-use super::StoreError;
-use super::audit::{NewRecord, canonical_json};
+use super::audit::{NewRecord, append, canonical_json};
+use super::{StoreError, WriteTx};
+use crate::domain::common::audit::AuditKey;
 use crate::domain::staff::Role;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,6 +118,19 @@ pub(super) fn staff_record(
         event_type: event_type.to_string(),
         payload: canonical_json(&payload)?,
     })
+}
+
+/// Appends one staff record (`actor` did `event_type`) in the caller's
+/// transaction.
+pub(super) async fn append_staff(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    actor: &str,
+    event_type: &str,
+    payload: serde_json::Value,
+) -> Result<(), StoreError> {
+    append(tx, key, &[staff_record(actor, event_type, payload)?]).await?;
+    Ok(())
 }
 
 pub(super) fn user_from_row<R: Row>(row: &R) -> Result<User, StoreError>

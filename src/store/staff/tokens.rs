@@ -5,8 +5,8 @@ use serde_json::json;
 use sqlx::Row;
 
 use super::{
-    AccountError, SELECT_USER, User, invalid, random_hex, session_id_hash, staff_record, time_text,
-    user_from_row,
+    AccountError, SELECT_USER, User, append_staff, invalid, random_hex, session_id_hash,
+    staff_record, time_text, user_from_row,
 };
 use crate::domain::common::audit::AuditKey;
 use crate::domain::common::text::FreeText;
@@ -134,12 +134,7 @@ pub async fn issue_token(
         .await
         .map(drop)?);
     let payload = json!({"username": username, "token_id": info.id, "label": label});
-    append(
-        &mut tx,
-        key,
-        &[staff_record(actor, "token_issued", payload)?],
-    )
-    .await?;
+    append_staff(&mut tx, key, actor, "token_issued", payload).await?;
     tx.commit().await?;
     Ok((token, info))
 }

@@ -174,14 +174,7 @@ pub async fn verify(
     from: i64,
     anchor: Option<Anchor>,
 ) -> Result<VerifyReport, StoreError> {
-    let anchors = anchor
-        .map(|anchor| AnchorCheck {
-            anchor,
-            origin: "--anchor".to_string(),
-        })
-        .into_iter()
-        .collect();
-    verify_with_anchors(db, key, from, anchors).await
+    verify_with_anchors(db, key, from, AnchorCheck::flag(anchor)).await
 }
 
 /// [`verify`] against every anchor given (the anchor log's and `--anchor`s),
