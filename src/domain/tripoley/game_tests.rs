@@ -4,6 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::domain::cards::Card;
+use crate::domain::tripoley::test_deals::deal_in_turn;
 
 fn setup(players: &[&str], chips: i64, profile: Profile) -> GameSetup {
     GameSetup {
@@ -31,14 +32,7 @@ fn random_entry(game: &TripoleyGame, deck: &[u8], seed: u64) -> RoundEntry {
         .map(|i| (game.dealer + i) % n)
         .filter(|&p| game.chips[p] >= full)
         .collect();
-    let mut hands: Vec<Vec<Card>> = vec![Vec::new(); n];
-    let mut spare = Vec::new();
-    for (k, card) in deck.iter().filter_map(|&i| Card::from_index(i)).enumerate() {
-        match order.get(k % (order.len() + 1)) {
-            Some(&p) => hands[p].push(card),
-            None => spare.push(card),
-        }
-    }
+    let (hands, spare) = deal_in_turn(deck, &order, n);
     let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>().join(" ");
     let mut entry = RoundEntry::default();
     for &p in &order {
