@@ -12,8 +12,8 @@ use serde::de::DeserializeOwned;
 
 use super::{CliError, output};
 use crate::domain::poker_dice::{
-    self, CompareRequest, CompareResponse, FacesText, Outcome, Profile, RankRequest, RankResponse,
-    RoundRequest, RoundResponse, Straights,
+    self, CompareRequest, CompareResponse, FacesText, RankRequest, RankResponse, RoundRequest,
+    RoundResponse, Straights,
 };
 use crate::domain::ten_thousand::{
     self, GameOptions, GameRequest, ScoreRequest, ScoreResponse, ScoreSheet, TurnResult, thousands,
@@ -63,10 +63,10 @@ struct PokerRules {
 }
 
 impl PokerRules {
-    fn profile(&self) -> Profile {
+    fn profile(&self) -> poker_dice::Profile {
         match self.profile {
-            ProfileArg::Caribena => Profile::Caribena,
-            ProfileArg::Classic => Profile::Classic,
+            ProfileArg::Caribena => poker_dice::Profile::Caribena,
+            ProfileArg::Classic => poker_dice::Profile::Classic,
         }
     }
 
@@ -242,12 +242,12 @@ fn compare_text(r: &CompareResponse) -> String {
         .map(|w| (w + 1).to_string())
         .collect();
     match r.decision.outcome {
-        Outcome::Winner => out.push_str(&format!(
+        poker_dice::Outcome::Winner => out.push_str(&format!(
             "Hand {} wins: {}\n",
             who.join(""),
             r.decision.reason
         )),
-        Outcome::Tie => out.push_str(&format!(
+        poker_dice::Outcome::Tie => out.push_str(&format!(
             "Hands {} tie: {}\n",
             who.join(", "),
             r.decision

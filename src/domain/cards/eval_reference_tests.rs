@@ -6,24 +6,8 @@ use std::cmp::Ordering;
 use proptest::prelude::*;
 
 use super::*;
-use crate::domain::cards::{Card, parse_cards};
-use crate::domain::double_hand_poker::options::Profile;
-
-fn lucky() -> RuleOptions {
-    RuleOptions::default()
-}
-fn nevada() -> RuleOptions {
-    RuleOptions::for_profile(Profile::Nevada)
-}
-fn wild() -> RuleOptions {
-    RuleOptions {
-        joker: JokerRule::Wild,
-        ..RuleOptions::default()
-    }
-}
-fn five(text: &str) -> [Card; 5] {
-    <[Card; 5]>::try_from(parse_cards(text).expect(text).as_slice()).expect(text)
-}
+use crate::domain::cards::Card;
+use crate::domain::cards::test_hands::{five, lucky, nevada, wild};
 
 /// (category, tie-break keys in half-rank units), compared lexicographically.
 type RefValue = (u8, Vec<u8>);

@@ -2,25 +2,9 @@
 //! brute-force reference and property tests are in `eval_reference_tests.rs`.
 
 use super::*;
+use crate::domain::cards::test_hands::{five, lucky, nevada, wild};
 use crate::domain::cards::{Card, parse_cards};
-use crate::domain::double_hand_poker::options::Profile;
 
-fn lucky() -> RuleOptions {
-    RuleOptions::default()
-}
-fn nevada() -> RuleOptions {
-    RuleOptions::for_profile(Profile::Nevada)
-}
-fn wild() -> RuleOptions {
-    RuleOptions {
-        joker: JokerRule::Wild,
-        ..RuleOptions::default()
-    }
-}
-
-fn five(text: &str) -> [Card; 5] {
-    <[Card; 5]>::try_from(parse_cards(text).expect(text).as_slice()).expect(text)
-}
 fn two(text: &str) -> [Card; 2] {
     <[Card; 2]>::try_from(parse_cards(text).expect(text).as_slice()).expect(text)
 }

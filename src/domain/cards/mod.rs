@@ -9,10 +9,13 @@
 //! evaluation (`eval`).
 
 pub mod eval;
+#[cfg(test)]
+pub(crate) mod test_hands;
 
 use std::fmt;
 use std::str::FromStr;
 
+use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::domain::double_hand_poker::options::{JokerRule, RuleOptions};
@@ -293,6 +296,41 @@ pub fn format_cards(cards: &[Card]) -> String {
         out.push_str(&c.to_string());
     }
     out
+}
+
+/// Cards as a request gives them: one string (spaces and/or commas) or an
+/// array of card strings, both parsed later so errors name the field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CardsGiven {
+    Text(String),
+    List(Vec<String>),
+}
+
+impl CardsGiven {
+    /// Reads either form; anything else is refused as "expected {expecting}".
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+        expecting: &'static str,
+    ) -> Result<CardsGiven, D::Error> {
+        struct V(&'static str);
+        impl<'de> Visitor<'de> for V {
+            type Value = CardsGiven;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.0)
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CardsGiven, E> {
+                Ok(CardsGiven::Text(v.to_string()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CardsGiven, A::Error> {
+                let mut cards = Vec::new();
+                while let Some(card) = seq.next_element::<String>()? {
+                    cards.push(card);
+                }
+                Ok(CardsGiven::List(cards))
+            }
+        }
+        d.deserialize_any(V(expecting))
+    }
 }
 
 #[cfg(test)]

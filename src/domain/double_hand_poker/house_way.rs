@@ -458,3 +458,7 @@ fn behind_text(what: &str, high: HandRank, front: &str) -> Rule {
 #[cfg(test)]
 #[path = "house_way_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "house_way_property_tests.rs"]
+mod property_tests;

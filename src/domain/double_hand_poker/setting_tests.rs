@@ -1,18 +1,10 @@
 //! Tests of `hand`: parsing a set hand, fouls, the 21 settings, deciding.
 
 use super::*;
+use crate::domain::cards::test_hands::{lucky, seven, wild};
 use crate::domain::double_hand_poker::house_way::ReferenceHouseWay;
 use crate::domain::double_hand_poker::options::JokerRule;
 
-fn lucky() -> RuleOptions {
-    RuleOptions::default()
-}
-fn wild() -> RuleOptions {
-    RuleOptions {
-        joker: JokerRule::Wild,
-        ..RuleOptions::default()
-    }
-}
 fn reset() -> RuleOptions {
     RuleOptions {
         foul: FoulRule::ResetHouseWay,
@@ -21,9 +13,6 @@ fn reset() -> RuleOptions {
 }
 fn set(high: &str, low: &str) -> SetHand {
     SetHand::parse(high, low, &wild()).expect(high)
-}
-fn seven(text: &str) -> [Card; 7] {
-    <[Card; 7]>::try_from(parse_cards(text).expect(text).as_slice()).expect(text)
 }
 
 #[test]

@@ -5,6 +5,8 @@
 
 mod api;
 mod game;
+#[cfg(test)]
+mod game_tests;
 mod keeper;
 #[cfg(test)]
 mod tests;

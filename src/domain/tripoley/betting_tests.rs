@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
 use super::betting::{BetAction, Betting, Offer};
-use super::test_deals::Choices;
+use super::test_deals::{Choices, deal_in_turn};
 use super::*;
 use crate::domain::cards::Card;
 
@@ -251,14 +251,7 @@ proptest! {
         let names: Vec<String> = (0..n).map(|i| format!("P{i}")).collect();
         let order: Vec<usize> = (1..=n).map(|i| i % n).filter(|&s| chips[s] >= 9).collect();
         prop_assume!(order.len() >= 2);
-        let mut hands: Vec<Vec<Card>> = vec![Vec::new(); n];
-        let mut spare = Vec::new();
-        for (k, card) in deck.iter().filter_map(|&i| Card::from_index(i)).enumerate() {
-            match order.get(k % (order.len() + 1)) {
-                Some(&s) => hands[s].push(card),
-                None => spare.push(card),
-            }
-        }
+        let (hands, spare) = deal_in_turn(&deck, &order, n);
         let text = |c: &[Card]| c.iter().map(Card::to_string).collect::<Vec<_>>().join(" ");
         let mut hands_json = Map::new();
         for &s in &order {

@@ -5,9 +5,10 @@
 
 use std::fmt;
 
-use serde::de::{MapAccess, SeqAccess, Visitor};
+use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
+use crate::domain::cards::CardsGiven;
 use crate::domain::common::money::Money;
 
 /// The rule profile: seed 000 (`cadaco`) or seed 001 (`classic`).
@@ -137,24 +138,11 @@ impl CardsText {
 
 impl<'de> Deserialize<'de> for CardsText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardsText, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = CardsText;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("cards (\"Ah Kh 10h\") or an array of cards")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CardsText, E> {
-                Ok(CardsText::new(v))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CardsText, A::Error> {
-                let mut cards = Vec::new();
-                while let Some(card) = seq.next_element::<String>()? {
-                    cards.push(card);
-                }
-                Ok(CardsText(cards))
-            }
-        }
-        d.deserialize_any(V)
+        let given = CardsGiven::deserialize(d, "cards (\"Ah Kh 10h\") or an array of cards")?;
+        Ok(match given {
+            CardsGiven::Text(text) => CardsText::new(&text),
+            CardsGiven::List(cards) => CardsText(cards),
+        })
     }
 }
 

@@ -111,22 +111,18 @@ pub fn play_michigan(
             if !in_round[seat] {
                 continue;
             }
-            let owed = m.cards_left[seat];
-            let paid = owed.min(ledger.held(Place::Player(seat)));
             let name = &table.names[seat];
-            let mut note = Note::new(
-                StepKind::BlockedPayment,
-                format!(
-                    "Play is blocked: {name} puts 1 chip per card left ({owed}) on the Kitty{}.",
-                    short_text(owed, paid)
-                ),
-            );
-            note.shortfall = Some(owed - paid);
-            ledger.transfer(
-                Place::Player(seat),
+            pay_per_card(
+                ledger,
+                seat,
+                m.cards_left[seat],
                 Place::Section(Section::Kitty),
-                paid,
-                note,
+                StepKind::BlockedPayment,
+                |owed, short| {
+                    format!(
+                        "Play is blocked: {name} puts 1 chip per card left ({owed}) on the Kitty{short}."
+                    )
+                },
             )?;
         }
         return Ok(());
@@ -149,20 +145,35 @@ pub fn play_michigan(
         if !in_round[seat] {
             continue;
         }
-        let owed = m.cards_left[seat];
-        let paid = owed.min(ledger.held(Place::Player(seat)));
         let name = &table.names[seat];
-        let mut note = Note::new(
+        pay_per_card(
+            ledger,
+            seat,
+            m.cards_left[seat],
+            Place::Player(winner),
             StepKind::CardPayment,
-            format!(
-                "{name} pays {winner_name} 1 chip per card left ({owed}){}.",
-                short_text(owed, paid)
-            ),
-        );
-        note.shortfall = Some(owed - paid);
-        ledger.transfer(Place::Player(seat), Place::Player(winner), paid, note)?;
+            |owed, short| {
+                format!("{name} pays {winner_name} 1 chip per card left ({owed}){short}.")
+            },
+        )?;
     }
     Ok(())
+}
+
+/// `seat` pays 1 chip per card left (`owed`) to `to`, as much as it holds;
+/// `text(owed, short)` words the step, `short` saying what it could not pay.
+fn pay_per_card(
+    ledger: &mut Ledger,
+    seat: usize,
+    owed: u64,
+    to: Place,
+    kind: StepKind,
+    text: impl FnOnce(u64, String) -> String,
+) -> Result<(), TripoleyError> {
+    let paid = owed.min(ledger.held(Place::Player(seat)));
+    let mut note = Note::new(kind, text(owed, short_text(owed, paid)));
+    note.shortfall = Some(owed - paid);
+    ledger.transfer(Place::Player(seat), to, paid, note)
 }
 
 fn short_text(owed: u64, paid: u64) -> String {

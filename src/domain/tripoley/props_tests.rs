@@ -7,7 +7,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use super::test_deals::Choices;
+use super::test_deals::{Choices, deal_in_turn};
 use super::*;
 use crate::domain::cards::Card;
 
@@ -113,14 +113,7 @@ fn random_round(t: &Table) -> Option<(Value, Vec<u64>, u64)> {
         .map(|i| (dealer + i) % n)
         .filter(|&s| in_round[s])
         .collect();
-    let mut hands: Vec<Vec<Card>> = vec![Vec::new(); n];
-    let mut spare = Vec::new();
-    for (k, card) in deck.iter().filter_map(|&i| Card::from_index(i)).enumerate() {
-        match order.get(k % (order.len() + 1)) {
-            Some(&s) => hands[s].push(card),
-            None => spare.push(card),
-        }
-    }
+    let (mut hands, mut spare) = deal_in_turn(deck, &order, n);
     let mut hands_json = Map::new();
     for &s in &order {
         hands_json.insert(names[s].clone(), cards_text(&hands[s]));

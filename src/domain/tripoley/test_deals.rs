@@ -111,6 +111,21 @@ pub fn chips_of(out: &RoundOutput, name: &str) -> u64 {
     *out.outcome.chips.get(name).expect("player")
 }
 
+/// Deals `deck` (card indexes) one card at a time to the seats in `order`,
+/// the spare taking its card last in each turn: each seat's hand and the
+/// spare hand.
+pub fn deal_in_turn(deck: &[u8], order: &[usize], n: usize) -> (Vec<Vec<Card>>, Vec<Card>) {
+    let mut hands: Vec<Vec<Card>> = vec![Vec::new(); n];
+    let mut spare = Vec::new();
+    for (k, card) in deck.iter().filter_map(|&i| Card::from_index(i)).enumerate() {
+        match order.get(k % (order.len() + 1)) {
+            Some(&s) => hands[s].push(card),
+            None => spare.push(card),
+        }
+    }
+    (hands, spare)
+}
+
 /// A small deterministic stream of choices from one seed.
 pub struct Choices(pub u64);
 

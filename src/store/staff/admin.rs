@@ -9,12 +9,11 @@ use serde_json::json;
 use sqlx::Row;
 
 use super::{
-    ABSOLUTE_TIMEOUT, AccountError, IDLE_TIMEOUT, SELECT_USER, TokenInfo, User, add_user, invalid,
-    random_hex, staff_record, time_text, user_from_row,
+    ABSOLUTE_TIMEOUT, AccountError, IDLE_TIMEOUT, SELECT_USER, TokenInfo, User, add_user,
+    append_staff, invalid, random_hex, time_text, user_from_row,
 };
 use crate::domain::common::audit::AuditKey;
 use crate::domain::staff::{Role, check_username};
-use crate::store::audit::append;
 use crate::store::{Db, StoreError, WriteTx, begin_write};
 
 /// The account called `username` with its disabled flag, or an error naming it.
@@ -100,7 +99,7 @@ pub(super) async fn end_sessions(
     });
     if count > 0 {
         let payload = json!({"username": user.username, "count": count, "reason": reason});
-        append(tx, key, &[staff_record(actor, "sessions_ended", payload)?]).await?;
+        append_staff(tx, key, actor, "sessions_ended", payload).await?;
     }
     Ok(count)
 }
@@ -141,7 +140,7 @@ pub async fn set_disabled(
         "user_enabled"
     };
     let payload = json!({"username": user.username});
-    append(&mut tx, key, &[staff_record(actor, event, payload)?]).await?;
+    append_staff(&mut tx, key, actor, event, payload).await?;
     let ended = if disabled {
         end_sessions(&mut tx, key, actor, &user, None, "disabled").await?
     } else {
@@ -178,12 +177,7 @@ pub async fn set_role(
         .map(drop)?);
     let payload =
         json!({"username": user.username, "from": user.role.as_str(), "to": role.as_str()});
-    append(
-        &mut tx,
-        key,
-        &[staff_record(actor, "role_changed", payload)?],
-    )
-    .await?;
+    append_staff(&mut tx, key, actor, "role_changed", payload).await?;
     tx.commit().await?;
     Ok(user.role)
 }
@@ -209,12 +203,7 @@ pub async fn reset_password(
     let (user, _) = account(&mut tx, username).await?;
     super::set_password_hash(&mut tx, &user.id, &phc, true).await?;
     let payload = json!({"username": user.username});
-    append(
-        &mut tx,
-        key,
-        &[staff_record(actor, "password_reset", payload)?],
-    )
-    .await?;
+    append_staff(&mut tx, key, actor, "password_reset", payload).await?;
     let ended = end_sessions(&mut tx, key, actor, &user, None, "password_reset").await?;
     tx.commit().await?;
     Ok((password, ended))

@@ -4,12 +4,15 @@
 //! Streams the log in one run per CPU, so memory stays bounded by the hands
 //! still open.
 
+mod replay;
+
+use replay::*;
+
 mod hand_rows;
 mod log_reader;
 mod projections;
 mod staff;
 
-use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use serde::Serialize;
@@ -18,9 +21,7 @@ use sqlx::Row;
 use crate::domain::common::audit::{
     Anchor, AnchorCheck, AuditKey, ChainProblem, ChainReport, ChainVerifier, GENESIS_HASH,
 };
-use crate::domain::double_hand_poker::hand_record::{Check, HandEvent, HandState, Phase};
 use crate::store::{Db, StoreError};
-use hand_rows::Expected;
 use log_reader::{RawRecord, RecordVisitor, read_postgres, read_sqlite};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -173,14 +174,7 @@ pub async fn verify(
     from: i64,
     anchor: Option<Anchor>,
 ) -> Result<VerifyReport, StoreError> {
-    let anchors = anchor
-        .map(|anchor| AnchorCheck {
-            anchor,
-            origin: "--anchor".to_string(),
-        })
-        .into_iter()
-        .collect();
-    verify_with_anchors(db, key, from, anchors).await
+    verify_with_anchors(db, key, from, AnchorCheck::flag(anchor)).await
 }
 
 /// [`verify`] against every anchor given (the anchor log's and `--anchor`s),
@@ -395,259 +389,6 @@ pub async fn verify_in_parts(
     })
 }
 
-/// Replays hand events as they stream past; remembers each closed hand's
-/// last recorded settlement to compare with the projection at the end.
-#[derive(Default)]
-struct HandReplay {
-    open: HashMap<String, OpenHand>,
-    /// Closed or voided hand → what its projection row must hold (for a
-    /// closed one, the record carrying its settlement: its close or latest
-    /// correction).
-    done: HashMap<String, Expected>,
-    /// Hand → its records (seq, recorded_at, payload) waiting for its
-    /// earlier ones.
-    waiting: HashMap<String, Vec<(i64, String, String)>>,
-    settled: u64,
-}
-
-/// An open hand as the replay holds it.
-struct OpenHand {
-    state: HandState,
-    /// The seq of its last record.
-    last_seq: i64,
-    /// The `recorded_at` of its first and of its last record: its row's
-    /// `opened_at` and `updated_at`.
-    opened_at: String,
-    updated_at: String,
-}
-
-fn parse_event(record: &ReplayRecord<'_>) -> Result<HandEvent, Problem> {
-    HandEvent::from_json(record.payload).map_err(|e| {
-        settlement_problem(
-            record.seq,
-            format!("hand {}: unreadable event: {e}", record.hand_id),
-        )
-    })
-}
-
-impl HandReplay {
-    /// Takes in the next part's hands (`other` read after `self`): where
-    /// both know a hand, the later part replayed it from its start, so its
-    /// view is kept — but for the record that settled it, if that was in an
-    /// earlier part.
-    fn absorb(&mut self, mut other: HandReplay) {
-        if self.done.is_empty() && self.open.is_empty() {
-            // The first part: nothing to reconcile (and no rehashing).
-            other.settled += self.settled;
-            *self = other;
-            return;
-        }
-        self.settled += other.settled;
-        self.done.reserve(other.done.len());
-        for (id, mut expected) in other.done {
-            if let Some((_, earlier)) = self.done.remove_entry(&id) {
-                expected.settled_before(&earlier);
-            }
-            self.open.remove(&id);
-            self.done.insert(id, expected);
-        }
-        for (id, open) in other.open {
-            self.done.remove(&id);
-            self.open.insert(id, open);
-        }
-    }
-
-    /// Replays one record of a hand. A record of a hand not in memory — one
-    /// begun before this part (or before `--from`), or a closed hand being
-    /// corrected — waits, with the hand's later records, for
-    /// [`Self::replay_waiting`], which reads the hand's earlier records.
-    fn apply(&mut self, record: &ReplayRecord<'_>) -> Option<Problem> {
-        let hand_id = record.hand_id;
-        let waits =
-            |r: &ReplayRecord<'_>| (r.seq, r.recorded_at.to_string(), r.payload.to_string());
-        if let Some(waiting) = self.waiting.get_mut(hand_id) {
-            waiting.push(waits(record));
-            return None;
-        }
-        let event = match parse_event(record) {
-            Ok(event) => event,
-            Err(p) => return Some(p),
-        };
-        // The key comes out with the state and goes back with the next one:
-        // no allocation per record.
-        let (key, open) = match self.open.remove_entry(hand_id) {
-            Some((key, open)) => (Some(key), Some(open)),
-            None if !matches!(event, HandEvent::HandOpened { .. }) => {
-                self.waiting
-                    .insert(hand_id.to_string(), vec![waits(record)]);
-                return None;
-            }
-            None => (None, None),
-        };
-        self.advance(key, open, &event, record)
-    }
-
-    /// The hands that waited for their earlier records, replayed now; the
-    /// earliest problem among them.
-    async fn replay_waiting(&mut self, db: &Db) -> Result<Option<Problem>, StoreError> {
-        let mut waiting: Vec<_> = std::mem::take(&mut self.waiting).into_iter().collect();
-        waiting.sort_by_key(|(_, records)| records[0].0);
-        let mut problem = None;
-        for (hand_id, records) in waiting {
-            let mut open: Option<OpenHand> = None;
-            for (seq, recorded_at, payload) in &records {
-                if open.is_none() {
-                    // Its first record here, or a correction after it closed
-                    // again: fold its earlier records from the log.
-                    match self.load_before(db, &hand_id, *seq).await {
-                        Ok(loaded) => open = Some(loaded),
-                        Err(e) => {
-                            let message = format!("hand {hand_id}: its earlier records: {e}");
-                            problem = earliest(problem, Some(settlement_problem(*seq, message)));
-                            break;
-                        }
-                    }
-                }
-                let record = ReplayRecord {
-                    seq: *seq,
-                    recorded_at,
-                    hand_id: &hand_id,
-                    payload,
-                };
-                let found = match parse_event(&record) {
-                    Ok(event) => self.advance(None, open.take(), &event, &record),
-                    Err(p) => Some(p),
-                };
-                if found.is_some() {
-                    problem = earliest(problem, found);
-                    break;
-                }
-                // Still open: take it back for the next record.
-                open = self.open.remove(&hand_id);
-            }
-            if let Some(open) = open {
-                self.open.insert(hand_id, open);
-            }
-        }
-        Ok(problem)
-    }
-
-    /// Applies a parsed event to the hand's state (None: not opened yet).
-    fn advance(
-        &mut self,
-        key: Option<String>,
-        open: Option<OpenHand>,
-        event: &HandEvent,
-        record: &ReplayRecord<'_>,
-    ) -> Option<Problem> {
-        let hand_id = record.hand_id;
-        let (state, opened_at, mut updated_at) = match open {
-            Some(open) => (Some(open.state), open.opened_at, open.updated_at),
-            None => (None, record.recorded_at.to_string(), String::new()),
-        };
-        // One buffer a hand for its last record's time.
-        updated_at.clear();
-        updated_at.push_str(record.recorded_at);
-        let next = match HandState::apply_with(state, event, Check::Replay) {
-            Ok((next, _)) => next,
-            Err(e) => {
-                return Some(settlement_problem(
-                    record.seq,
-                    format!("hand {hand_id}: {e}"),
-                ));
-            }
-        };
-        let settles = next.settlement().is_some()
-            && matches!(
-                event,
-                HandEvent::HandClosed { .. } | HandEvent::OutcomeCorrected { .. }
-            );
-        if settles {
-            self.settled += 1;
-        }
-        if matches!(next.phase, Phase::Closed | Phase::Voided) {
-            // Closed hands leave memory but for what their row must hold;
-            // a later correction reloads them.
-            let settlement_seq = match self.done.get(hand_id) {
-                _ if settles => Some(record.seq),
-                Some(kept) => kept.settlement_seq(),
-                None => None,
-            };
-            let times = (opened_at, updated_at);
-            self.done.insert(
-                hand_id.to_string(),
-                Expected::of(&next, settlement_seq, record.seq, times),
-            );
-        } else {
-            self.open.insert(
-                key.unwrap_or_else(|| hand_id.to_string()),
-                OpenHand {
-                    state: next,
-                    last_seq: record.seq,
-                    opened_at,
-                    updated_at,
-                },
-            );
-        }
-        None
-    }
-
-    /// The hand as its records before `seq` leave it.
-    async fn load_before(&self, db: &Db, hand_id: &str, seq: i64) -> Result<OpenHand, StoreError> {
-        let sql = "SELECT payload, recorded_at FROM audit_log \
-                   WHERE hand_id = $1 AND seq < $2 ORDER BY seq";
-        let rows: Vec<(String, String)> = on_pool!(db, |pool| sqlx::query(sql)
-            .bind(hand_id)
-            .bind(seq)
-            .fetch_all(pool)
-            .await?
-            .into_iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect());
-        let events: Vec<HandEvent> = rows
-            .iter()
-            .map(|(payload, _)| HandEvent::from_json(payload))
-            .collect::<Result<_, _>>()
-            .map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))?;
-        let state = HandState::fold(&events)
-            .map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))?;
-        let time = |row: Option<&(String, String)>| row.map(|r| r.1.clone()).unwrap_or_default();
-        Ok(OpenHand {
-            state,
-            last_seq: 0,
-            opened_at: time(rows.first()),
-            updated_at: time(rows.last()),
-        })
-    }
-
-    /// Every hand's projection row against the fold of its events
-    /// (`hand_rows.rs`).
-    async fn compare_projection(
-        self,
-        db: &Db,
-        head_seq: i64,
-        from: i64,
-    ) -> Result<Option<Problem>, StoreError> {
-        let mut expected = self.done;
-        for (id, open) in self.open {
-            let times = (open.opened_at, open.updated_at);
-            expected.insert(id, Expected::of(&open.state, None, open.last_seq, times));
-        }
-        hand_rows::first_problem(db, expected, head_seq, from == 1).await
-    }
-}
-
-const SETTLEMENT_MISMATCH: &str = "settlement_mismatch";
-const TRUNCATED: &str = "truncated";
-
-fn settlement_problem(seq: i64, message: String) -> Problem {
-    Problem {
-        seq,
-        kind: SETTLEMENT_MISMATCH,
-        message: format!("seq {seq}: {message}"),
-    }
-}
-
 /// The current head, for the shift report.
 pub async fn anchor(db: &Db) -> Result<Option<Anchor>, StoreError> {
     let sql = "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1";
@@ -661,71 +402,4 @@ pub async fn anchor(db: &Db) -> Result<Option<Anchor>, StoreError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn at(seq: i64, kind: &'static str) -> Option<Problem> {
-        Some(Problem {
-            seq,
-            kind,
-            message: String::new(),
-        })
-    }
-
-    #[test]
-    fn the_earliest_problem_is_reported_and_a_changed_record_first_at_one_seq() {
-        let cases = [
-            (
-                at(5, "broken_link"),
-                at(5, "hash_mismatch"),
-                "hash_mismatch",
-                5,
-            ),
-            (
-                at(5, "hash_mismatch"),
-                at(5, "broken_link"),
-                "hash_mismatch",
-                5,
-            ),
-            (at(5, SETTLEMENT_MISMATCH), at(5, "gap"), "gap", 5),
-            (
-                at(4, SETTLEMENT_MISMATCH),
-                at(5, "hash_mismatch"),
-                SETTLEMENT_MISMATCH,
-                4,
-            ),
-            (None, at(9, "anchor_mismatch"), "anchor_mismatch", 9),
-        ];
-        for (a, b, kind, seq) in cases {
-            let found = earliest(a, b).unwrap();
-            assert_eq!((found.kind, found.seq), (kind, seq));
-        }
-        assert!(earliest(None, None).is_none());
-    }
-
-    #[test]
-    fn the_log_is_split_into_runs_that_cover_it_exactly_once() {
-        let min = PART_RECORDS_MIN;
-        let cases = [
-            // (from, head, parts_max, records_min, expected runs)
-            (1, 0, 4, min, vec![]),
-            (1, 10, 4, min, vec![(1, 10)]),
-            (1, 3 * min, 2, min, vec![(1, 30_000), (30_001, 60_000)]),
-            (5, 3 * min, 8, min, vec![(5, 30_002), (30_003, 60_000)]),
-            (
-                1,
-                3 * min,
-                8,
-                min,
-                vec![(1, 20_000), (20_001, 40_000), (40_001, 60_000)],
-            ),
-            (1, 2 * min, 1, min, vec![(1, 40_000)]),
-            (1, 10, 4, 1, vec![(1, 3), (4, 6), (7, 9), (10, 10)]),
-            (1, 2, 4, 1, vec![(1, 1), (2, 2)]),
-        ];
-        for (from, head, parts_max, records_min, runs) in cases {
-            let found = split(from, head, parts_max, records_min);
-            assert_eq!(found, runs, "{from}..={head} in {parts_max}");
-        }
-    }
-}
+mod tests;

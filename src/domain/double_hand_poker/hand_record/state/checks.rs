@@ -1,0 +1,193 @@
+//! The checks `apply` runs: the phase an event needs, names and reasons,
+//! and the settlement rules probed on the hand as it stands.
+
+use super::apply::{push_everywhere, upsert};
+use super::{Check, HandState, Phase, REASON_CHARS_MAX, Results};
+use crate::domain::cards;
+use crate::domain::common::text::{FreeText, NAME_CHARS_MAX};
+use crate::domain::double_hand_poker::hand_record::HandError;
+use crate::domain::double_hand_poker::hand_record::events::HandEvent;
+use crate::domain::double_hand_poker::settle::{ActionInput, PdInput, Scenario, SeatMap};
+
+impl HandState {
+    pub(super) fn require(
+        &self,
+        phase: Phase,
+        event: &HandEvent,
+        why: &str,
+    ) -> Result<(), HandError> {
+        if self.phase == phase {
+            Ok(())
+        } else {
+            Err(self.wrong_phase(event, why))
+        }
+    }
+
+    pub(super) fn wrong_phase(&self, event: &HandEvent, why: &str) -> HandError {
+        HandError::WrongPhase {
+            event: event.type_name(),
+            phase: self.phase.name(),
+            why: why.to_string(),
+        }
+    }
+
+    /// A staff-typed name as free text (trimmed, NFC, nothing invisible).
+    /// A new event's name is returned normalised when it differs, to be
+    /// recorded so; a replayed hand recorded under its table's rules must
+    /// hold it already normalised. Older hands replay as recorded.
+    pub(super) fn name(
+        &self,
+        field: &str,
+        value: &str,
+        check: Check,
+    ) -> Result<Option<String>, HandError> {
+        if (check == Check::Replay && self.enforced.is_none())
+            || FreeText::is_line(value, NAME_CHARS_MAX)
+        {
+            return Ok(None);
+        }
+        let text = FreeText::line(field, value, NAME_CHARS_MAX)?;
+        if text.as_str() == value {
+            return Ok(None);
+        }
+        if check == Check::Replay {
+            return Err(HandError::Refused {
+                field: field.into(),
+                value: value.into(),
+                why: "is not recorded as checked text (trimmed, NFC)".into(),
+            });
+        }
+        Ok(Some(text.into_string()))
+    }
+
+    /// A reason: free text of 1..REASON_CHARS_MAX characters, lines allowed.
+    pub(super) fn reason(&self, reason: &str, check: Check) -> Result<(), HandError> {
+        if check == Check::Replay && self.enforced.is_none() {
+            if reason.trim().is_empty() || reason.chars().count() > REASON_CHARS_MAX {
+                return Err(HandError::Refused {
+                    field: "reason".into(),
+                    value: reason.chars().take(40).collect(),
+                    why: format!("a reason of 1..{REASON_CHARS_MAX} characters is required"),
+                });
+            }
+            return Ok(());
+        }
+        FreeText::paragraph("reason", reason, REASON_CHARS_MAX)?;
+        Ok(())
+    }
+
+    pub(super) fn wager_index(&self, id: &str) -> Result<usize, HandError> {
+        self.input
+            .wagers
+            .iter()
+            .position(|w| w.id == id)
+            .ok_or_else(|| HandError::UnknownWager(id.to_string()))
+    }
+
+    /// The table's options and seat count, checked by the settlement rules.
+    pub(super) fn probe_rules(&self) -> Result<(), HandError> {
+        let mut input = self.input.clone();
+        input.pd = PdInput {
+            seat: 1,
+            player: "probe".into(),
+            bank: crate::domain::common::money::Money::from_units(1),
+        };
+        input.action = ActionInput {
+            dice: None,
+            seat: Some(1),
+        };
+        input.outcomes = Some(SeatMap::default());
+        Scenario::from_input(&input)?;
+        Ok(())
+    }
+
+    /// Checks the PD, wagers and collection with the settlement's own rules,
+    /// by settling a probe in which every seat pushes.
+    pub(super) fn probe_betting(&self) -> Result<(), HandError> {
+        let mut input = self.input.clone();
+        input.action = ActionInput {
+            dice: None,
+            seat: Some(input.pd.seat),
+        };
+        input.outcomes = Some(push_everywhere(&input.wagers));
+        Scenario::from_input(&input)?;
+        Ok(())
+    }
+
+    /// Checks the ACTION seat and the results recorded so far; seats still
+    /// without a result are filled with pushes for the probe.
+    pub(super) fn probe_with_results(&self) -> Result<(), HandError> {
+        let mut input = self.input.clone();
+        let mut outcomes = push_everywhere(&input.wagers);
+        if let Results::Outcomes(list) = &self.results {
+            for (seat, outcome) in list {
+                if !outcomes.0.iter().any(|(k, _)| k == seat) {
+                    return Err(HandError::NoWagersOnSeat(seat.clone()));
+                }
+                outcomes = SeatMap(upsert(&outcomes.0, seat.clone(), *outcome));
+            }
+        }
+        input.outcomes = Some(outcomes);
+        Scenario::from_input(&input)?;
+        Ok(())
+    }
+
+    /// Cards recorded so far: each hand readable, no card twice at the table.
+    pub(super) fn check_recorded_cards(&self) -> Result<(), HandError> {
+        let Results::Hands(list) = &self.results else {
+            return Ok(());
+        };
+        let options = self.scenario_probe_options()?;
+        let mut all = Vec::new();
+        for (seat, hand) in list {
+            for (field, value) in [
+                ("high", &hand.high),
+                ("low", &hand.low),
+                ("cards", &hand.cards),
+            ] {
+                if let Some(text) = value {
+                    let parsed = cards::parse_cards(text).map_err(|e| HandError::Cards {
+                        field: format!("hands.{seat}.{field}"),
+                        message: e.to_string(),
+                    })?;
+                    let want = match field {
+                        "high" => 5,
+                        "low" => 2,
+                        _ => 7,
+                    };
+                    if parsed.len() != want {
+                        return Err(HandError::Cards {
+                            field: format!("hands.{seat}.{field}"),
+                            message: format!(
+                                "\"{text}\" is {} cards; {} is exactly {want} cards",
+                                parsed.len(),
+                                match field {
+                                    "high" => "a high hand",
+                                    "low" => "a low hand",
+                                    _ => "a seat's hand to set",
+                                }
+                            ),
+                        });
+                    }
+                    all.extend(parsed);
+                }
+            }
+        }
+        cards::check_deal(&all, &options).map_err(|e| HandError::Cards {
+            field: "hands".into(),
+            message: e.to_string(),
+        })
+    }
+
+    pub(super) fn scenario_probe_options(
+        &self,
+    ) -> Result<crate::domain::double_hand_poker::options::RuleOptions, HandError> {
+        let input = &self.input;
+        Ok(
+            crate::domain::double_hand_poker::options::RuleOptions::for_profile(
+                input.profile.unwrap_or_default(),
+            )
+            .with(&input.options.clone().unwrap_or_default()),
+        )
+    }
+}

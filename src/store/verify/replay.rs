@@ -1,0 +1,270 @@
+//! The hand replay of `audit verify`: each hand's events folded as they stream
+//! past, its recorded settlements checked against recomputed ones, and what
+//! its `hands` row must hold remembered for the row checks.
+
+use std::collections::HashMap;
+
+use sqlx::Row;
+
+use super::hand_rows::Expected;
+use super::{Problem, ReplayRecord, earliest};
+use crate::domain::double_hand_poker::hand_record::{Check, HandEvent, HandState, Phase};
+use crate::store::{Db, StoreError};
+
+/// Replays hand events as they stream past; remembers each closed hand's
+/// last recorded settlement to compare with the projection at the end.
+#[derive(Default)]
+pub(super) struct HandReplay {
+    open: HashMap<String, OpenHand>,
+    /// Closed or voided hand → what its projection row must hold (for a
+    /// closed one, the record carrying its settlement: its close or latest
+    /// correction).
+    done: HashMap<String, Expected>,
+    /// Hand → its records (seq, recorded_at, payload) waiting for its
+    /// earlier ones.
+    waiting: HashMap<String, Vec<(i64, String, String)>>,
+    pub(super) settled: u64,
+}
+
+/// An open hand as the replay holds it.
+pub(super) struct OpenHand {
+    state: HandState,
+    /// The seq of its last record.
+    last_seq: i64,
+    /// The `recorded_at` of its first and of its last record: its row's
+    /// `opened_at` and `updated_at`.
+    opened_at: String,
+    updated_at: String,
+}
+
+pub(super) fn parse_event(record: &ReplayRecord<'_>) -> Result<HandEvent, Problem> {
+    HandEvent::from_json(record.payload).map_err(|e| {
+        settlement_problem(
+            record.seq,
+            format!("hand {}: unreadable event: {e}", record.hand_id),
+        )
+    })
+}
+
+impl HandReplay {
+    /// Takes in the next part's hands (`other` read after `self`): where
+    /// both know a hand, the later part replayed it from its start, so its
+    /// view is kept — but for the record that settled it, if that was in an
+    /// earlier part.
+    pub(super) fn absorb(&mut self, mut other: HandReplay) {
+        if self.done.is_empty() && self.open.is_empty() {
+            // The first part: nothing to reconcile (and no rehashing).
+            other.settled += self.settled;
+            *self = other;
+            return;
+        }
+        self.settled += other.settled;
+        self.done.reserve(other.done.len());
+        for (id, mut expected) in other.done {
+            if let Some((_, earlier)) = self.done.remove_entry(&id) {
+                expected.settled_before(&earlier);
+            }
+            self.open.remove(&id);
+            self.done.insert(id, expected);
+        }
+        for (id, open) in other.open {
+            self.done.remove(&id);
+            self.open.insert(id, open);
+        }
+    }
+
+    /// Replays one record of a hand. A record of a hand not in memory — one
+    /// begun before this part (or before `--from`), or a closed hand being
+    /// corrected — waits, with the hand's later records, for
+    /// [`Self::replay_waiting`], which reads the hand's earlier records.
+    pub(super) fn apply(&mut self, record: &ReplayRecord<'_>) -> Option<Problem> {
+        let hand_id = record.hand_id;
+        let waits =
+            |r: &ReplayRecord<'_>| (r.seq, r.recorded_at.to_string(), r.payload.to_string());
+        if let Some(waiting) = self.waiting.get_mut(hand_id) {
+            waiting.push(waits(record));
+            return None;
+        }
+        let event = match parse_event(record) {
+            Ok(event) => event,
+            Err(p) => return Some(p),
+        };
+        // The key comes out with the state and goes back with the next one:
+        // no allocation per record.
+        let (key, open) = match self.open.remove_entry(hand_id) {
+            Some((key, open)) => (Some(key), Some(open)),
+            None if !matches!(event, HandEvent::HandOpened { .. }) => {
+                self.waiting
+                    .insert(hand_id.to_string(), vec![waits(record)]);
+                return None;
+            }
+            None => (None, None),
+        };
+        self.advance(key, open, &event, record)
+    }
+
+    /// The hands that waited for their earlier records, replayed now; the
+    /// earliest problem among them.
+    pub(super) async fn replay_waiting(&mut self, db: &Db) -> Result<Option<Problem>, StoreError> {
+        let mut waiting: Vec<_> = std::mem::take(&mut self.waiting).into_iter().collect();
+        waiting.sort_by_key(|(_, records)| records[0].0);
+        let mut problem = None;
+        for (hand_id, records) in waiting {
+            let mut open: Option<OpenHand> = None;
+            for (seq, recorded_at, payload) in &records {
+                if open.is_none() {
+                    // Its first record here, or a correction after it closed
+                    // again: fold its earlier records from the log.
+                    match self.load_before(db, &hand_id, *seq).await {
+                        Ok(loaded) => open = Some(loaded),
+                        Err(e) => {
+                            let message = format!("hand {hand_id}: its earlier records: {e}");
+                            problem = earliest(problem, Some(settlement_problem(*seq, message)));
+                            break;
+                        }
+                    }
+                }
+                let record = ReplayRecord {
+                    seq: *seq,
+                    recorded_at,
+                    hand_id: &hand_id,
+                    payload,
+                };
+                let found = match parse_event(&record) {
+                    Ok(event) => self.advance(None, open.take(), &event, &record),
+                    Err(p) => Some(p),
+                };
+                if found.is_some() {
+                    problem = earliest(problem, found);
+                    break;
+                }
+                // Still open: take it back for the next record.
+                open = self.open.remove(&hand_id);
+            }
+            if let Some(open) = open {
+                self.open.insert(hand_id, open);
+            }
+        }
+        Ok(problem)
+    }
+
+    /// Applies a parsed event to the hand's state (None: not opened yet).
+    pub(super) fn advance(
+        &mut self,
+        key: Option<String>,
+        open: Option<OpenHand>,
+        event: &HandEvent,
+        record: &ReplayRecord<'_>,
+    ) -> Option<Problem> {
+        let hand_id = record.hand_id;
+        let (state, opened_at, mut updated_at) = match open {
+            Some(open) => (Some(open.state), open.opened_at, open.updated_at),
+            None => (None, record.recorded_at.to_string(), String::new()),
+        };
+        // One buffer a hand for its last record's time.
+        updated_at.clear();
+        updated_at.push_str(record.recorded_at);
+        let next = match HandState::apply_with(state, event, Check::Replay) {
+            Ok((next, _)) => next,
+            Err(e) => {
+                return Some(settlement_problem(
+                    record.seq,
+                    format!("hand {hand_id}: {e}"),
+                ));
+            }
+        };
+        let settles = next.settlement().is_some()
+            && matches!(
+                event,
+                HandEvent::HandClosed { .. } | HandEvent::OutcomeCorrected { .. }
+            );
+        if settles {
+            self.settled += 1;
+        }
+        if matches!(next.phase, Phase::Closed | Phase::Voided) {
+            // Closed hands leave memory but for what their row must hold;
+            // a later correction reloads them.
+            let settlement_seq = match self.done.get(hand_id) {
+                _ if settles => Some(record.seq),
+                Some(kept) => kept.settlement_seq(),
+                None => None,
+            };
+            let times = (opened_at, updated_at);
+            self.done.insert(
+                hand_id.to_string(),
+                Expected::of(&next, settlement_seq, record.seq, times),
+            );
+        } else {
+            self.open.insert(
+                key.unwrap_or_else(|| hand_id.to_string()),
+                OpenHand {
+                    state: next,
+                    last_seq: record.seq,
+                    opened_at,
+                    updated_at,
+                },
+            );
+        }
+        None
+    }
+
+    /// The hand as its records before `seq` leave it.
+    pub(super) async fn load_before(
+        &self,
+        db: &Db,
+        hand_id: &str,
+        seq: i64,
+    ) -> Result<OpenHand, StoreError> {
+        let sql = "SELECT payload, recorded_at FROM audit_log \
+                   WHERE hand_id = $1 AND seq < $2 ORDER BY seq";
+        let rows: Vec<(String, String)> = on_pool!(db, |pool| sqlx::query(sql)
+            .bind(hand_id)
+            .bind(seq)
+            .fetch_all(pool)
+            .await?
+            .into_iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect());
+        let events: Vec<HandEvent> = rows
+            .iter()
+            .map(|(payload, _)| HandEvent::from_json(payload))
+            .collect::<Result<_, _>>()
+            .map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))?;
+        let state = HandState::fold(&events)
+            .map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))?;
+        let time = |row: Option<&(String, String)>| row.map(|r| r.1.clone()).unwrap_or_default();
+        Ok(OpenHand {
+            state,
+            last_seq: 0,
+            opened_at: time(rows.first()),
+            updated_at: time(rows.last()),
+        })
+    }
+
+    /// Every hand's projection row against the fold of its events
+    /// (`hand_rows.rs`).
+    pub(super) async fn compare_projection(
+        self,
+        db: &Db,
+        head_seq: i64,
+        from: i64,
+    ) -> Result<Option<Problem>, StoreError> {
+        let mut expected = self.done;
+        for (id, open) in self.open {
+            let times = (open.opened_at, open.updated_at);
+            expected.insert(id, Expected::of(&open.state, None, open.last_seq, times));
+        }
+        super::hand_rows::first_problem(db, expected, head_seq, from == 1).await
+    }
+}
+
+pub(super) const SETTLEMENT_MISMATCH: &str = "settlement_mismatch";
+pub(super) const TRUNCATED: &str = "truncated";
+
+pub(super) fn settlement_problem(seq: i64, message: String) -> Problem {
+    Problem {
+        seq,
+        kind: SETTLEMENT_MISMATCH,
+        message: format!("seq {seq}: {message}"),
+    }
+}
