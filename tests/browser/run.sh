@@ -30,8 +30,9 @@ if [[ -n "${PITBOOK_BIN:-}" ]]; then
     bin=$PITBOOK_BIN
 else
     # The same build `cargo test` makes of the binary (dev-dependencies'
-    # features included), so after `cargo test` nothing is compiled again.
-    cargo test --locked --no-run --quiet --test cli_serve
+    # features included; the `server` test binary runs it), so after
+    # `cargo test` nothing is compiled again.
+    cargo test --locked --no-run --quiet --test server
     bin=$target_dir/debug/pitbook
 fi
 [[ -x "$bin" ]] || { echo "browser test: no pitbook binary at $bin" >&2; exit 1; }

@@ -2,6 +2,7 @@
 
 use std::process::Command;
 
+/// The `pitbook` binary cargo built for these tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
 
 /// Runs pitbook; returns (exit code, stdout, stderr).
