@@ -12,6 +12,8 @@ pub mod cli;
 pub mod docs;
 /// The guided hand's pages: forms, a table with its dealer, a hand.
 pub mod play;
+/// Tripoley's fixtures: docs/tripoley.md's classic deal.
+pub mod tripoley;
 
 use pitbook::domain::staff::Role;
 use pitbook::store::Db;
@@ -484,6 +486,18 @@ pub async fn post_bad(app: &TestApp, path: &str, body: serde_json::Value, needle
         message.contains(needle),
         "{path} {body}: {message:?} lacks {needle:?}"
     );
+}
+
+/// Every record of the audit log in order: (event type, actor, payload).
+pub async fn log_records(db: &pitbook::store::Db) -> Vec<(String, String, serde_json::Value)> {
+    let mut all = Vec::new();
+    pitbook::store::audit::for_each_record(db, None, None, |r| {
+        let payload = serde_json::from_str(&r.payload).expect("payload");
+        all.push((r.event_type.clone(), r.actor.clone(), payload));
+    })
+    .await
+    .expect("records");
+    all
 }
 
 /// How many audit records of `event_type` the log holds.

@@ -4,38 +4,11 @@
 //! stdout); unreadable files exit 1.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 use crate::shell_settle::{bad_cases, compact, doc_block, seed_input, seed_output_pretty};
 use pitbook::domain::double_hand_poker::settle::{limits, settle_json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
-
-/// Runs pitbook with `stdin` as its standard input; returns (exit code,
-/// stdout, stderr).
-fn pitbook(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run pitbook");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let input = stdin.to_vec();
-    // pitbook may stop reading early (an over-long input): ignore EPIPE.
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait for pitbook");
-    writer.join().expect("stdin writer");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    )
-}
+use crate::common::cli::with_stdin as pitbook;
 
 /// Succeeds with nothing on stderr; returns stdout.
 fn ok(args: &[&str], stdin: &[u8]) -> String {

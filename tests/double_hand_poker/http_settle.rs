@@ -9,7 +9,6 @@ use pitbook::domain::double_hand_poker::settle::limits;
 use pitbook::store::Db;
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_pitbook");
 const SETTLE: &str = "/api/v1/settle";
 
 /// POSTs `body` as it is; returns the status, the content type and the
@@ -58,25 +57,7 @@ async fn settle_bad(app: &TestApp, input: &str, needle: &str) -> String {
 
 /// `pitbook settle` with `input` on stdin: (exit code, stdout, stderr).
 fn cli(input: &str) -> (i32, String, String) {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(BIN)
-        .arg("settle")
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run pitbook");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(input.as_bytes()).expect("write stdin");
-    drop(pipe);
-    let out = child.wait_with_output().expect("wait");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    crate::common::cli::with_stdin(&["settle"], input.as_bytes())
 }
 
 /// Nothing in the audit log but the harness's account and token (seq 1

@@ -6,9 +6,8 @@
 
 use std::process::Command;
 
-use crate::common::{Backend, TEST_KEY_HEX, TestDb, test_key};
+use crate::common::{Backend, TEST_KEY_HEX, TestDb, log_records, test_key};
 use pitbook::domain::staff::Role;
-use pitbook::store::Db;
 use pitbook::store::staff::{LoginGuard, add_user, issue_token, login, token_user};
 
 /// Runs `pitbook user ARGS --database-url URL`; returns (code, stdout, stderr).
@@ -49,17 +48,6 @@ async fn refused(url: &str, args: &[&str], needle: &str) {
     );
 }
 
-async fn records(db: &Db) -> Vec<(String, String, serde_json::Value)> {
-    let mut all = Vec::new();
-    pitbook::store::audit::for_each_record(db, None, None, |r| {
-        let payload = serde_json::from_str(&r.payload).expect("payload");
-        all.push((r.event_type.clone(), r.actor.clone(), payload));
-    })
-    .await
-    .expect("records");
-    all
-}
-
 const PASSWORD: &str = "correct-horse-battery";
 
 async fn accounts_are_run_from_the_command_line(backend: Backend) {
@@ -85,7 +73,7 @@ async fn accounts_are_run_from_the_command_line(backend: Backend) {
         "{listed}"
     );
 
-    let before = records(db).await.len();
+    let before = log_records(db).await.len();
     refused(url, &["disable", "nobody"], "NAME: no user \"nobody\"").await;
     refused(url, &["disable", "Dana!"], "NAME: ").await;
     refused(
@@ -124,7 +112,7 @@ async fn accounts_are_run_from_the_command_line(backend: Backend) {
         "NAME: no user \"nobody\"",
     )
     .await;
-    assert_eq!(records(db).await.len(), before, "nothing written");
+    assert_eq!(log_records(db).await.len(), before, "nothing written");
 
     let out = ok(url, &["disable", "dana"]).await;
     assert_eq!(
@@ -159,7 +147,7 @@ async fn accounts_are_run_from_the_command_line(backend: Backend) {
     assert!(signed_in.must_change_password);
     assert_eq!(signed_in.role, Role::Supervisor);
 
-    let changes: Vec<_> = records(db)
+    let changes: Vec<_> = log_records(db)
         .await
         .into_iter()
         .skip(before)

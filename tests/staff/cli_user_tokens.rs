@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use crate::common::{Backend, TEST_KEY_HEX, TestDb, test_key};
+use crate::common::{Backend, TEST_KEY_HEX, TestDb, log_records, test_key};
 use pitbook::domain::staff::Role;
 use pitbook::store::Db;
 use pitbook::store::staff::{TOKENS_PER_USER_MAX, add_user, issue_token, token_user};
@@ -40,17 +40,6 @@ async fn refused(url: &str, args: &[&str], needle: &str) {
         stderr.contains(needle),
         "{args:?}: {stderr:?} lacks {needle:?}"
     );
-}
-
-async fn event_types(db: &Db) -> Vec<(String, String, serde_json::Value)> {
-    let mut all = Vec::new();
-    pitbook::store::audit::for_each_record(db, None, None, |r| {
-        let payload = serde_json::from_str(&r.payload).expect("payload");
-        all.push((r.event_type.clone(), r.actor.clone(), payload));
-    })
-    .await
-    .expect("records");
-    all
 }
 
 /// The token on stdout (one line) and its id from the note on stderr.
@@ -148,7 +137,7 @@ async fn tokens_are_issued_once_and_revoked_by_label_or_id(backend: Backend) {
     )
     .await;
 
-    let audited: Vec<(String, String, serde_json::Value)> = event_types(db)
+    let audited: Vec<(String, String, serde_json::Value)> = log_records(db)
         .await
         .into_iter()
         .filter(|(e, _, _)| e.starts_with("token_"))
@@ -225,7 +214,7 @@ async fn bad_input_exits_2_naming_the_value_and_writes_nothing(backend: Backend)
         "--id: no live token \"no-such-id\"",
     )
     .await;
-    let before = event_types(db).await.len();
+    let before = log_records(db).await.len();
 
     // At most TOKENS_PER_USER_MAX live tokens per user.
     for _ in 0..TOKENS_PER_USER_MAX {
@@ -240,7 +229,7 @@ async fn bad_input_exits_2_naming_the_value_and_writes_nothing(backend: Backend)
     )
     .await;
     assert_eq!(
-        event_types(db).await.len(),
+        log_records(db).await.len(),
         before + TOKENS_PER_USER_MAX as usize
     );
     // A disabled account gets none.

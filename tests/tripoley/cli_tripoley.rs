@@ -4,12 +4,11 @@
 //! stderr naming the field and value, nothing on stdout).
 
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 use pitbook::domain::tripoley;
 use serde_json::{Value, json};
 
-use crate::common::cli::{BIN, bad, ok, pitbook};
+use crate::common::cli::{bad, ok, pitbook, with_stdin};
 
 const ROUND: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tripoley/round.json");
 const FINAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tripoley/final.json");
@@ -22,30 +21,6 @@ fn temp_json(value: &Value) -> tempfile::NamedTempFile {
     let mut f = tempfile::NamedTempFile::new().expect("temp file");
     f.write_all(value.to_string().as_bytes()).expect("write");
     f
-}
-
-/// Runs pitbook with `input` on stdin; returns (exit code, stdout, stderr).
-fn with_stdin(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run pitbook");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("wait");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).expect("utf-8"),
-        String::from_utf8(out.stderr).expect("utf-8"),
-    )
 }
 
 #[test]
