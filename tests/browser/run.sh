@@ -44,6 +44,9 @@ db_url="sqlite:$work/pitbook.db"
 key_file=$work/audit-key
 (umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$key_file")
 log=$work/serve.log
+# Made here, not by the background job's redirect: the loop below may read
+# it before that job has opened it (sed on a missing file fails the script).
+: >"$log"
 server_pid=
 
 stop_server() {
