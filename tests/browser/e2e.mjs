@@ -2,7 +2,7 @@
 // chromium driven by playwright-core, with real clicks and typing, against a
 // fresh server started by run.sh. The admin signs in with the first start's
 // one-time password, changes it, creates table DHP-1 and runs the seed's $200
-// example (tests/http_play.rs `seed_example_hand`) through the pages; the
+// example (tests/double_hand_poker/http_play.rs `seed_example_hand`) through the pages; the
 // numbers on the final screen are checked.
 //
 // Environment: PITBOOK_URL (http://127.0.0.1:PORT), PITBOOK_ADMIN_PASSWORD,

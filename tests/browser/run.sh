@@ -30,8 +30,9 @@ if [[ -n "${PITBOOK_BIN:-}" ]]; then
     bin=$PITBOOK_BIN
 else
     # The same build `cargo test` makes of the binary (dev-dependencies'
-    # features included), so after `cargo test` nothing is compiled again.
-    cargo test --locked --no-run --quiet --test cli_serve
+    # features included; the `server` test binary runs it), so after
+    # `cargo test` nothing is compiled again.
+    cargo test --locked --no-run --quiet --test server
     bin=$target_dir/debug/pitbook
 fi
 [[ -x "$bin" ]] || { echo "browser test: no pitbook binary at $bin" >&2; exit 1; }
@@ -43,6 +44,9 @@ db_url="sqlite:$work/pitbook.db"
 key_file=$work/audit-key
 (umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$key_file")
 log=$work/serve.log
+# Made here, not by the background job's redirect: the loop below may read
+# it before that job has opened it (sed on a missing file fails the script).
+: >"$log"
 server_pid=
 
 stop_server() {

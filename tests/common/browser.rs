@@ -9,22 +9,31 @@ use super::TestApp;
 
 /// A browser: keeps cookies, never follows redirects.
 pub struct Browser {
+    /// The server, `http://host:port`.
     pub address: String,
+    /// A client that never follows redirects.
     pub client: reqwest::Client,
+    /// The cookies set so far, by name.
     pub cookies: HashMap<String, String>,
 }
 
+/// A response as a browser sees it.
 pub struct Page {
+    /// The HTTP status.
     pub status: u16,
+    /// The `Location` header (empty when there is none).
     pub location: String,
+    /// The body as text.
     pub body: String,
 }
 
 impl Browser {
+    /// A browser with no cookies yet on the test server `app`.
     pub fn new(app: &TestApp) -> Browser {
         Browser::at(&app.address)
     }
 
+    /// A browser with no cookies yet on any server (`http://host:port`).
     pub fn at(address: &str) -> Browser {
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
@@ -37,6 +46,7 @@ impl Browser {
         }
     }
 
+    /// The `Cookie` header the browser sends.
     pub fn cookie_header(&self) -> String {
         let pairs: Vec<String> = self
             .cookies
@@ -46,6 +56,8 @@ impl Browser {
         pairs.join("; ")
     }
 
+    /// Reads a response: keeps (or, for `Max-Age=0`, drops) each cookie it
+    /// sets, checking each is HttpOnly, SameSite=Strict and `Path=/`.
     pub async fn read(&mut self, response: reqwest::Response) -> Page {
         for value in response.headers().get_all("set-cookie") {
             let text = value.to_str().expect("ascii cookie");
@@ -76,6 +88,7 @@ impl Browser {
         }
     }
 
+    /// GETs `path` with the browser's cookies.
     pub async fn get(&mut self, path: &str) -> Page {
         let r = self
             .client
@@ -87,6 +100,7 @@ impl Browser {
         self.read(r).await
     }
 
+    /// POSTs `form` (urlencoded) to `path` with the browser's cookies.
     pub async fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
         let body: Vec<String> = form
             .iter()
@@ -111,6 +125,7 @@ impl Browser {
         csrf_of(&page.body)
     }
 
+    /// Signs in through the login form; returns the POST's response.
     pub async fn login(&mut self, username: &str, password: &str) -> Page {
         let csrf = self.csrf("/login").await;
         self.post(
@@ -125,6 +140,7 @@ impl Browser {
     }
 }
 
+/// `application/x-www-form-urlencoded` text for a form value.
 pub fn urlencode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
@@ -134,6 +150,7 @@ pub fn urlencode(text: &str) -> String {
         .collect()
 }
 
+/// The value of the page's first `csrf` field (64 characters).
 pub fn csrf_of(html: &str) -> String {
     let start = html.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
     html[start..start + 64].to_string()
@@ -150,7 +167,6 @@ pub fn input_value(html: &str, name: &str) -> String {
     html[start..end].to_string()
 }
 
-/// A new account of `role` (see [`TestApp::add_user`]), signed in.
 /// A page form's hidden fields (CSRF token, version, idempotency key) as
 /// the page holds them, to post the form again or a copy of it.
 pub fn hidden_fields(body: &str) -> Vec<(&'static str, String)> {
@@ -160,6 +176,7 @@ pub fn hidden_fields(body: &str) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// A new account of `role` (see [`TestApp::add_user`]), signed in.
 pub async fn signed_in(app: &TestApp, name: &str, role: Role) -> Browser {
     let (username, password) = app.add_user(name, role).await;
     let mut b = Browser::new(app);

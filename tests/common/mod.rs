@@ -4,9 +4,16 @@
 //! cannot be reached they fail.
 #![allow(dead_code)]
 
+/// Pages driven as a browser would, with cookies.
 pub mod browser;
+/// The real `pitbook` binary run from tests.
 pub mod cli;
+/// The examples in docs/*.md, read and checked.
+pub mod docs;
+/// The guided hand's pages: forms, a table with its dealer, a hand.
 pub mod play;
+/// Tripoley's fixtures: docs/tripoley.md's classic deal.
+pub mod tripoley;
 
 use pitbook::domain::staff::Role;
 use pitbook::store::Db;
@@ -20,21 +27,27 @@ pub fn postgres_admin_url() -> String {
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_string())
 }
 
+/// The database a test runs on.
 #[derive(Debug, Clone, Copy)]
 pub enum Backend {
+    /// A new SQLite file in a temp dir.
     Sqlite,
+    /// A new database on the PostgreSQL server of [`postgres_admin_url`].
     Postgres,
 }
 
 /// A fresh, migrated database that cleans itself up on drop.
 pub struct TestDb {
+    /// The database's URL, as `DATABASE_URL` would give it.
     pub url: String,
+    /// An open pool on it.
     pub db: Db,
     _dir: Option<tempfile::TempDir>,
     pg_name: Option<String>,
 }
 
 impl TestDb {
+    /// A fresh database on `backend`, migrated.
     pub async fn new(backend: Backend) -> TestDb {
         let test_db = TestDb::unmigrated(backend).await;
         test_db.db.migrate().await.expect("migrate");
@@ -76,6 +89,8 @@ impl TestDb {
     }
 }
 
+/// A one-connection pool on the PostgreSQL admin database; panics when
+/// the server cannot be reached.
 async fn admin_pool() -> sqlx::PgPool {
     let url = postgres_admin_url();
     sqlx::postgres::PgPoolOptions::new()
@@ -85,6 +100,7 @@ async fn admin_pool() -> sqlx::PgPool {
         .unwrap_or_else(|e| panic!("PostgreSQL at {url} is required for these tests: {e}"))
 }
 
+/// The URL of database `name` on the admin database's server.
 fn database_url_for(name: &str) -> String {
     let admin = postgres_admin_url();
     let base = admin.rsplit_once('/').map(|(b, _)| b).unwrap_or(&admin);
@@ -114,10 +130,13 @@ impl Drop for TestDb {
     }
 }
 
+/// A running test server (see [`spawn_app`]); it stops when dropped.
 pub struct TestApp {
+    /// `http://127.0.0.1:PORT`.
     pub address: String,
     /// Sends `Authorization: Bearer` with [`TestApp::token`] (the test admin's).
     pub client: reqwest::Client,
+    /// The server's database.
     pub database: TestDb,
     /// The API token of [`TEST_ADMIN`], an admin with no password change due.
     pub token: String,
@@ -134,6 +153,7 @@ pub const TEST_ADMIN: &str = "test-admin";
 pub const TEST_PASSWORD: &str = "test-password-for-everyone";
 
 impl TestApp {
+    /// The full URL of `path` on this server.
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.address, path)
     }
@@ -222,6 +242,7 @@ impl TestApp {
             .expect("client")
     }
 
+    /// GETs `path` with [`TestApp::client`]; returns the status and the JSON body.
     pub async fn get_json(&self, path: &str) -> (u16, serde_json::Value) {
         let response = self
             .client
@@ -233,6 +254,8 @@ impl TestApp {
         (status, response.json().await.expect("json body"))
     }
 
+    /// POSTs `body` as `application/json` with [`TestApp::client`];
+    /// returns the status and the JSON body.
     pub async fn post_raw(&self, path: &str, body: &str) -> (u16, serde_json::Value) {
         let response = self
             .client
@@ -260,6 +283,7 @@ pub fn test_key() -> pitbook::domain::common::audit::AuditKey {
     pitbook::domain::common::audit::AuditKey::from_text(TEST_KEY_HEX).expect("test key")
 }
 
+/// [`test_key`] as hex text, as `PITBOOK_AUDIT_KEY` takes it.
 pub const TEST_KEY_HEX: &str = "5f1e0c2a9b7d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b";
 
 /// A client sending `Authorization: Bearer {token}` on every request.
@@ -376,9 +400,6 @@ impl TestApp {
     }
 }
 
-/// Runs SQL as a database administrator would to tamper with the log:
-/// the append-only triggers are taken off first.
-/// Where and what verification found wrong; panics when it found nothing.
 /// `audit verify` from `from`, checked to give the same report however the
 /// log is split into parts read side by side (runs of 1, 2, 5 records…).
 pub async fn verify_split_every_way(
@@ -403,6 +424,7 @@ pub async fn verify_split_every_way(
     whole
 }
 
+/// Where and what verification found wrong; panics when it found nothing.
 pub fn problem(report: &pitbook::store::verify::VerifyReport) -> (i64, &'static str) {
     let p = report
         .problem
@@ -411,6 +433,8 @@ pub fn problem(report: &pitbook::store::verify::VerifyReport) -> (i64, &'static 
     (p.seq, p.kind)
 }
 
+/// Runs SQL as a database administrator would to tamper with the log:
+/// the append-only triggers are taken off first.
 pub async fn tamper(db: &pitbook::store::Db, statements: &[&str]) {
     use pitbook::store::Db;
     match db {
@@ -462,6 +486,18 @@ pub async fn post_bad(app: &TestApp, path: &str, body: serde_json::Value, needle
         message.contains(needle),
         "{path} {body}: {message:?} lacks {needle:?}"
     );
+}
+
+/// Every record of the audit log in order: (event type, actor, payload).
+pub async fn log_records(db: &pitbook::store::Db) -> Vec<(String, String, serde_json::Value)> {
+    let mut all = Vec::new();
+    pitbook::store::audit::for_each_record(db, None, None, |r| {
+        let payload = serde_json::from_str(&r.payload).expect("payload");
+        all.push((r.event_type.clone(), r.actor.clone(), payload));
+    })
+    .await
+    .expect("records");
+    all
 }
 
 /// How many audit records of `event_type` the log holds.

@@ -29,6 +29,7 @@ pub async fn submit(b: &mut Browser, path: &str, form_id: &str, fields: &[(&str,
     b.post(&action, &pairs).await
 }
 
+/// The `<form>…` element holding the element of id `id`.
 pub fn form_html(html: &str, id: &str) -> String {
     let start = html
         .find(&format!("id=\"{id}\""))
@@ -38,6 +39,7 @@ pub fn form_html(html: &str, id: &str) -> String {
     html[open..end].to_string()
 }
 
+/// The value of the first attribute `name` in `html`.
 pub fn attr(html: &str, name: &str) -> String {
     let needle = format!("{name}=\"");
     let start = html.find(&needle).expect("attribute") + needle.len();
@@ -45,6 +47,8 @@ pub fn attr(html: &str, name: &str) -> String {
     html[start..end].to_string()
 }
 
+/// Creates table `name` through the /tables form (lucky-chances, 7 seats,
+/// unit 0.01), with the form fields `extra` added or replacing those.
 pub async fn create_table(b: &mut Browser, name: &str, extra: &[(&str, &str)]) -> Page {
     let mut fields = vec![
         ("name", name),
@@ -109,6 +113,7 @@ pub async fn dana_banks_200(b: &mut Browser, hand: &str) {
     ok(b, hand, "pd-form", DANA_BANKS_200).await;
 }
 
+/// [`submit`]s the form `form` of the hand page `hand` and expects 303.
 pub async fn ok(b: &mut Browser, hand: &str, form: &str, fields: &[(&str, &str)]) {
     let page = submit(b, hand, form, fields).await;
     assert_eq!(page.status, 303, "{form} {fields:?}: {}", page.body);

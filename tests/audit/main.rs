@@ -1,0 +1,16 @@
+//! The audit log: tampering detected (records, projections, staff,
+//! Tripoley), the anchor log, `pitbook audit` (verify, export, CSV), and the
+//! migration that points settled hands at their settlement record.
+
+#[macro_use]
+#[path = "../common/mod.rs"]
+mod common;
+
+mod audit_tamper;
+mod audit_tamper_projections;
+mod audit_tamper_staff;
+mod audit_tamper_tripoley;
+mod cli_anchor_log;
+mod cli_audit;
+mod cli_audit_csv;
+mod migration_settlement_seq;

@@ -1,0 +1,24 @@
+//! Double-hand poker: the settlement engine (rules, errors, hands, properties,
+//! docs/settle.md's examples), the hand tools (docs/hands.md's examples, the
+//! CLI, the API), hands at tables in the store and over HTTP (the JSON API,
+//! table rules, the guided hand's pages, the PD rotation) and `pitbook settle`.
+
+#[macro_use]
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cli_hands;
+mod cli_settle;
+mod hand_store;
+mod hands_docs;
+mod http_hands;
+mod http_pd_rotation;
+mod http_play;
+mod http_settle;
+mod http_table_rules;
+mod settle_docs;
+mod settle_errors;
+mod settle_hands;
+mod settle_props;
+mod settle_rules;
+mod shell_settle;
