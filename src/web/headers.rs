@@ -5,7 +5,7 @@
 //! `Cache-Control: no-store` unless a route says otherwise (the stylesheet
 //! may be cached). Added by the server loop (`server.rs`) around the whole
 //! app, so its own answers (the request timeout's 408) carry them too. The pages need no inline script or style: keep it so
-//! (tests/http_headers.rs checks every template).
+//! (tests/server/http_headers.rs checks every template).
 
 use axum::Router;
 use axum::http::HeaderValue;
