@@ -381,6 +381,18 @@ async fn only_admins_run_accounts(backend: Backend) {
         assert_eq!(sam.get(path).await.status, 403, "{path}");
         denied += 1;
     }
+    // Without the form's CSRF token the request is refused before the role
+    // is looked at: 403, and it is not a permission_denied record (a forged
+    // cross-site post is not the signed-in user trying).
+    for (path, fields) in posts {
+        let page = sam.post(path, fields).await;
+        assert_eq!(page.status, 403, "{path} without csrf");
+        assert!(
+            !page.body.contains("the supervisor role may not do this"),
+            "{path}: refused for its CSRF token, not the role: {}",
+            page.body
+        );
+    }
     assert_eq!(records(&app, "permission_denied").await, denied);
     for kind in [
         "user_added",
