@@ -8,10 +8,10 @@ use crate::domain::cards::{Card, parse_cards};
 fn two(text: &str) -> [Card; 2] {
     <[Card; 2]>::try_from(parse_cards(text).expect(text).as_slice()).expect(text)
 }
-fn r5(text: &str, opts: &RuleOptions) -> HandRank {
+fn r5(text: &str, opts: &CardRules) -> HandRank {
     eval5(&five(text), opts)
 }
-fn r2(text: &str, opts: &RuleOptions) -> HandRank {
+fn r2(text: &str, opts: &CardRules) -> HandRank {
     eval2(&two(text), opts)
 }
 
@@ -184,7 +184,7 @@ fn joker_completes_a_straight_at_each_position() {
                 let mut with = cards;
                 with[pos] = Card::JOKER;
                 assert_eq!(
-                    eval5(&with, &opts).name(),
+                    eval5(&with, opts).name(),
                     names[pos],
                     "{text} joker at {pos}"
                 );
@@ -306,16 +306,16 @@ fn five_against_two_compares_category_pair_then_cards_in_order() {
 fn eval_any_checks_input() {
     let o = lucky();
     let cards = parse_cards("As Kd").unwrap();
-    assert_eq!(eval_any(&cards, &o).unwrap().name(), "Ace high");
+    assert_eq!(eval_any(&cards, o).unwrap().name(), "Ace high");
     let three = parse_cards("As Kd Qh").unwrap();
     assert_eq!(
-        eval_any(&three, &o).unwrap_err().to_string(),
+        eval_any(&three, o).unwrap_err().to_string(),
         "expected 5 or 2 cards, got 3"
     );
-    let none = RuleOptions {
+    let none = CardRules {
         joker: JokerRule::None,
         ..o
     };
     let j = parse_cards("JK Kd").unwrap();
-    assert!(eval_any(&j, &none).is_err());
+    assert!(eval_any(&j, none).is_err());
 }

@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::cards::rules::CardRules;
+pub use crate::domain::cards::rules::{JokerRule, WheelRule};
 use crate::domain::common::money::Unit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -38,26 +40,6 @@ impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// What the joker is (option `joker`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JokerRule {
-    /// An ace, or any card completing a straight/flush/straight flush.
-    Bug,
-    /// Any card.
-    Wild,
-    /// The deck has no joker: a joker in the input is an error.
-    None,
-}
-
-/// Where A-2-3-4-5 ranks (option `wheel`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WheelRule {
-    Lowest,
-    SecondHighest,
 }
 
 /// What happens to a fouled player hand (option `foul`).
@@ -153,6 +135,16 @@ impl RuleOptions {
             self.pd_min_wagers = v;
         }
         self
+    }
+}
+
+/// The joker and wheel options are what the card kernel reads.
+impl From<&RuleOptions> for CardRules {
+    fn from(opts: &RuleOptions) -> CardRules {
+        CardRules {
+            joker: opts.joker,
+            wheel: opts.wheel,
+        }
     }
 }
 
