@@ -19,6 +19,17 @@ fn hands(list: &[(&str, &str)]) -> Vec<(String, Vec<Card>)> {
         .collect()
 }
 
+/// A classic Michigan dealt `list`, the dead hand `dead`, Ann leading.
+fn classic_from_ann(list: &[(&str, &str)], dead: &str) -> MichiganPlay {
+    MichiganPlay::start(
+        Profile::Classic,
+        &hands(list),
+        &parse_cards(dead).unwrap(),
+        "Ann",
+    )
+    .unwrap()
+}
+
 fn card(text: &str) -> Card {
     parse_card(text).expect("card")
 }
@@ -45,13 +56,10 @@ fn lead(player: &str, cards: &str) -> Turn {
 
 #[test]
 fn the_next_card_up_follows_until_a_stop_card_and_the_first_out_wins() {
-    let m = MichiganPlay::start(
-        Profile::Classic,
-        &hands(&[("Ann", "2s 3s 9h"), ("Bo", "4s 5s Ah"), ("Cy", "6s 8s Kh")]),
-        &parse_cards("7s").unwrap(),
-        "Ann",
-    )
-    .unwrap();
+    let m = classic_from_ann(
+        &[("Ann", "2s 3s 9h"), ("Bo", "4s 5s Ah"), ("Cy", "6s 8s Kh")],
+        "7s",
+    );
     // The leader plays the lowest card of a suit of their choice.
     assert_eq!(m.turn(), lead("Ann", "2s 9h"));
     let m = play_all(m, &["Ann 2s", "Ann 3s", "Bo 4s", "Bo 5s"]);
@@ -88,13 +96,10 @@ fn the_next_card_up_follows_until_a_stop_card_and_the_first_out_wins() {
 
 #[test]
 fn a_stop_card_player_with_only_that_suit_passes_the_lead_left() {
-    let m = MichiganPlay::start(
-        Profile::Classic,
-        &hands(&[("Ann", "2h 3h 8h"), ("Bo", "4h 7h"), ("Cy", "9c Jc")]),
-        &parse_cards("5h 9h Tc").unwrap(),
-        "Ann",
-    )
-    .unwrap();
+    let m = classic_from_ann(
+        &[("Ann", "2h 3h 8h"), ("Bo", "4h 7h"), ("Cy", "9c Jc")],
+        "5h 9h Tc",
+    );
     let m = play_all(m, &["Ann 2h", "Ann 3h", "Bo 4h"]);
     // Bo stopped on the 4h and holds only hearts: Cy leads clubs.
     assert_eq!(m.turn(), lead("Cy", "9c"));
@@ -134,13 +139,7 @@ fn nobody_able_to_lead_blocks_classic_play_but_not_cadaco() {
 
 #[test]
 fn a_card_already_played_stops_the_run() {
-    let m = MichiganPlay::start(
-        Profile::Classic,
-        &hands(&[("Ann", "5d 6d Kc Ts"), ("Bo", "7d 3d 4d Ac 9s")]),
-        &parse_cards("8d").unwrap(),
-        "Ann",
-    )
-    .unwrap();
+    let m = classic_from_ann(&[("Ann", "5d 6d Kc Ts"), ("Bo", "7d 3d 4d Ac 9s")], "8d");
     assert_eq!(m.turn(), lead("Ann", "5d Ts Kc"));
     // 5d 6d 7d (8d dead); Bo leads the Ac (a stop), then the 3d: 3d 4d,
     // and the 5d is gone.
@@ -162,13 +161,7 @@ fn a_card_already_played_stops_the_run() {
 
 #[test]
 fn out_of_turn_wrong_cards_and_play_after_the_end_are_refused() {
-    let m = MichiganPlay::start(
-        Profile::Classic,
-        &hands(&[("Ann", "2s 3s 9h"), ("Bo", "4s 5s Ah")]),
-        &parse_cards("7s").unwrap(),
-        "Ann",
-    )
-    .unwrap();
+    let m = classic_from_ann(&[("Ann", "2s 3s 9h"), ("Bo", "4s 5s Ah")], "7s");
     let err = |m: &MichiganPlay, p: &str, c: &str| m.play(p, card(c)).unwrap_err().to_string();
     assert_eq!(
         err(&m, "Bo", "4s"),
