@@ -113,27 +113,13 @@ impl RuleOptions {
     }
 
     pub fn with(mut self, o: &OptionOverrides) -> RuleOptions {
-        if let Some(v) = o.joker {
-            self.joker = v;
-        }
-        if let Some(v) = o.wheel {
-            self.wheel = v;
-        }
-        if let Some(v) = o.foul {
-            self.foul = v;
-        }
-        if let Some(v) = o.push_consumes_action {
-            self.push_consumes_action = v;
-        }
-        if let Some(v) = o.backline_order {
-            self.backline_order = v;
-        }
-        if let Some(v) = o.min_unit {
-            self.min_unit = v;
-        }
-        if let Some(v) = o.pd_min_wagers {
-            self.pd_min_wagers = v;
-        }
+        self.joker = o.joker.unwrap_or(self.joker);
+        self.wheel = o.wheel.unwrap_or(self.wheel);
+        self.foul = o.foul.unwrap_or(self.foul);
+        self.push_consumes_action = o.push_consumes_action.unwrap_or(self.push_consumes_action);
+        self.backline_order = o.backline_order.unwrap_or(self.backline_order);
+        self.min_unit = o.min_unit.unwrap_or(self.min_unit);
+        self.pd_min_wagers = o.pd_min_wagers.unwrap_or(self.pd_min_wagers);
         self
     }
 }
