@@ -16,8 +16,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::rules::{CardRules, JokerRule, WheelRule};
 use super::{Card, Rank};
-use crate::domain::double_hand_poker::options::{JokerRule, RuleOptions, WheelRule};
 
 /// Hand categories, lowest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -176,7 +176,8 @@ pub struct EvalRules {
 impl EvalRules {
     /// Under `joker: none` a joker cannot be dealt (`check_deal`); if one is
     /// evaluated anyway it is treated as a bug.
-    pub fn from_options(opts: &RuleOptions) -> EvalRules {
+    pub fn from_options(rules: impl Into<CardRules>) -> EvalRules {
+        let opts = rules.into();
         EvalRules {
             wild: opts.joker == JokerRule::Wild,
             wheel_high: opts.wheel == WheelRule::SecondHighest,
@@ -305,7 +306,7 @@ pub fn eval5_with(cards: &[Card; 5], rules: EvalRules) -> HandRank {
 }
 
 /// `eval5_with` reading the options each call.
-pub fn eval5(cards: &[Card; 5], opts: &RuleOptions) -> HandRank {
+pub fn eval5(cards: &[Card; 5], opts: impl Into<CardRules>) -> HandRank {
     eval5_with(cards, EvalRules::from_options(opts))
 }
 
@@ -402,12 +403,13 @@ pub fn eval2_with(cards: &[Card; 2], rules: EvalRules) -> HandRank {
 }
 
 /// `eval2_with` reading the options each call.
-pub fn eval2(cards: &[Card; 2], opts: &RuleOptions) -> HandRank {
+pub fn eval2(cards: &[Card; 2], opts: impl Into<CardRules>) -> HandRank {
     eval2_with(cards, EvalRules::from_options(opts))
 }
 
 /// Evaluates a 5- or 2-card hand given as a slice (for the CLI and API).
-pub fn eval_any(cards: &[Card], opts: &RuleOptions) -> Result<HandRank, super::CardError> {
+pub fn eval_any(cards: &[Card], opts: impl Into<CardRules>) -> Result<HandRank, super::CardError> {
+    let opts = opts.into();
     super::check_deal(cards, opts)?;
     if let Ok(five) = <&[Card; 5]>::try_from(cards) {
         Ok(eval5(five, opts))

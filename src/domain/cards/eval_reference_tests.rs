@@ -47,7 +47,7 @@ fn reference(cards: &[(u8, Option<u8>); 5], wheel_high: bool) -> RefValue {
 }
 
 /// The best reading of the joker by brute force over the 52 cards.
-fn reference_any(hand: &[Card; 5], o: &RuleOptions) -> RefValue {
+fn reference_any(hand: &[Card; 5], o: &CardRules) -> RefValue {
     let wh = o.wheel == WheelRule::SecondHighest;
     let real: Vec<Card> = hand.iter().copied().filter(|c| !c.is_joker()).collect();
     let as_pair = |c: Card| (c.index() >> 2, Some(c.index() & 3));
@@ -99,7 +99,7 @@ fn random_hand(state: &mut u64, with_joker: bool) -> [Card; 5] {
     out
 }
 
-fn check_against_reference(opts: &RuleOptions, with_joker: bool, n: usize, seed: u64) {
+fn check_against_reference(opts: &CardRules, with_joker: bool, n: usize, seed: u64) {
     let mut s = seed;
     let mut rows: Vec<(RefValue, HandRank, [Card; 5])> = (0..n)
         .map(|_| {
@@ -132,7 +132,7 @@ fn matches_the_brute_force_reference() {
         lucky(),
         nevada(),
         wild(),
-        RuleOptions {
+        CardRules {
             joker: JokerRule::Wild,
             ..nevada()
         },
@@ -159,7 +159,7 @@ fn agrees_with_rs_poker_on_joker_free_hands() {
         .map(|_| {
             let h = random_hand(&mut s, false);
             let rs: Vec<RsCard> = h.iter().map(|&c| to_rs(c)).collect();
-            (rs.rank_five(), eval5(&h, &lucky()))
+            (rs.rank_five(), eval5(&h, lucky()))
         })
         .collect();
     rows.sort_by_key(|x| x.0);
@@ -174,15 +174,14 @@ fn any_hand() -> impl Strategy<Value = [Card; 5]> {
         .prop_map(|v| std::array::from_fn(|i| Card::from_index(v[i]).unwrap_or(Card::JOKER)))
 }
 
-fn any_options() -> impl Strategy<Value = RuleOptions> {
-    (any::<bool>(), any::<bool>()).prop_map(|(w, n)| RuleOptions {
+fn any_options() -> impl Strategy<Value = CardRules> {
+    (any::<bool>(), any::<bool>()).prop_map(|(w, n)| CardRules {
         joker: if w { JokerRule::Wild } else { JokerRule::Bug },
         wheel: if n {
             WheelRule::SecondHighest
         } else {
             WheelRule::Lowest
         },
-        ..RuleOptions::default()
     })
 }
 
@@ -196,13 +195,13 @@ proptest! {
             p.swap(i, k % (i + 1));
             k /= i + 1;
         }
-        prop_assert_eq!(eval5(&h, &o), eval5(&p, &o));
-        prop_assert_eq!(eval2(&[h[0], h[1]], &o), eval2(&[h[1], h[0]], &o));
+        prop_assert_eq!(eval5(&h, o), eval5(&p, o));
+        prop_assert_eq!(eval2(&[h[0], h[1]], o), eval2(&[h[1], h[0]], o));
     }
 
     #[test]
     fn ranking_is_consistent_with_category_order(a in any_hand(), b in any_hand(), o in any_options()) {
-        let (x, y) = (eval5(&a, &o), eval5(&b, &o));
+        let (x, y) = (eval5(&a, o), eval5(&b, o));
         if x.category() != y.category() {
             prop_assert_eq!(x.category().cmp(&y.category()), x.cmp(&y));
         }
@@ -214,7 +213,7 @@ proptest! {
 
     #[test]
     fn names_never_panic(a in any_hand(), o in any_options()) {
-        prop_assert!(!eval5(&a, &o).name().is_empty());
-        prop_assert!(!eval2(&[a[0], a[1]], &o).name().is_empty());
+        prop_assert!(!eval5(&a, o).name().is_empty());
+        prop_assert!(!eval2(&[a[0], a[1]], o).name().is_empty());
     }
 }

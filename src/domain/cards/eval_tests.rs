@@ -8,10 +8,10 @@ use crate::domain::cards::{Card, parse_cards};
 fn two(text: &str) -> [Card; 2] {
     <[Card; 2]>::try_from(parse_cards(text).expect(text).as_slice()).expect(text)
 }
-fn r5(text: &str, opts: &RuleOptions) -> HandRank {
+fn r5(text: &str, opts: &CardRules) -> HandRank {
     eval5(&five(text), opts)
 }
-fn r2(text: &str, opts: &RuleOptions) -> HandRank {
+fn r2(text: &str, opts: &CardRules) -> HandRank {
     eval2(&two(text), opts)
 }
 
@@ -184,7 +184,7 @@ fn joker_completes_a_straight_at_each_position() {
                 let mut with = cards;
                 with[pos] = Card::JOKER;
                 assert_eq!(
-                    eval5(&with, &opts).name(),
+                    eval5(&with, opts).name(),
                     names[pos],
                     "{text} joker at {pos}"
                 );
@@ -202,62 +202,58 @@ fn joker_completes_a_straight_at_each_position() {
     }
 }
 
+/// The card rules a table row is evaluated under.
+type Rules = fn() -> CardRules;
+
+/// (hand with the joker, card rules, its name).
+const JOKER_NAMES: &[(&str, Rules, &str)] = &[
+    // The rules file's example: A♠ 9♠ 7♠ 4♠ + joker is the flush A-K-9-7-4.
+    ("A♠ 9♠ 7♠ 4♠ JK", lucky, "Flush, ace high"),
+    ("Qs Js Ts 9s JK", lucky, "Straight flush, king high"),
+    ("Ks Qs Js Ts JK", lucky, "Royal flush"),
+    ("As Ks Qs Ts JK", lucky, "Royal flush"),
+    // As an ace: pairs, trips, quads, full house, five aces.
+    ("Ah Kd 7c 4s JK", lucky, "Pair of aces"),
+    ("Kh Qd 7c 4s JK", lucky, "Ace high"),
+    ("Ah Ad 7c 4s JK", lucky, "Three of a kind, aces"),
+    ("As Ah Kd Kc JK", lucky, "Full house, aces over kings"),
+    ("As Ah Ad Kc JK", lucky, "Four of a kind, aces"),
+    ("Ks Kh Kd Kc JK", lucky, "Four of a kind, kings"),
+    // A bug never pairs a non-ace; a wild joker does.
+    ("Kh Kd 7c 4s JK", wild, "Three of a kind, kings"),
+    ("Ks Kh Kd Kc JK", wild, "Five kings"),
+    ("Kh Kd 7c 7s JK", wild, "Full house, kings over sevens"),
+    ("Kh Qd 7c 4s JK", wild, "Pair of kings"),
+];
+
+/// (hand with the joker, the hand without it that it equals, card rules).
+const JOKER_EQUALS: &[(&str, &str, Rules)] = &[
+    ("A♠ 9♠ 7♠ 4♠ JK", "As Ks 9s 7s 4s", lucky),
+    ("Ks 9s 7s 4s JK", "As Ks 9s 7s 4s", lucky),
+    ("Kh Kd 7c 4s JK", "Kh Kd Ac 7c 4s", lucky),
+    ("Kh Kd Ks 4s JK", "Kh Kd Ks As 4s", lucky),
+    // Under wild a flush still beats pairing: the joker is a card not in the hand.
+    ("As 9s 7s 4s JK", "As Ks 9s 7s 4s", wild),
+];
+
 #[test]
 fn joker_in_a_flush_and_as_an_ace() {
-    // The rules file's example: A♠ 9♠ 7♠ 4♠ + joker is the flush A-K-9-7-4.
-    let flush = r5("A♠ 9♠ 7♠ 4♠ JK", &lucky());
-    assert_eq!(flush, r5("As Ks 9s 7s 4s", &lucky()));
-    assert_eq!(flush.name(), "Flush, ace high");
-    assert_eq!(
-        r5("Ks 9s 7s 4s JK", &lucky()),
-        r5("As Ks 9s 7s 4s", &lucky())
-    );
-    assert_eq!(
-        r5("Qs Js Ts 9s JK", &lucky()).name(),
-        "Straight flush, king high"
-    );
-    assert_eq!(r5("Ks Qs Js Ts JK", &lucky()).name(), "Royal flush");
-    assert_eq!(r5("As Ks Qs Ts JK", &lucky()).name(), "Royal flush");
-    // As an ace: pairs, trips, quads, full house, five aces.
-    assert_eq!(r5("Ah Kd 7c 4s JK", &lucky()).name(), "Pair of aces");
-    assert_eq!(r5("Kh Qd 7c 4s JK", &lucky()).name(), "Ace high");
-    assert_eq!(
-        r5("Kh Kd 7c 4s JK", &lucky()),
-        r5("Kh Kd Ac 7c 4s", &lucky())
-    );
-    assert_eq!(
-        r5("Ah Ad 7c 4s JK", &lucky()).name(),
-        "Three of a kind, aces"
-    );
-    assert_eq!(
-        r5("As Ah Kd Kc JK", &lucky()).name(),
-        "Full house, aces over kings"
-    );
-    assert_eq!(
-        r5("Kh Kd Ks 4s JK", &lucky()),
-        r5("Kh Kd Ks As 4s", &lucky())
-    );
-    assert_eq!(
-        r5("As Ah Ad Kc JK", &lucky()).name(),
-        "Four of a kind, aces"
-    );
-    assert_eq!(
-        r5("Ks Kh Kd Kc JK", &lucky()).name(),
-        "Four of a kind, kings"
-    );
-    // A bug never pairs a non-ace; a wild joker does.
-    assert_eq!(
-        r5("Kh Kd 7c 4s JK", &wild()).name(),
-        "Three of a kind, kings"
-    );
-    assert_eq!(r5("Ks Kh Kd Kc JK", &wild()).name(), "Five kings");
-    assert_eq!(
-        r5("Kh Kd 7c 7s JK", &wild()).name(),
-        "Full house, kings over sevens"
-    );
-    assert_eq!(r5("Kh Qd 7c 4s JK", &wild()).name(), "Pair of kings");
-    // Under wild a flush still beats pairing: the joker is a card not in the hand.
-    assert_eq!(r5("As 9s 7s 4s JK", &wild()), r5("As Ks 9s 7s 4s", &wild()));
+    for &(text, rules, name) in JOKER_NAMES {
+        assert_eq!(
+            r5(text, &rules()).name(),
+            name,
+            "{text} under {:?}",
+            rules()
+        );
+    }
+    for &(with_joker, without, rules) in JOKER_EQUALS {
+        assert_eq!(
+            r5(with_joker, &rules()),
+            r5(without, &rules()),
+            "{with_joker} = {without} under {:?}",
+            rules()
+        );
+    }
 }
 
 #[test]
@@ -306,16 +302,16 @@ fn five_against_two_compares_category_pair_then_cards_in_order() {
 fn eval_any_checks_input() {
     let o = lucky();
     let cards = parse_cards("As Kd").unwrap();
-    assert_eq!(eval_any(&cards, &o).unwrap().name(), "Ace high");
+    assert_eq!(eval_any(&cards, o).unwrap().name(), "Ace high");
     let three = parse_cards("As Kd Qh").unwrap();
     assert_eq!(
-        eval_any(&three, &o).unwrap_err().to_string(),
+        eval_any(&three, o).unwrap_err().to_string(),
         "expected 5 or 2 cards, got 3"
     );
-    let none = RuleOptions {
+    let none = CardRules {
         joker: JokerRule::None,
         ..o
     };
     let j = parse_cards("JK Kd").unwrap();
-    assert!(eval_any(&j, &none).is_err());
+    assert!(eval_any(&j, none).is_err());
 }

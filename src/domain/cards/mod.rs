@@ -9,6 +9,7 @@
 //! evaluation (`eval`).
 
 pub mod eval;
+pub mod rules;
 #[cfg(test)]
 pub(crate) mod test_hands;
 
@@ -18,7 +19,7 @@ use std::str::FromStr;
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::domain::double_hand_poker::options::{JokerRule, RuleOptions};
+use rules::{CardRules, JokerRule};
 
 /// Card rank, `Two` (0) to `Ace` (12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -256,7 +257,10 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardError> {
 }
 
 /// Parses exactly `N` cards and checks them as a deal under `opts`.
-pub fn parse_exact<const N: usize>(text: &str, opts: &RuleOptions) -> Result<[Card; N], CardError> {
+pub fn parse_exact<const N: usize>(
+    text: &str,
+    opts: impl Into<CardRules>,
+) -> Result<[Card; N], CardError> {
     let cards = parse_cards(text)?;
     check_deal(&cards, opts)?;
     <[Card; N]>::try_from(cards.as_slice()).map_err(|_| CardError::Count {
@@ -266,9 +270,9 @@ pub fn parse_exact<const N: usize>(text: &str, opts: &RuleOptions) -> Result<[Ca
 }
 
 /// A deal never names a card twice, and has no joker when the profile has none.
-pub fn check_deal(cards: &[Card], opts: &RuleOptions) -> Result<(), CardError> {
+pub fn check_deal(cards: &[Card], opts: impl Into<CardRules>) -> Result<(), CardError> {
     check_unique(cards)?;
-    if opts.joker == JokerRule::None && cards.iter().any(|c| c.is_joker()) {
+    if opts.into().joker == JokerRule::None && cards.iter().any(|c| c.is_joker()) {
         return Err(CardError::JokerNotInPlay);
     }
     Ok(())
@@ -412,30 +416,30 @@ mod tests {
 
     #[test]
     fn check_deal_rejects_duplicates_and_an_absent_joker() {
-        let opts = RuleOptions::default();
-        let no_joker = RuleOptions {
+        let opts = test_hands::lucky();
+        let no_joker = CardRules {
             joker: JokerRule::None,
             ..opts
         };
         let cs = parse_cards("As Kd JK").unwrap();
-        assert_eq!(check_deal(&cs, &opts), Ok(()));
-        let err = check_deal(&cs, &no_joker).unwrap_err();
+        assert_eq!(check_deal(&cs, opts), Ok(()));
+        let err = check_deal(&cs, no_joker).unwrap_err();
         assert_eq!(
             err.to_string(),
             "the joker is not in play under this profile"
         );
         assert_eq!(
-            check_deal(&[card("As"), card("As")], &opts),
+            check_deal(&[card("As"), card("As")], opts),
             Err(CardError::Duplicate(card("As")))
         );
     }
 
     #[test]
     fn parse_exact_checks_the_count() {
-        let opts = RuleOptions::default();
+        let opts = test_hands::lucky();
         let err = parse_exact::<7>("As Kd Qh Jc Ts 9s", &opts).unwrap_err();
         assert_eq!(err.to_string(), "expected 7 cards, got 6");
-        let ok: [Card; 2] = parse_exact("JK 2c", &opts).unwrap();
+        let ok: [Card; 2] = parse_exact("JK 2c", opts).unwrap();
         assert_eq!(ok, [Card::JOKER, card("2c")]);
     }
 

@@ -1,21 +1,28 @@
-//! What the card and setting tests share: the rule options they evaluate
-//! under and hands from card text.
+//! What the card tests share: the card rules they evaluate under and hands
+//! from card text.
 
+use crate::domain::cards::rules::{CardRules, JokerRule, WheelRule};
 use crate::domain::cards::{Card, parse_cards};
-use crate::domain::double_hand_poker::options::{JokerRule, Profile, RuleOptions};
 
-pub(crate) fn lucky() -> RuleOptions {
-    RuleOptions::default()
+/// The `lucky-chances` profile's card rules: joker a bug, wheel lowest.
+pub(crate) fn lucky() -> CardRules {
+    CardRules {
+        joker: JokerRule::Bug,
+        wheel: WheelRule::Lowest,
+    }
 }
 
-pub(crate) fn nevada() -> RuleOptions {
-    RuleOptions::for_profile(Profile::Nevada)
+pub(crate) fn nevada() -> CardRules {
+    CardRules {
+        wheel: WheelRule::SecondHighest,
+        ..lucky()
+    }
 }
 
-pub(crate) fn wild() -> RuleOptions {
-    RuleOptions {
+pub(crate) fn wild() -> CardRules {
+    CardRules {
         joker: JokerRule::Wild,
-        ..RuleOptions::default()
+        ..lucky()
     }
 }
 

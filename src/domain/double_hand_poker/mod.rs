@@ -12,3 +12,6 @@ pub mod setting;
 pub mod settle;
 pub mod table;
 pub mod tools;
+
+#[cfg(test)]
+pub(crate) mod test_options;

@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::cards::rules::CardRules;
+pub use crate::domain::cards::rules::{JokerRule, WheelRule};
 use crate::domain::common::money::Unit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -38,26 +40,6 @@ impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// What the joker is (option `joker`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JokerRule {
-    /// An ace, or any card completing a straight/flush/straight flush.
-    Bug,
-    /// Any card.
-    Wild,
-    /// The deck has no joker: a joker in the input is an error.
-    None,
-}
-
-/// Where A-2-3-4-5 ranks (option `wheel`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WheelRule {
-    Lowest,
-    SecondHighest,
 }
 
 /// What happens to a fouled player hand (option `foul`).
@@ -131,28 +113,24 @@ impl RuleOptions {
     }
 
     pub fn with(mut self, o: &OptionOverrides) -> RuleOptions {
-        if let Some(v) = o.joker {
-            self.joker = v;
-        }
-        if let Some(v) = o.wheel {
-            self.wheel = v;
-        }
-        if let Some(v) = o.foul {
-            self.foul = v;
-        }
-        if let Some(v) = o.push_consumes_action {
-            self.push_consumes_action = v;
-        }
-        if let Some(v) = o.backline_order {
-            self.backline_order = v;
-        }
-        if let Some(v) = o.min_unit {
-            self.min_unit = v;
-        }
-        if let Some(v) = o.pd_min_wagers {
-            self.pd_min_wagers = v;
-        }
+        self.joker = o.joker.unwrap_or(self.joker);
+        self.wheel = o.wheel.unwrap_or(self.wheel);
+        self.foul = o.foul.unwrap_or(self.foul);
+        self.push_consumes_action = o.push_consumes_action.unwrap_or(self.push_consumes_action);
+        self.backline_order = o.backline_order.unwrap_or(self.backline_order);
+        self.min_unit = o.min_unit.unwrap_or(self.min_unit);
+        self.pd_min_wagers = o.pd_min_wagers.unwrap_or(self.pd_min_wagers);
         self
+    }
+}
+
+/// The joker and wheel options are what the card kernel reads.
+impl From<&RuleOptions> for CardRules {
+    fn from(opts: &RuleOptions) -> CardRules {
+        CardRules {
+            joker: opts.joker,
+            wheel: opts.wheel,
+        }
     }
 }
 

@@ -1,9 +1,10 @@
 //! Tests of `hand`: parsing a set hand, fouls, the 21 settings, deciding.
 
 use super::*;
-use crate::domain::cards::test_hands::{lucky, seven, wild};
+use crate::domain::cards::test_hands::seven;
 use crate::domain::double_hand_poker::house_way::ReferenceHouseWay;
 use crate::domain::double_hand_poker::options::JokerRule;
+use crate::domain::double_hand_poker::test_options::{lucky, wild};
 
 fn reset() -> RuleOptions {
     RuleOptions {

@@ -208,6 +208,17 @@ fn placeholder() -> RoundPlayer {
 mod tests {
     use super::*;
 
+    /// A Caribeña round of Ana and Beto, no straights.
+    fn ana_and_beto(first_sets_throws: bool) -> RoundKeeper {
+        RoundKeeper::new(
+            vec!["Ana".into(), "Beto".into()],
+            Profile::Caribena,
+            Straights::None,
+            first_sets_throws,
+        )
+        .unwrap()
+    }
+
     fn throw(held: Option<&str>, rolled: &str) -> RoundAction {
         RoundAction::Throw {
             held: held.map(str::to_string),
@@ -217,13 +228,7 @@ mod tests {
 
     #[test]
     fn a_round_is_kept_to_its_winner() {
-        let k = RoundKeeper::new(
-            vec!["Ana".into(), "Beto".into()],
-            Profile::Caribena,
-            Straights::None,
-            false,
-        )
-        .unwrap();
+        let k = ana_and_beto(false);
         let k = k.apply(&throw(None, "A A K Q J")).unwrap();
         let k = k.apply(&throw(Some("A A"), "A K K")).unwrap();
         assert_eq!(
@@ -239,13 +244,7 @@ mod tests {
 
     #[test]
     fn bad_throws_are_refused_and_the_third_throw_ends_the_turn() {
-        let k = RoundKeeper::new(
-            vec!["Ana".into(), "Beto".into()],
-            Profile::Caribena,
-            Straights::None,
-            true,
-        )
-        .unwrap();
+        let k = ana_and_beto(true);
         assert_eq!(k.apply(&throw(None, "A A K")).unwrap_err().field, "rolled");
         assert_eq!(
             k.apply(&throw(None, "A A K Q X")).unwrap_err().field,

@@ -270,6 +270,18 @@ mod tests {
         .unwrap()
     }
 
+    fn throw(dice: &[i64]) -> KeeperAction {
+        KeeperAction::Throw {
+            dice: dice.to_vec(),
+        }
+    }
+
+    fn keep(dice: &[i64]) -> KeeperAction {
+        KeeperAction::Keep {
+            dice: dice.to_vec(),
+        }
+    }
+
     fn act(k: &Keeper, a: KeeperAction) -> Result<Keeper, TenThousandError> {
         k.apply(&a)
     }
@@ -277,13 +289,7 @@ mod tests {
     #[test]
     fn a_turn_is_thrown_kept_and_recorded() {
         let k = keeper();
-        let k = act(
-            &k,
-            KeeperAction::Throw {
-                dice: vec![1, 1, 1, 5, 2, 3],
-            },
-        )
-        .unwrap();
+        let k = act(&k, throw(&[1, 1, 1, 5, 2, 3])).unwrap();
         let p = k.progress().unwrap();
         assert_eq!(p.player, "Ann");
         assert!(
@@ -291,13 +297,7 @@ mod tests {
             "{:?}",
             p.offered
         );
-        let k = act(
-            &k,
-            KeeperAction::Keep {
-                dice: vec![1, 1, 1, 5],
-            },
-        )
-        .unwrap();
+        let k = act(&k, keep(&[1, 1, 1, 5])).unwrap();
         assert_eq!(k.progress().unwrap().points, 1050);
         assert_eq!(k.progress().unwrap().dice_left, 2);
         let k = act(&k, KeeperAction::Stop).unwrap();
@@ -309,59 +309,25 @@ mod tests {
     #[test]
     fn a_bust_ends_the_turn_and_bad_actions_are_refused() {
         let k = keeper();
-        let k = act(
-            &k,
-            KeeperAction::Throw {
-                dice: vec![2, 3, 4, 6, 6, 2],
-            },
-        )
-        .unwrap();
+        let k = act(&k, throw(&[2, 3, 4, 6, 6, 2])).unwrap();
         assert!(k.pending.is_empty(), "a bust ends the turn");
         assert_eq!(k.sheet().unwrap().next_player.as_deref(), Some("Bo"));
         // Bo: five dice thrown when six are left.
-        let e = act(
-            &k,
-            KeeperAction::Throw {
-                dice: vec![1, 2, 3, 4, 5],
-            },
-        )
-        .unwrap_err();
+        let e = act(&k, throw(&[1, 2, 3, 4, 5])).unwrap_err();
         assert_eq!(e.field, "dice");
         assert!(e.message.contains("6 dice are left"), "{e:?}");
-        let k = act(
-            &k,
-            KeeperAction::Throw {
-                dice: vec![1, 5, 2, 3, 4, 4],
-            },
-        )
-        .unwrap();
+        let k = act(&k, throw(&[1, 5, 2, 3, 4, 4])).unwrap();
         // A keep with a non-scoring die, or a die not thrown.
-        let e = act(&k, KeeperAction::Keep { dice: vec![1, 2] }).unwrap_err();
+        let e = act(&k, keep(&[1, 2])).unwrap_err();
         assert_eq!(e.field, "keep");
-        assert!(act(&k, KeeperAction::Keep { dice: vec![6] }).is_err());
+        assert!(act(&k, keep(&[6])).is_err());
         // Throwing again before keeping.
-        assert!(
-            act(
-                &k,
-                KeeperAction::Throw {
-                    dice: vec![1, 1, 1, 1]
-                }
-            )
-            .is_err()
-        );
+        assert!(act(&k, throw(&[1, 1, 1, 1])).is_err());
         // Recording 150 is below the opening of 1,000.
-        let k = act(&k, KeeperAction::Keep { dice: vec![1, 5] }).unwrap();
+        let k = act(&k, keep(&[1, 5])).unwrap();
         let e = act(&k, KeeperAction::Stop).unwrap_err();
         assert!(e.message.contains("below the opening"), "{e:?}");
         // But throwing on is fine: four dice left.
-        assert!(
-            act(
-                &k,
-                KeeperAction::Throw {
-                    dice: vec![2, 2, 2, 3]
-                }
-            )
-            .is_ok()
-        );
+        assert!(act(&k, throw(&[2, 2, 2, 3])).is_ok());
     }
 }

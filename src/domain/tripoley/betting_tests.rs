@@ -23,6 +23,12 @@ fn refused(b: &Betting, p: &str, a: BetAction) -> String {
     b.apply(p, a).expect_err("refused").to_string()
 }
 
+/// The round is over and each player put in what `put_in` says.
+fn assert_over_with_put_in(b: &Betting, put_in: &[(&str, u64)]) {
+    assert!(b.is_over(), "{put_in:?}: the round is not over");
+    assert_eq!(b.result().unwrap().0, players(put_in));
+}
+
 const BET: fn(u64) -> BetAction = |chips| BetAction::Bet { chips };
 const RAISE: fn(u64) -> BetAction = |chips| BetAction::Raise { chips };
 
@@ -140,11 +146,7 @@ fn everyone_checking_ends_the_round_with_nothing_put_in() {
     let b = ["Ann", "Bo", "Cy"]
         .iter()
         .fold(b, |b, p| act(&b, p, BetAction::Check));
-    assert!(b.is_over());
-    assert_eq!(
-        b.result().unwrap().0,
-        players(&[("Ann", 0), ("Bo", 0), ("Cy", 0)])
-    );
+    assert_over_with_put_in(&b, &[("Ann", 0), ("Bo", 0), ("Cy", 0)]);
 }
 
 #[test]
@@ -157,11 +159,7 @@ fn players_with_no_chips_are_all_in_from_the_start_and_never_act() {
     let b = act(&b, "Bo", BetAction::AllIn);
     assert_eq!(b.to_act(), Some("Cy"));
     let b = act(&b, "Cy", BetAction::Call);
-    assert!(b.is_over());
-    assert_eq!(
-        b.result().unwrap().0,
-        players(&[("Ann", 0), ("Bo", 4), ("Cy", 4)])
-    );
+    assert_over_with_put_in(&b, &[("Ann", 0), ("Bo", 4), ("Cy", 4)]);
 }
 
 #[test]
@@ -172,11 +170,7 @@ fn all_in_under_the_limit_raises_and_the_others_act_again() {
     let b = act(&b, "Cy", BetAction::Call);
     assert_eq!(b.to_act(), Some("Ann"));
     let b = act(&b, "Ann", BetAction::Call);
-    assert!(b.is_over());
-    assert_eq!(
-        b.result().unwrap().0,
-        players(&[("Ann", 7), ("Bo", 7), ("Cy", 7)])
-    );
+    assert_over_with_put_in(&b, &[("Ann", 7), ("Bo", 7), ("Cy", 7)]);
 }
 
 /// Random actions, each one of the offers, until the round is over.

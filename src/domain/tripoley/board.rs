@@ -184,6 +184,20 @@ impl Ledger {
         }
     }
 
+    /// Moves everything on `section` to `seat`'s stack: a section won
+    /// whole. `explain` is given the chips moved.
+    pub fn take_whole(
+        &mut self,
+        section: Section,
+        seat: usize,
+        kind: StepKind,
+        explain: impl FnOnce(u64) -> String,
+    ) -> Result<(), TripoleyError> {
+        let on = self.board.get(section);
+        let note = Note::new(kind, explain(on));
+        self.transfer(Place::Section(section), Place::Player(seat), on, note)
+    }
+
     /// Moves `n` chips and records the step. The section named on the step
     /// is the board end of the move (the source when both ends are sections).
     pub fn transfer(

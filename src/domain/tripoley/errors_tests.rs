@@ -20,6 +20,13 @@ fn refused(input: &Value, needle: &str) {
     assert!(message.contains(needle), "{message:?} lacks {needle:?}");
 }
 
+/// Each case's change to the base input is refused with its message.
+fn refused_all(cases: &[Case]) {
+    for &(mutate, needle) in cases {
+        refused(&with(mutate), needle);
+    }
+}
+
 #[test]
 fn the_deal_must_be_the_52_cards() {
     refused(
@@ -108,9 +115,7 @@ fn every_name_must_be_at_the_table() {
             "spare.auction.buyer: \"Zed\" is not at the table",
         ),
     ];
-    for (mutate, needle) in cases {
-        refused(&with(mutate), needle);
-    }
+    refused_all(&cases);
     refused(
         &with(|v| drop(v["chips"].as_object_mut().unwrap().remove("Dee"))),
         "chips: no chips given for \"Dee\"",
@@ -200,9 +205,7 @@ fn numbers_are_whole_and_within_limits() {
             "chip_value: \"2000000.00\" is not a chip value",
         ),
     ];
-    for (mutate, needle) in cases {
-        refused(&with(mutate), needle);
-    }
+    refused_all(&cases);
 }
 
 #[test]
@@ -233,9 +236,7 @@ fn unknown_fields_and_bad_json_are_refused() {
             "profile: unknown variant `vegas`, expected `cadaco` or `classic`",
         ),
     ];
-    for (mutate, needle) in cases {
-        refused(&with(mutate), needle);
-    }
+    refused_all(&cases);
     let text = r#"{"profile": "classic", "players": ["Ann", "Bo"], "dealer": "Ann", "chips": {"Ann": 1, "Ann": 2}}"#;
     let err = parse::<RoundInput>(text.as_bytes()).unwrap_err();
     assert!(
@@ -289,9 +290,7 @@ fn the_spare_hand_is_classic_only_and_paid_from_the_buyers_chips() {
             "spare.auction.buyer: \"Bo\" sits this round out",
         ),
     ];
-    for (mutate, needle) in cases {
-        refused(&with(mutate), needle);
-    }
+    refused_all(&cases);
 }
 
 #[test]
@@ -326,9 +325,7 @@ fn the_poker_result_is_checked() {
             "poker.contributions.Ann: 500 is more than the",
         ),
     ];
-    for (mutate, needle) in cases {
-        refused(&with(mutate), needle);
-    }
+    refused_all(&cases);
 }
 
 #[test]
@@ -369,9 +366,7 @@ fn the_michigan_result_is_checked() {
             "michigan.cards_left.Dee: 0, but play blocked",
         ),
     ];
-    for (mutate, needle) in cases {
-        refused(&with(mutate), needle);
-    }
+    refused_all(&cases);
 }
 
 #[test]

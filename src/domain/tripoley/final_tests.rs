@@ -6,6 +6,11 @@ use serde_json::{Value, json};
 use super::test_deals::*;
 use super::*;
 
+/// The last hand played from JSON input, as the CLI and the API read it.
+fn run_final(input: &Value) -> Result<Outcome, TripoleyError> {
+    play_final(&parse::<FinalInput>(input.to_string().as_bytes())?)
+}
+
 #[test]
 fn final_hand_splits_with_odd_chips_nearest_the_dealers_left() {
     let input = json!({
@@ -20,7 +25,7 @@ fn final_hand_splits_with_odd_chips_nearest_the_dealers_left() {
             "Dee": "Ac Kc Qc Jc 9h"
         }
     });
-    let out = play_final(&parse::<FinalInput>(input.to_string().as_bytes()).unwrap()).unwrap();
+    let out = run_final(&input).unwrap();
     let moves: Vec<(StepKind, Option<Section>, u64)> = out
         .steps
         .iter()
@@ -54,7 +59,7 @@ fn final_hand_single_winner_takes_everything() {
         "board": {"king_queen": 5, "eight_nine_ten": 4},
         "hands": {"Ann": ["2s", "2d", "5c", "7h", "9s"], "Bo": "3s 3d 3c 8h Ts"}
     });
-    let out = play_final(&parse::<FinalInput>(input.to_string().as_bytes()).unwrap()).unwrap();
+    let out = run_final(&input).unwrap();
     let last = out.steps.last().unwrap();
     assert_eq!((last.to.as_deref(), last.chips), (Some("Bo"), 9));
     assert_eq!(
@@ -74,7 +79,6 @@ fn the_final_input_is_checked() {
         "chips": {"Ann": 1, "Bo": 2},
         "hands": {"Ann": "2s 2d 5c 7h 9s", "Bo": "3s 3d 3c 8h Ts"}
     });
-    let run_final = |v: &Value| play_final(&parse::<FinalInput>(v.to_string().as_bytes())?);
     assert!(run_final(&good).is_ok());
     let cases: [Case; 6] = [
         (

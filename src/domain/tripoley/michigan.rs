@@ -106,42 +106,27 @@ pub fn play_michigan(
     ledger: &mut Ledger,
 ) -> Result<(), TripoleyError> {
     let n = table.names.len();
-    let Some(winner) = m.out else {
-        for seat in (1..=n).map(|i| table.left_of(table.dealer, i)) {
-            if !in_round[seat] {
-                continue;
-            }
-            let name = &table.names[seat];
-            pay_per_card(
-                ledger,
-                seat,
-                m.cards_left[seat],
-                Place::Section(Section::Kitty),
-                StepKind::BlockedPayment,
-                |owed, short| {
-                    format!(
-                        "Play is blocked: {name} puts 1 chip per card left ({owed}) on the Kitty{short}."
-                    )
-                },
-            )?;
-        }
-        return Ok(());
-    };
-    let winner_name = table.names[winner].clone();
-    let kitty = ledger.board.get(Section::Kitty);
-    ledger.transfer(
-        Place::Section(Section::Kitty),
-        Place::Player(winner),
-        kitty,
-        Note::new(
-            StepKind::Kitty,
-            format!(
-                "{winner_name} played every card first: takes the {} on the Kitty.",
-                chips(kitty)
-            ),
+    // Blocked, everyone from the dealer's left pays the Kitty; otherwise the
+    // winner takes the Kitty and everyone after them pays the winner.
+    let (first, payers, to, kind) = match m.out {
+        None => (
+            table.dealer,
+            n,
+            Place::Section(Section::Kitty),
+            StepKind::BlockedPayment,
         ),
-    )?;
-    for seat in (1..n).map(|i| table.left_of(winner, i)) {
+        Some(winner) => {
+            ledger.take_whole(Section::Kitty, winner, StepKind::Kitty, |kitty| {
+                format!(
+                    "{} played every card first: takes the {} on the Kitty.",
+                    table.names[winner],
+                    chips(kitty)
+                )
+            })?;
+            (winner, n - 1, Place::Player(winner), StepKind::CardPayment)
+        }
+    };
+    for seat in (1..=payers).map(|i| table.left_of(first, i)) {
         if !in_round[seat] {
             continue;
         }
@@ -150,18 +135,22 @@ pub fn play_michigan(
             ledger,
             seat,
             m.cards_left[seat],
-            Place::Player(winner),
-            StepKind::CardPayment,
-            |owed, short| {
-                format!("{name} pays {winner_name} 1 chip per card left ({owed}){short}.")
+            to,
+            kind,
+            |owed, short| match m.out {
+                None => format!(
+                    "Play is blocked: {name} puts 1 chip per card left ({owed}) on the Kitty{short}."
+                ),
+                Some(winner) => format!(
+                    "{name} pays {} 1 chip per card left ({owed}){short}.",
+                    table.names[winner]
+                ),
             },
         )?;
     }
     Ok(())
 }
 
-/// `seat` pays 1 chip per card left (`owed`) to `to`, as much as it holds;
-/// `text(owed, short)` words the step, `short` saying what it could not pay.
 fn pay_per_card(
     ledger: &mut Ledger,
     seat: usize,

@@ -19,6 +19,26 @@ fn hands(list: &[(&str, &str)]) -> Vec<(String, Vec<Card>)> {
         .collect()
 }
 
+/// A classic Michigan dealt `list`, the dead hand `dead`, Ann leading.
+fn classic_from_ann(list: &[(&str, &str)], dead: &str) -> MichiganPlay {
+    MichiganPlay::start(
+        Profile::Classic,
+        &hands(list),
+        &parse_cards(dead).unwrap(),
+        "Ann",
+    )
+    .unwrap()
+}
+
+/// `m` has said `line` at some point.
+fn assert_said(m: &MichiganPlay, line: &str) {
+    assert!(
+        m.said().iter().any(|s| s == line),
+        "{line:?} not in {:?}",
+        m.said()
+    );
+}
+
 fn card(text: &str) -> Card {
     parse_card(text).expect("card")
 }
@@ -45,13 +65,10 @@ fn lead(player: &str, cards: &str) -> Turn {
 
 #[test]
 fn the_next_card_up_follows_until_a_stop_card_and_the_first_out_wins() {
-    let m = MichiganPlay::start(
-        Profile::Classic,
-        &hands(&[("Ann", "2s 3s 9h"), ("Bo", "4s 5s Ah"), ("Cy", "6s 8s Kh")]),
-        &parse_cards("7s").unwrap(),
-        "Ann",
-    )
-    .unwrap();
+    let m = classic_from_ann(
+        &[("Ann", "2s 3s 9h"), ("Bo", "4s 5s Ah"), ("Cy", "6s 8s Kh")],
+        "7s",
+    );
     // The leader plays the lowest card of a suit of their choice.
     assert_eq!(m.turn(), lead("Ann", "2s 9h"));
     let m = play_all(m, &["Ann 2s", "Ann 3s", "Bo 4s", "Bo 5s"]);
@@ -76,10 +93,7 @@ fn the_next_card_up_follows_until_a_stop_card_and_the_first_out_wins() {
     let (out, left) = m.result().unwrap();
     assert_eq!(out.as_deref(), Some("Bo"));
     assert_eq!(left, [("Ann".to_string(), 1), ("Cy".to_string(), 1)]);
-    assert!(
-        m.said()
-            .contains(&"The 6s is a stop card (the 7s is in the dead hand).".to_string())
-    );
+    assert_said(&m, "The 6s is a stop card (the 7s is in the dead hand).");
     assert_eq!(
         m.said().last().map(String::as_str),
         Some("Bo has played every card and goes out.")
@@ -88,20 +102,14 @@ fn the_next_card_up_follows_until_a_stop_card_and_the_first_out_wins() {
 
 #[test]
 fn a_stop_card_player_with_only_that_suit_passes_the_lead_left() {
-    let m = MichiganPlay::start(
-        Profile::Classic,
-        &hands(&[("Ann", "2h 3h 8h"), ("Bo", "4h 7h"), ("Cy", "9c Jc")]),
-        &parse_cards("5h 9h Tc").unwrap(),
-        "Ann",
-    )
-    .unwrap();
+    let m = classic_from_ann(
+        &[("Ann", "2h 3h 8h"), ("Bo", "4h 7h"), ("Cy", "9c Jc")],
+        "5h 9h Tc",
+    );
     let m = play_all(m, &["Ann 2h", "Ann 3h", "Bo 4h"]);
     // Bo stopped on the 4h and holds only hearts: Cy leads clubs.
     assert_eq!(m.turn(), lead("Cy", "9c"));
-    assert!(
-        m.said()
-            .contains(&"Bo holds no other suit: the lead passes left to Cy.".to_string())
-    );
+    assert_said(&m, "Bo holds no other suit: the lead passes left to Cy.");
     // The 9c stops (Tc dead); Cy holds only clubs: Ann leads her heart.
     let m = play(&m, "Cy", "9c");
     assert_eq!(m.turn(), lead("Ann", "8h"));
@@ -134,27 +142,15 @@ fn nobody_able_to_lead_blocks_classic_play_but_not_cadaco() {
 
 #[test]
 fn a_card_already_played_stops_the_run() {
-    let m = MichiganPlay::start(
-        Profile::Classic,
-        &hands(&[("Ann", "5d 6d Kc Ts"), ("Bo", "7d 3d 4d Ac 9s")]),
-        &parse_cards("8d").unwrap(),
-        "Ann",
-    )
-    .unwrap();
+    let m = classic_from_ann(&[("Ann", "5d 6d Kc Ts"), ("Bo", "7d 3d 4d Ac 9s")], "8d");
     assert_eq!(m.turn(), lead("Ann", "5d Ts Kc"));
     // 5d 6d 7d (8d dead); Bo leads the Ac (a stop), then the 3d: 3d 4d,
     // and the 5d is gone.
     let m = play_all(m, &["Ann 5d"]);
     assert!(m.play("Ann", card("5d")).is_err());
     let m = play_all(m, &["Ann 6d", "Bo 7d", "Bo Ac", "Bo 3d", "Bo 4d"]);
-    assert!(
-        m.said()
-            .contains(&"The 4d is a stop card (the 5d has been played).".to_string())
-    );
-    assert!(
-        m.said()
-            .contains(&"The Ac is a stop card (an ace).".to_string())
-    );
+    assert_said(&m, "The 4d is a stop card (the 5d has been played).");
+    assert_said(&m, "The Ac is a stop card (an ace).");
     assert_eq!(m.turn(), lead("Bo", "9s"));
     let m = play(&m, "Bo", "9s");
     assert_eq!(m.result().unwrap().0.as_deref(), Some("Bo"));
@@ -162,13 +158,7 @@ fn a_card_already_played_stops_the_run() {
 
 #[test]
 fn out_of_turn_wrong_cards_and_play_after_the_end_are_refused() {
-    let m = MichiganPlay::start(
-        Profile::Classic,
-        &hands(&[("Ann", "2s 3s 9h"), ("Bo", "4s 5s Ah")]),
-        &parse_cards("7s").unwrap(),
-        "Ann",
-    )
-    .unwrap();
+    let m = classic_from_ann(&[("Ann", "2s 3s 9h"), ("Bo", "4s 5s Ah")], "7s");
     let err = |m: &MichiganPlay, p: &str, c: &str| m.play(p, card(c)).unwrap_err().to_string();
     assert_eq!(
         err(&m, "Bo", "4s"),

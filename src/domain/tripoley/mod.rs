@@ -76,20 +76,8 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, TripoleyError> {
             ),
         ));
     }
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        // `?`: malformed before any field was read (`{"`).
-        let path = if path == "." || path == "?" {
-            "body".to_string()
-        } else {
-            path
-        };
-        TripoleyError::input(path, e.into_inner().to_string())
-    })?;
-    de.end()
-        .map_err(|e| TripoleyError::input("body", e.to_string()))?;
-    Ok(value)
+    crate::domain::common::json::parse_with_path(bytes)
+        .map_err(|e| TripoleyError::input(e.path, e.message))
 }
 
 /// The result as JSON: one line (the API's body), or indented.

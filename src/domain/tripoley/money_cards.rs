@@ -52,21 +52,14 @@ fn take_section(
     section: Section,
     why: &str,
 ) -> Result<(), TripoleyError> {
-    let on = ledger.board.get(section);
     let name = ledger.names[seat].clone();
-    ledger.transfer(
-        Place::Section(section),
-        Place::Player(seat),
-        on,
-        Note::new(
-            StepKind::MoneyCard,
-            format!(
-                "{name} holds {why}: takes the {} on {}.",
-                chips(on),
-                section.label()
-            ),
-        ),
-    )
+    ledger.take_whole(section, seat, StepKind::MoneyCard, |on| {
+        format!(
+            "{name} holds {why}: takes the {} on {}.",
+            chips(on),
+            section.label()
+        )
+    })
 }
 
 pub fn pay_money_cards(deal: &Deal, ledger: &mut Ledger) -> Result<(), TripoleyError> {

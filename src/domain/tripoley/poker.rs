@@ -238,22 +238,15 @@ pub fn play_poker(
         )?;
     }
     if let Some(winner) = poker.last_one_in() {
-        let on = ledger.board.get(Section::Pot);
         let name = &table.names[winner];
-        return ledger.transfer(
-            Place::Section(Section::Pot),
-            Place::Player(winner),
-            on,
-            Note::new(
-                StepKind::Pot,
-                format!(
-                    "Everyone else folded: {name} takes the Pot, {} ({} on the section and {} in bets), without showing.",
-                    chips(on),
-                    section_before,
-                    on - section_before
-                ),
-            ),
-        );
+        return ledger.take_whole(Section::Pot, winner, StepKind::Pot, |on| {
+            format!(
+                "Everyone else folded: {name} takes the Pot, {} ({} on the section and {} in bets), without showing.",
+                chips(on),
+                section_before,
+                on - section_before
+            )
+        });
     }
     let hands: Vec<Option<PokerHand>> = (0..table.names.len())
         .map(|s| {

@@ -7,6 +7,14 @@ use serde_json::json;
 use super::test_deals::*;
 use super::*;
 
+/// Each `kind` step as (who paid, chips, shortfall).
+fn payments(out: &RoundOutput, kind: StepKind) -> Vec<(&str, u64, Option<u64>)> {
+    steps(out, kind)
+        .iter()
+        .map(|s| (s.from.as_deref().unwrap_or(""), s.chips, s.shortfall))
+        .collect()
+}
+
 #[test]
 fn a_money_card_in_the_dead_hand_carries_its_section_over() {
     let cases = [
@@ -148,10 +156,7 @@ fn the_kitty_winner_collects_per_card_but_never_more_than_a_player_has() {
     let out = ok(&input);
     let kitty = steps(&out, StepKind::Kitty)[0];
     assert_eq!((kitty.to.as_deref(), kitty.chips), (Some("Ann"), 4));
-    let paid: Vec<(&str, u64, Option<u64>)> = steps(&out, StepKind::CardPayment)
-        .iter()
-        .map(|s| (s.from.as_deref().unwrap_or(""), s.chips, s.shortfall))
-        .collect();
+    let paid = payments(&out, StepKind::CardPayment);
     assert_eq!(
         paid,
         [("Bo", 3, Some(0)), ("Cy", 1, Some(4)), ("Dee", 2, Some(0))]
@@ -172,10 +177,7 @@ fn blocked_play_pays_the_kitty_one_chip_per_card_left() {
     input["michigan"] =
         json!({"blocked": true, "cards_left": {"Ann": 2, "Bo": 3, "Cy": 5, "Dee": 1}});
     let out = ok(&input);
-    let paid: Vec<(&str, u64, Option<u64>)> = steps(&out, StepKind::BlockedPayment)
-        .iter()
-        .map(|s| (s.from.as_deref().unwrap_or(""), s.chips, s.shortfall))
-        .collect();
+    let paid = payments(&out, StepKind::BlockedPayment);
     assert_eq!(
         paid,
         [

@@ -152,63 +152,65 @@ fn the_state_machine_refuses_out_of_order_events() {
     ));
 }
 
+/// The first `n` events of `hand`, then `event`.
+fn then(hand: &[HandEvent], n: usize, event: serde_json::Value) -> Vec<HandEvent> {
+    [&hand[..n], &[ev(event)]].concat()
+}
+
 #[test]
 fn bad_wagers_are_refused_with_the_settlement_rules() {
     let hand = seed_hand();
-    let on_pd_seat = [
-        &hand[..2],
-        &[ev(
-            json!({"type": "wager_placed", "id": "x", "seat": 1, "bettor": "Z", "amount": "5"}),
-        )],
-    ]
-    .concat();
-    assert!(matches!(
-        run(&on_pd_seat),
-        Err(HandError::Rules(SettleError::WagerOnPdSeat { seat: 1, .. }))
-    ));
-    let duplicate = [&hand[..3], &hand[2..3]].concat();
-    assert!(matches!(
-        run(&duplicate),
-        Err(HandError::Rules(SettleError::DuplicateWagerId { .. }))
-    ));
-    let fine = [
-        &hand[..2],
-        &[ev(
-            json!({"type": "wager_placed", "id": "x", "seat": 3, "bettor": "Z", "amount": "5.001"}),
-        )],
-    ]
-    .concat();
-    assert!(matches!(
-        run(&fine),
-        Err(HandError::Rules(SettleError::Money(_)))
-    ));
-    let outside = [
-        &hand[..2],
-        &[ev(
-            json!({"type": "wager_placed", "id": "x", "seat": 9, "bettor": "Z", "amount": "5"}),
-        )],
-    ]
-    .concat();
-    assert!(matches!(
-        run(&outside),
-        Err(HandError::Rules(SettleError::SeatOutsideTable { .. }))
-    ));
-    let dice = [
-        &hand[..5],
-        &[ev(json!({"type": "action_set", "dice": [1, 2, 7]}))],
-    ]
-    .concat();
-    assert!(matches!(
-        run(&dice),
-        Err(HandError::Rules(SettleError::Die { value: 7, .. }))
-    ));
-    let no_wager_seat = [
-        &hand[..6],
-        &[ev(
-            json!({"type": "outcome_recorded", "seat": 2, "outcome": "pd"}),
-        )],
-    ]
-    .concat();
+    type Refused = fn(&SettleError) -> bool;
+    let cases: [(&str, Vec<HandEvent>, Refused); 5] = [
+        (
+            "a wager on the PD's seat",
+            then(
+                &hand,
+                2,
+                json!({"type": "wager_placed", "id": "x", "seat": 1, "bettor": "Z", "amount": "5"}),
+            ),
+            |e| matches!(e, SettleError::WagerOnPdSeat { seat: 1, .. }),
+        ),
+        (
+            "a wager id twice",
+            [&hand[..3], &hand[2..3]].concat(),
+            |e| matches!(e, SettleError::DuplicateWagerId { .. }),
+        ),
+        (
+            "an amount finer than the unit",
+            then(
+                &hand,
+                2,
+                json!({"type": "wager_placed", "id": "x", "seat": 3, "bettor": "Z", "amount": "5.001"}),
+            ),
+            |e| matches!(e, SettleError::Money(_)),
+        ),
+        (
+            "a seat outside the table",
+            then(
+                &hand,
+                2,
+                json!({"type": "wager_placed", "id": "x", "seat": 9, "bettor": "Z", "amount": "5"}),
+            ),
+            |e| matches!(e, SettleError::SeatOutsideTable { .. }),
+        ),
+        (
+            "a die of 7",
+            then(&hand, 5, json!({"type": "action_set", "dice": [1, 2, 7]})),
+            |e| matches!(e, SettleError::Die { value: 7, .. }),
+        ),
+    ];
+    for (name, events, refused) in cases {
+        match run(&events) {
+            Err(HandError::Rules(e)) => assert!(refused(&e), "{name}: {e:?}"),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    let no_wager_seat = then(
+        &hand,
+        6,
+        json!({"type": "outcome_recorded", "seat": 2, "outcome": "pd"}),
+    );
     assert_eq!(
         run(&no_wager_seat).unwrap_err(),
         HandError::NoWagersOnSeat("2".into())
