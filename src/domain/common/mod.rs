@@ -3,5 +3,6 @@
 
 pub mod audit;
 pub mod csv_cell;
+pub mod field_error;
 pub mod money;
 pub mod text;
