@@ -190,15 +190,15 @@ fn bad(field: &str, m: String) -> CliError {
 /// The store's error, with the field under its command-line name.
 fn account_error(e: AccountError) -> CliError {
     match e {
-        AccountError::Invalid { field, message } => {
-            let field = match field {
+        AccountError::Invalid(e) => {
+            let field = match e.field() {
                 "username" => "NAME",
                 "label" => "--label",
                 "id" => "--id",
                 "role" => "ROLE",
                 other => other,
             };
-            bad(field, message)
+            bad(field, e.message().to_string())
         }
         AccountError::Store(e) => CliError::Failure(e.to_string()),
     }
@@ -272,7 +272,7 @@ fn add(args: AddArgs) -> Result<(), CliError> {
                 println!("added user \"{}\" ({})", user.username, user.role);
                 Ok(())
             }
-            Err(AccountError::Invalid { field, message }) => Err(bad(field, message)),
+            Err(AccountError::Invalid(e)) => Err(bad(e.field(), e.message().to_string())),
             Err(AccountError::Store(e)) => Err(CliError::Failure(e.to_string())),
         }
     })

@@ -5,6 +5,7 @@
 //! the version it was built on (a stale page is refused) and carries a key
 //! (a double tap records once).
 
+use crate::domain::common::field_error::FieldError;
 use serde_json::json;
 
 use super::audit::{self, canonical_json};
@@ -107,10 +108,10 @@ impl DiceState {
             (DiceState::PokerDice(k), DiceAction::PokerDice(a)) => {
                 Ok(DiceState::PokerDice(k.apply(a)?))
             }
-            _ => Err(KeptGameError::Rules {
-                field: "action".into(),
-                message: format!("not an action of a {} game", self.kind()),
-            }),
+            _ => Err(KeptGameError::Rules(FieldError::new(
+                "action",
+                format!("not an action of a {} game", self.kind()),
+            ))),
         }
     }
 }
@@ -131,19 +132,13 @@ pub type DiceGameError = KeptGameError;
 
 impl From<TenThousandError> for KeptGameError {
     fn from(e: TenThousandError) -> Self {
-        KeptGameError::Rules {
-            field: e.field,
-            message: e.message,
-        }
+        KeptGameError::Rules(FieldError::new(e.field, e.message))
     }
 }
 
 impl From<PokerDiceError> for KeptGameError {
     fn from(e: PokerDiceError) -> Self {
-        KeptGameError::Rules {
-            field: e.field,
-            message: e.message,
-        }
+        KeptGameError::Rules(FieldError::new(e.field, e.message))
     }
 }
 

@@ -61,8 +61,9 @@ pub(super) struct KeptRow {
 /// Why an action on a kept game was refused or failed.
 #[derive(Debug, thiserror::Error)]
 pub enum KeptGameError {
-    #[error("{field}: {message}")]
-    Rules { field: String, message: String },
+    /// The game's rules refused the action: its field error.
+    #[error(transparent)]
+    Rules(crate::domain::common::field_error::FieldError),
     #[error("version: the game is at version {current}, the page was at {expected}; reload it")]
     Stale { expected: i64, current: i64 },
     #[error("game: no game \"{0}\"")]

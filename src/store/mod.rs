@@ -11,6 +11,7 @@ mod kept_games;
 pub mod staff;
 pub mod tripoley;
 pub mod verify;
+pub mod write_error;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -6,13 +6,20 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+use crate::domain::common::field_error::{AsFieldError, FieldError};
 use crate::store::double_hand_poker::hands::CommandError;
+use crate::store::write_error::WriteError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    /// Input that can never succeed as sent (HTTP 422).
+    /// Input that can never succeed as sent (HTTP 422): the body names the
+    /// field, and the value when it is known.
     #[error("{0}")]
-    BadInput(String),
+    BadInput(FieldError),
+    /// Bad input that names no field (HTTP 422 without `field`): a
+    /// settlement an event carries that differs from the recomputed one.
+    #[error("{0}")]
+    Refused(String),
     /// Input that conflicts with the current state (HTTP 409).
     #[error("{0}")]
     Conflict(String),
@@ -27,12 +34,26 @@ impl ApiError {
     pub fn internal(detail: impl std::fmt::Display) -> ApiError {
         ApiError::Internal(detail.to_string())
     }
+
+    /// Bad input in `field`: `message` says what is wrong with the value.
+    pub fn bad_input(field: impl Into<String>, message: impl Into<String>) -> ApiError {
+        ApiError::BadInput(FieldError::new(field, message))
+    }
+
+    /// A core error already known to be bad input, with its field.
+    pub fn refused<E: AsFieldError + std::fmt::Display>(e: &E) -> ApiError {
+        match e.field_error() {
+            Some(fe) => ApiError::BadInput(fe),
+            None => ApiError::Refused(e.to_string()),
+        }
+    }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, kind, message) = match &self {
-            ApiError::BadInput(m) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_input", m.clone()),
+            ApiError::BadInput(fe) => return bad_input_response(fe),
+            ApiError::Refused(m) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_input", m.clone()),
             ApiError::Conflict(m) => (StatusCode::CONFLICT, "conflict", m.clone()),
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, "not_found", m.clone()),
             ApiError::Internal(detail) => {
@@ -46,6 +67,20 @@ impl IntoResponse for ApiError {
         };
         (status, Json(json!({ "error": kind, "message": message }))).into_response()
     }
+}
+
+/// 422 `bad_input`: the message as the core words it, with its field and,
+/// when known, the value given.
+fn bad_input_response(fe: &FieldError) -> Response {
+    let mut body = json!({
+        "error": "bad_input",
+        "message": fe.to_string(),
+        "field": fe.field(),
+    });
+    if let Some(value) = fe.value() {
+        body["value"] = value.into();
+    }
+    (StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response()
 }
 
 /// A page's internal error: logged in full, answered with the generic 500.
@@ -70,7 +105,7 @@ impl From<CommandError> for ApiError {
     fn from(e: CommandError) -> Self {
         match command_status(&e) {
             StatusCode::CONFLICT => ApiError::Conflict(e.to_string()),
-            StatusCode::UNPROCESSABLE_ENTITY => ApiError::BadInput(e.to_string()),
+            StatusCode::UNPROCESSABLE_ENTITY => ApiError::refused(&e),
             _ => ApiError::internal(e),
         }
     }
@@ -79,5 +114,20 @@ impl From<CommandError> for ApiError {
 impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> Self {
         ApiError::internal(e)
+    }
+}
+
+impl From<WriteError> for ApiError {
+    fn from(e: WriteError) -> Self {
+        match e {
+            WriteError::Invalid(fe) => ApiError::BadInput(fe),
+            WriteError::Store(e) => ApiError::from(e),
+        }
+    }
+}
+
+impl From<FieldError> for ApiError {
+    fn from(e: FieldError) -> Self {
+        ApiError::BadInput(e)
     }
 }

@@ -16,25 +16,13 @@ pub const BODY_BYTES_MAX: usize = 256 * 1024;
 
 pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     if body.len() > BODY_BYTES_MAX {
-        return Err(ApiError::BadInput(format!(
-            "body: {} bytes is more than {BODY_BYTES_MAX}",
-            body.len()
-        )));
+        return Err(ApiError::bad_input(
+            "body",
+            format!("{} bytes is more than {BODY_BYTES_MAX}", body.len()),
+        ));
     }
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        // `?`: malformed before any field was read (`{"`).
-        let path = if path == "." || path == "?" {
-            "body".to_string()
-        } else {
-            path
-        };
-        ApiError::BadInput(format!("{path}: {}", e.into_inner()))
-    })?;
-    de.end()
-        .map_err(|e| ApiError::BadInput(format!("body: {e}")))?;
-    Ok(value)
+    crate::domain::common::json::parse_with_path(body)
+        .map_err(|e| ApiError::bad_input(e.path, e.message))
 }
 
 /// A JSON route's request body, read under the one limit every JSON route
@@ -64,8 +52,8 @@ impl<S: Send + Sync> FromRequest<S> for Body {
     }
 }
 
-/// The JSON answer to a body that could not be read; `field` names it in
-/// the message (`body`, or `input` for the settle contract).
+/// The JSON answer to a body that could not be read; `field` names it
+/// (the message starts with it) (`body`, or `input` for the settle contract).
 pub fn body_rejection(e: &BytesRejection, field: &str) -> Response {
     if is_timeout(e) {
         let message = format!("{field}: not received in time (the server's body timeout)");
@@ -73,11 +61,11 @@ pub fn body_rejection(e: &BytesRejection, field: &str) -> Response {
         return (StatusCode::REQUEST_TIMEOUT, Json(body)).into_response();
     }
     let message = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        format!("{field}: the body is more than the limit of {BODY_BYTES_MAX} bytes")
+        format!("the body is more than the limit of {BODY_BYTES_MAX} bytes")
     } else {
-        format!("{field}: {}", e.body_text())
+        e.body_text()
     };
-    ApiError::BadInput(message).into_response()
+    ApiError::bad_input(field, message).into_response()
 }
 
 /// Whether reading the body failed on the server's body timeout.

@@ -475,17 +475,54 @@ pub async fn post_ok(app: &TestApp, path: &str, body: serde_json::Value) -> serd
     response
 }
 
-/// POSTs JSON and expects 422 `{"error": "bad_input", "message": …}`
+/// A 422 body: `{"error": "bad_input", "message": …, "field": …}` and
+/// `"value"` when known, nothing else, the message starting with its field.
+/// Returns the field and the message.
+pub fn bad_input_body(response: &serde_json::Value) -> (String, String) {
+    assert_eq!(response["error"], "bad_input", "{response}");
+    let keys = response.as_object().expect("object").keys();
+    for key in keys {
+        let known = ["error", "message", "field", "value"];
+        assert!(known.contains(&key.as_str()), "{key} in {response}");
+    }
+    let field = response["field"].as_str().expect("field").to_string();
+    let message = response["message"].as_str().expect("message").to_string();
+    assert!(message.starts_with(&format!("{field}: ")), "{response}");
+    (field, message)
+}
+
+/// POSTs JSON and expects 422 `{"error": "bad_input", "message": …, "field": …}`
 /// with `needle` in the message.
 pub async fn post_bad(app: &TestApp, path: &str, body: serde_json::Value, needle: &str) {
     let (status, response, _) = app.post_json(path, &body).await;
     assert_eq!(status, 422, "{path} {body}: {response}");
-    assert_eq!(response["error"], "bad_input", "{response}");
-    let message = response["message"].as_str().expect("message");
+    let (_, message) = bad_input_body(&response);
     assert!(
         message.contains(needle),
         "{path} {body}: {message:?} lacks {needle:?}"
     );
+}
+
+/// POSTs JSON and expects 422 naming `field` (and `value`, when given);
+/// returns the body.
+pub async fn post_bad_field(
+    app: &TestApp,
+    path: &str,
+    body: serde_json::Value,
+    field: &str,
+    value: Option<&str>,
+) -> serde_json::Value {
+    let (status, response, _) = app.post_json(path, &body).await;
+    assert_eq!(status, 422, "{path} {body}: {response}");
+    assert_eq!(
+        bad_input_body(&response).0,
+        field,
+        "{path} {body}: {response}"
+    );
+    if let Some(value) = value {
+        assert_eq!(response["value"], value, "{path} {body}: {response}");
+    }
+    response
 }
 
 /// Every record of the audit log in order: (event type, actor, payload).

@@ -8,3 +8,4 @@ mod common;
 mod cli_dice_games;
 mod http_dice_games;
 mod http_dice_keeper;
+mod http_field_errors;

@@ -4,6 +4,7 @@
 //! `HANDS_DOCS_BLESS=1 cargo test --test double_hand_poker hands_docs` rewrites the responses.
 
 use crate::common::docs::DocExamples;
+use pitbook::domain::common::field_error::AsFieldError;
 use pitbook::domain::double_hand_poker::tools::{self, CardsRequest, DiceRequest};
 use serde_json::Value;
 
@@ -22,8 +23,12 @@ fn respond(path: &str, body: &str) -> String {
     };
     match result {
         Ok(json) => json.expect("json"),
-        // As `ApiError::BadInput` renders it.
-        Err(e) => serde_json::json!({"error": "bad_input", "message": e.to_string()}).to_string(),
+        // As `ApiError::BadInput` renders it (a tool error knows no value).
+        Err(e) => {
+            let fe = e.field_error().expect("a tool error names its field");
+            let body = serde_json::json!({"error": "bad_input", "message": fe.to_string(), "field": fe.field()});
+            body.to_string()
+        }
     }
 }
 

@@ -11,6 +11,7 @@ mod cli_hands;
 mod cli_settle;
 mod hand_store;
 mod hands_docs;
+mod http_field_errors;
 mod http_hands;
 mod http_pd_rotation;
 mod http_play;

@@ -13,6 +13,7 @@ pub mod rules;
 #[cfg(test)]
 pub(crate) mod test_hands;
 
+use crate::domain::common::field_error::{AsFieldError, FieldError};
 use std::fmt;
 use std::str::FromStr;
 
@@ -207,6 +208,15 @@ pub enum CardError {
     },
     #[error("the joker is not in play under this profile")]
     JokerNotInPlay,
+}
+
+/// A card error names no field: whoever read the cards knows which field
+/// held them ([`crate::domain::double_hand_poker::tools::ToolError`],
+/// `HandError::Cards`, `SettleError::Cards`).
+impl AsFieldError for CardError {
+    fn field_error(&self) -> Option<FieldError> {
+        None
+    }
 }
 
 /// Parses one card in any accepted text form.

@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod csv_cell;
+pub mod field_error;
 pub mod json;
 pub mod money;
 pub mod text;

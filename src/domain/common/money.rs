@@ -9,6 +9,8 @@ use std::str::FromStr;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use super::field_error::{AsFieldError, FieldError};
+
 /// Longest money string accepted: far above any table limit, well below
 /// rust_decimal's 28 significant digits.
 const MONEY_TEXT_LEN_MAX: usize = 24;
@@ -33,6 +35,17 @@ pub enum MoneyError {
         "{field}: \"{value}\" is not a valid smallest unit (a positive amount such as \"0.01\" or \"1\")"
     )]
     BadUnit { field: String, value: String },
+}
+
+impl AsFieldError for MoneyError {
+    fn field_error(&self) -> Option<FieldError> {
+        let (MoneyError::Syntax { field, value }
+        | MoneyError::NotPositive { field, value }
+        | MoneyError::Negative { field, value }
+        | MoneyError::FinerThanUnit { field, value, .. }
+        | MoneyError::BadUnit { field, value }) = self;
+        Some(FieldError::worded(field.as_str(), self).with_value(value.as_str()))
+    }
 }
 
 /// An exact amount of money (it may be negative, e.g. a net result).

@@ -5,6 +5,7 @@
 //! names that look the same on a screen are the same string, and nothing
 //! invisible can hide in the audit log or an export.
 
+use super::field_error::{AsFieldError, FieldError};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -29,6 +30,12 @@ pub struct TextError {
     pub field: String,
     pub value: String,
     pub message: String,
+}
+
+impl AsFieldError for TextError {
+    fn field_error(&self) -> Option<FieldError> {
+        Some(FieldError::worded(self.field.as_str(), self).with_value(self.value.as_str()))
+    }
 }
 
 impl FreeText {

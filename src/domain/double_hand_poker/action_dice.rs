@@ -1,6 +1,8 @@
 //! Three dice → the ACTION seat. The PD's position counts as 1, 8 and 15,
 //! counting clockwise (increasing seat numbers, wrapping).
 
+use crate::domain::common::field_error::{AsFieldError, FieldError};
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DiceError {
     #[error("dice[{index}]: {value} is not a die value (1..6)")]
@@ -9,6 +11,17 @@ pub enum DiceError {
     Seats(i64),
     #[error("pd.seat: {seat} is not a seat at a {seats}-seat table (1..{seats})")]
     PdSeat { seat: i64, seats: u8 },
+}
+
+impl AsFieldError for DiceError {
+    fn field_error(&self) -> Option<FieldError> {
+        let (field, value) = match self {
+            DiceError::Die { index, value } => (format!("dice[{index}]"), value),
+            DiceError::Seats(seats) => ("seats".to_string(), seats),
+            DiceError::PdSeat { seat, .. } => ("pd.seat".to_string(), seat),
+        };
+        Some(FieldError::worded(field, self).with_value(value.to_string()))
+    }
 }
 
 /// Smallest and largest table sizes the product supports.

@@ -6,6 +6,7 @@
 //! print the response, so the CLI's `--json` is byte for byte the API's body.
 //! The contract is documented in `docs/hands.md`.
 
+use crate::domain::common::field_error::{AsFieldError, FieldError};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::action_dice::{self, DiceError};
@@ -237,6 +238,15 @@ impl ToolError {
 
     pub fn cli_message(&self) -> String {
         format!("{}: {}", self.field.cli_name(), self.message)
+    }
+}
+
+impl AsFieldError for ToolError {
+    fn field_error(&self) -> Option<FieldError> {
+        Some(FieldError::new(
+            self.field.api_name(),
+            self.message.as_str(),
+        ))
     }
 }
 

@@ -2,6 +2,7 @@
 //! `--json`) and the HTTP API (`/api/v1/poker-dice/…`): requests, responses,
 //! and the functions between them. See docs/dice-games.md.
 
+use crate::domain::common::field_error::{AsFieldError, FieldError};
 use std::fmt;
 
 use serde::de::{SeqAccess, Visitor};
@@ -22,6 +23,12 @@ pub const HANDS_MAX: usize = 8;
 pub struct PokerDiceError {
     pub field: String,
     pub message: String,
+}
+
+impl AsFieldError for PokerDiceError {
+    fn field_error(&self) -> Option<FieldError> {
+        Some(FieldError::new(self.field.as_str(), self.message.as_str()))
+    }
 }
 
 impl PokerDiceError {

@@ -2,6 +2,7 @@
 //! `--json`) and the HTTP API (`/api/v1/ten-thousand/…`): options, requests,
 //! responses. See docs/dice-games.md.
 
+use crate::domain::common::field_error::{AsFieldError, FieldError};
 use serde::{Deserialize, Serialize};
 
 use super::{Keep, counts, keeps};
@@ -13,6 +14,12 @@ use super::{Keep, counts, keeps};
 pub struct TenThousandError {
     pub field: String,
     pub message: String,
+}
+
+impl AsFieldError for TenThousandError {
+    fn field_error(&self) -> Option<FieldError> {
+        Some(FieldError::new(self.field.as_str(), self.message.as_str()))
+    }
 }
 
 impl TenThousandError {

@@ -3,6 +3,8 @@
 //! invariant (chips created or destroyed) stops the operation as an internal
 //! error (CLI exit 1, HTTP 500) — never just a log line.
 
+use crate::domain::common::field_error::{AsFieldError, FieldError};
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TripoleyError {
     /// Input that can never succeed as sent: `field` is the JSON path
@@ -33,6 +35,17 @@ impl TripoleyError {
     /// True for input errors (exit 2 / HTTP 422); false for internal ones.
     pub fn is_bad_input(&self) -> bool {
         matches!(self, TripoleyError::Input { .. })
+    }
+}
+
+impl AsFieldError for TripoleyError {
+    fn field_error(&self) -> Option<FieldError> {
+        match self {
+            TripoleyError::Input { field, message } => {
+                Some(FieldError::new(field.as_str(), message.as_str()))
+            }
+            TripoleyError::Conservation { .. } | TripoleyError::Internal(_) => None,
+        }
     }
 }
 

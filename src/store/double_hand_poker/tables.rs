@@ -15,25 +15,11 @@ use crate::store::{Db, StoreError, WriteTx, begin_write};
 /// Most tables one pitbook keeps.
 pub const TABLES_MAX: i64 = 500;
 
-#[derive(Debug, thiserror::Error)]
-pub enum TableStoreError {
-    #[error("{field}: {message}")]
-    Invalid {
-        field: &'static str,
-        message: String,
-    },
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-impl From<sqlx::Error> for TableStoreError {
-    fn from(e: sqlx::Error) -> Self {
-        TableStoreError::Store(StoreError::Query(e))
-    }
-}
+/// A table change refused (a field error) or failed (the store's).
+pub type TableStoreError = crate::store::write_error::WriteError;
 
 fn invalid(field: &'static str, message: String) -> TableStoreError {
-    TableStoreError::Invalid { field, message }
+    TableStoreError::invalid(field, message)
 }
 
 /// A table with its dealers.

@@ -59,16 +59,8 @@ pub enum LoginError {
     Store(#[from] StoreError),
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum AccountError {
-    #[error("{field}: {message}")]
-    Invalid {
-        field: &'static str,
-        message: String,
-    },
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
+/// An account change refused (a field error) or failed (the store's).
+pub type AccountError = crate::store::write_error::WriteError;
 
 impl From<sqlx::Error> for LoginError {
     fn from(e: sqlx::Error) -> Self {
@@ -76,17 +68,8 @@ impl From<sqlx::Error> for LoginError {
     }
 }
 
-impl From<sqlx::Error> for AccountError {
-    fn from(e: sqlx::Error) -> Self {
-        AccountError::Store(e.into())
-    }
-}
-
 pub(super) fn invalid(field: &'static str, message: impl Into<String>) -> AccountError {
-    AccountError::Invalid {
-        field,
-        message: message.into(),
-    }
+    AccountError::invalid(field, message)
 }
 
 /// UTC time in the stored form (the audit log's), so times compare as text.

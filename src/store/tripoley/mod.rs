@@ -8,6 +8,7 @@
 //! An action names the version it was built on (a stale page is refused)
 //! and carries a key (a double tap records once).
 
+use crate::domain::common::field_error::FieldError;
 use serde_json::json;
 
 use super::audit::{self, canonical_json};
@@ -48,7 +49,9 @@ pub type TripoleyGameError = KeptGameError;
 impl From<TripoleyError> for KeptGameError {
     fn from(e: TripoleyError) -> Self {
         match e {
-            TripoleyError::Input { field, message } => KeptGameError::Rules { field, message },
+            TripoleyError::Input { field, message } => {
+                KeptGameError::Rules(FieldError::new(field, message))
+            }
             other => KeptGameError::Game(Box::new(other)),
         }
     }

@@ -3,6 +3,7 @@
 //! route takes a JSON body and returns the JSON of `domain::poker_dice` /
 //! `domain::ten_thousand` (the CLI's `--json`). See docs/dice-games.md.
 
+use crate::domain::common::field_error::AsFieldError;
 use axum::routing::post;
 use axum::{Json, Router};
 
@@ -21,8 +22,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/ten-thousand/game", post(game))
 }
 
-fn bad(e: impl std::fmt::Display) -> ApiError {
-    ApiError::BadInput(e.to_string())
+fn bad(e: impl AsFieldError + std::fmt::Display) -> ApiError {
+    ApiError::refused(&e)
 }
 
 async fn rank(body: json::Body) -> Result<Json<RankResponse>, ApiError> {

@@ -155,8 +155,9 @@ async fn start(
     };
     match dice_games::start(&state.db, &state.audit_key, &staff.0.user.username, &game).await {
         Ok(id) => Ok(Redirect::to(&format!("/dice/{id}")).into_response()),
-        Err(DiceGameError::Rules { field, message }) => {
-            Ok(list_page(&state, &staff, fields.0, Some((field, message))).await)
+        Err(DiceGameError::Rules(e)) => {
+            let refused = (e.field().to_string(), e.message().to_string());
+            Ok(list_page(&state, &staff, fields.0, Some(refused)).await)
         }
         Err(e) => Err(internal(e)),
     }
@@ -401,7 +402,7 @@ async fn act(
     .await
     {
         Ok(_) => Ok(Redirect::to(&format!("/dice/{id}")).into_response()),
-        Err(e @ DiceGameError::Rules { .. }) => refuse(e.to_string()).await,
+        Err(e @ DiceGameError::Rules(_)) => refuse(e.to_string()).await,
         Err(e @ DiceGameError::Stale { .. }) => {
             let game = load(&state, &id).await?;
             let message = format!("{e}. Nothing was recorded.");

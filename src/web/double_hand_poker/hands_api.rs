@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 
+use crate::domain::common::field_error::FieldError;
 use crate::domain::double_hand_poker::hand_record::{HandError, HandEvent, open_request};
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
@@ -48,7 +49,7 @@ fn events_of(sent: Vec<serde_json::Value>) -> Result<Vec<HandEvent>, ApiError> {
         .enumerate()
         .map(|(i, value)| {
             HandEvent::parse_tracked(value).map_err(|(path, message)| {
-                ApiError::BadInput(format!("events[{i}]{path}: {message}"))
+                ApiError::bad_input(format!("events[{i}]{path}"), message)
             })
         })
         .collect()
@@ -99,10 +100,12 @@ async fn run(
     if let Some(actor) = api.actor.as_deref()
         && actor != username
     {
-        return Err(ApiError::BadInput(format!(
-            "actor: \"{actor}\" is not the signed-in user \"{username}\" (leave it out: the actor is who is signed in)"
-        ))
-        .into_response());
+        let message = format!(
+            "\"{actor}\" is not the signed-in user \"{username}\" (leave it out: the actor is who is signed in)"
+        );
+        return Err(
+            ApiError::BadInput(FieldError::new("actor", message).with_value(actor)).into_response(),
+        );
     }
     if events.iter().any(HandEvent::is_supervisor_only) {
         staff.require(state, Action::CorrectHands, path).await?;
@@ -155,7 +158,7 @@ async fn require_assignment(
         })?),
         (None, None) => {
             return Err(
-                ApiError::BadInput("events: a hand opens with hand_opened".into()).into_response(),
+                ApiError::bad_input("events", "a hand opens with hand_opened").into_response(),
             );
         }
     };

@@ -25,10 +25,13 @@ pub fn router() -> Router<AppState> {
 async fn settle_post(body: Result<Bytes, BytesRejection>) -> Result<Response, Response> {
     let body = body.map_err(|e| json::body_rejection(&e, "input"))?;
     let text = std::str::from_utf8(&body).map_err(|e| {
-        ApiError::BadInput(format!(
-            "input: the body is not UTF-8 text (invalid byte at offset {})",
-            e.valid_up_to()
-        ))
+        ApiError::bad_input(
+            "input",
+            format!(
+                "the body is not UTF-8 text (invalid byte at offset {})",
+                e.valid_up_to()
+            ),
+        )
         .into_response()
     })?;
     let json = settle::settle_json(text).map_err(|e| api_error(e).into_response())?;
@@ -37,7 +40,7 @@ async fn settle_post(body: Result<Bytes, BytesRejection>) -> Result<Response, Re
 
 fn api_error(e: SettleError) -> ApiError {
     if e.is_bad_input() {
-        ApiError::BadInput(e.to_string())
+        ApiError::refused(&e)
     } else {
         ApiError::internal(e)
     }

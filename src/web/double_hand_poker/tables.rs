@@ -197,8 +197,9 @@ async fn create(
     };
     match tables::create(&state.db, &state.audit_key, &staff.0.user.username, &config).await {
         Ok(()) => Ok(Redirect::to(&format!("/tables/{}", config.name)).into_response()),
-        Err(TableStoreError::Invalid { field, message }) => {
-            Ok(tables_page(&state, &staff, form, Some((field, message))).await)
+        Err(TableStoreError::Invalid(e)) => {
+            let refused = (e.field(), e.message().to_string());
+            Ok(tables_page(&state, &staff, form, Some(refused)).await)
         }
         Err(TableStoreError::Store(e)) => Err(internal(e)),
     }
@@ -361,9 +362,7 @@ async fn dealers(
     .await
     {
         Ok(()) => Ok(Redirect::to(&format!("/tables/{name}")).into_response()),
-        Err(TableStoreError::Invalid { field, message }) => {
-            table_page(&state, &staff, &name, format!("{field}: {message}")).await
-        }
+        Err(TableStoreError::Invalid(e)) => table_page(&state, &staff, &name, e.to_string()).await,
         Err(TableStoreError::Store(e)) => Err(internal(e)),
     }
 }

@@ -24,12 +24,7 @@ pub fn router() -> Router<AppState> {
 }
 
 fn refused(e: TableStoreError) -> Response {
-    match e {
-        TableStoreError::Invalid { field, message } => {
-            ApiError::BadInput(format!("{field}: {message}")).into_response()
-        }
-        TableStoreError::Store(e) => ApiError::from(e).into_response(),
-    }
+    ApiError::from(e).into_response()
 }
 
 /// The body is a [`TableConfig`] (docs/tables-and-hands.md); 201 with the

@@ -58,7 +58,7 @@ fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
         let text = text
             .strip_prefix("Failed to deserialize query string: ")
             .unwrap_or(&text);
-        ApiError::BadInput(format!("query: {text}"))
+        ApiError::bad_input("query", text)
     })
 }
 
@@ -76,7 +76,7 @@ fn cards_query(q: Result<Query<CardsQuery>, QueryRejection>) -> Result<CardsRequ
 }
 
 fn respond<T: Serialize>(r: Result<T, ToolError>) -> Result<Json<T>, ApiError> {
-    r.map(Json).map_err(|e| ApiError::BadInput(e.to_string()))
+    r.map(Json).map_err(|e| ApiError::refused(&e))
 }
 
 async fn eval_post(body: json::Body) -> Result<Json<EvalResponse>, ApiError> {
@@ -117,7 +117,7 @@ async fn dice_get(
     q: Result<Query<DiceQuery>, QueryRejection>,
 ) -> Result<Json<DiceResponse>, ApiError> {
     let q = query(q)?;
-    let dice = tools::parse_dice_text(&q.dice).map_err(|e| ApiError::BadInput(e.to_string()))?;
+    let dice = tools::parse_dice_text(&q.dice).map_err(|e| ApiError::refused(&e))?;
     respond(tools::dice(&DiceRequest {
         dice,
         pd_seat: q.pd_seat,

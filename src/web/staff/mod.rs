@@ -233,10 +233,11 @@ async fn change_password(
         // Home says how many other sessions ended (when any did).
         Ok(0) => Ok(Redirect::to("/").into_response()),
         Ok(ended) => Ok(Redirect::to(&format!("/?signed_out={ended}")).into_response()),
-        Err(AccountError::Invalid { field, message }) => {
-            match field {
-                "current" => again.current_error = Some(message),
-                _ => again.new_error = Some(message),
+        Err(AccountError::Invalid(e)) => {
+            let message = Some(e.message().to_string());
+            match e.field() {
+                "current" => again.current_error = message,
+                _ => again.new_error = message,
             }
             Ok(page(&again))
         }

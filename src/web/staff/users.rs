@@ -6,6 +6,7 @@
 //! again with the message beside its field and what was typed kept.
 //! The same changes as `pitbook user …` (`store::staff::admin`).
 
+use crate::domain::common::field_error::FieldError;
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, State};
@@ -63,11 +64,11 @@ struct UsersPage {
 struct Outcome {
     notice: Option<String>,
     one_time: Option<(String, String)>,
-    /// (user name, field, message) of a refused row change, with the typed role.
-    row_error: Option<(String, &'static str, String)>,
+    /// The user name and the field error of a refused row change, with the typed role.
+    row_error: Option<(String, FieldError)>,
     typed_role: Option<(String, String)>,
     add: Option<AddForm>,
-    add_error: Option<(&'static str, String)>,
+    add_error: Option<FieldError>,
 }
 
 async fn admin(staff: &Staff, state: &AppState, uri: &Uri) -> Result<(), Response> {
@@ -93,21 +94,22 @@ async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> Result<Res
             {
                 row.chosen_role = typed.clone();
             }
-            if let Some((name, field, message)) = &outcome.row_error
+            if let Some((name, e)) = &outcome.row_error
                 && *name == u.username
             {
-                match *field {
-                    "role" => row.role_error = Some(message.clone()),
-                    _ => row.error = Some(message.clone()),
+                let message = Some(e.message().to_string());
+                match e.field() {
+                    "role" => row.role_error = message,
+                    _ => row.error = message,
                 }
             }
             row
         })
         .collect();
     let add = outcome.add.unwrap_or_default();
-    let (add_username_error, add_role_error) = match outcome.add_error {
-        Some(("role", m)) => (None, Some(m)),
-        Some((_, m)) => (Some(m), None),
+    let (add_username_error, add_role_error) = match &outcome.add_error {
+        Some(e) if e.field() == "role" => (None, Some(e.message().to_string())),
+        Some(e) => (Some(e.message().to_string()), None),
         None => (None, None),
     };
     Ok(page(&UsersPage {
@@ -147,17 +149,17 @@ async fn add(
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
     let username = form.username.trim().to_string();
-    let refused = |field: &'static str, message: String| Outcome {
+    let refused = |e: FieldError| Outcome {
         add: Some(AddForm {
             username: username.clone(),
             ..form.clone()
         }),
-        add_error: Some((field, message)),
+        add_error: Some(e),
         ..Outcome::default()
     };
     let role: Role = match form.role.parse() {
         Ok(r) => r,
-        Err(m) => return render(&state, &staff, refused("role", m)).await,
+        Err(m) => return render(&state, &staff, refused(FieldError::new("role", m))).await,
     };
     let actor = &staff.0.user.username;
     let outcome = match store::admin::add_with_one_time_password(
@@ -177,7 +179,7 @@ async fn add(
             one_time: Some((user.username, password)),
             ..Outcome::default()
         },
-        Err(AccountError::Invalid { field, message }) => refused(field, message),
+        Err(AccountError::Invalid(e)) => refused(e),
         Err(AccountError::Store(e)) => return Err(internal(e)),
     };
     render(&state, &staff, outcome).await
@@ -193,8 +195,8 @@ async fn row_result<T>(
 ) -> Result<Response, Response> {
     let outcome = match result {
         Ok(done) => notice(done),
-        Err(AccountError::Invalid { field, message }) => Outcome {
-            row_error: Some((name.to_string(), field, message)),
+        Err(AccountError::Invalid(e)) => Outcome {
+            row_error: Some((name.to_string(), e)),
             ..Outcome::default()
         },
         Err(AccountError::Store(e)) => return Err(internal(e)),
@@ -264,10 +266,7 @@ async fn set_role(
                 .await
                 .map(|from| (from, role))
         }
-        Err(m) => Err(AccountError::Invalid {
-            field: "role",
-            message: m,
-        }),
+        Err(m) => Err(AccountError::invalid("role", m)),
     };
     let outcome = match result {
         Ok((from, to)) => Outcome {
@@ -275,8 +274,8 @@ async fn set_role(
             ..Outcome::default()
         },
         // Refused: the message beside the row's role, the role typed kept.
-        Err(AccountError::Invalid { field, message }) => Outcome {
-            row_error: Some((name.clone(), field, message)),
+        Err(AccountError::Invalid(e)) => Outcome {
+            row_error: Some((name.clone(), e)),
             typed_role: Some((name.clone(), form.role.clone())),
             ..Outcome::default()
         },
@@ -323,9 +322,9 @@ async fn render_tokens(
 ) -> Result<Response, Response> {
     let tokens = match store::admin::tokens_of(&state.db, name).await {
         Ok(t) => t,
-        Err(AccountError::Invalid { message, .. }) => {
+        Err(AccountError::Invalid(e)) => {
             return Err(axum::response::IntoResponse::into_response(
-                ApiError::NotFound(format!("username: {message}")),
+                ApiError::NotFound(e.to_string()),
             ));
         }
         Err(AccountError::Store(e)) => return Err(internal(e)),
@@ -373,8 +372,8 @@ async fn revoke_token(
                 .join(" ");
             render_tokens(&state, &staff, &name, Some(notice), None).await
         }
-        Err(AccountError::Invalid { message, .. }) => {
-            render_tokens(&state, &staff, &name, None, Some(message)).await
+        Err(AccountError::Invalid(e)) => {
+            render_tokens(&state, &staff, &name, None, Some(e.message().to_string())).await
         }
         Err(AccountError::Store(e)) => Err(internal(e)),
     }

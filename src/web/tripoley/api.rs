@@ -38,7 +38,7 @@ async fn final_hand(body: json::Body) -> Result<Response, ApiError> {
 fn respond(body: &Bytes, compute: Compute) -> Result<Response, ApiError> {
     let json = compute(body, false).map_err(|e| {
         if e.is_bad_input() {
-            ApiError::BadInput(e.to_string())
+            ApiError::refused(&e)
         } else {
             ApiError::internal(e)
         }

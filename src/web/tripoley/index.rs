@@ -113,8 +113,9 @@ pub(super) async fn start(
     };
     match store::start(&state.db, &state.audit_key, &staff.0.user.username, &game).await {
         Ok(id) => Ok(Redirect::to(&format!("/tripoley/{id}")).into_response()),
-        Err(TripoleyGameError::Rules { field, message }) => {
-            Ok(list_page(&state, &staff, fields.0, Some((field, message))).await)
+        Err(TripoleyGameError::Rules(e)) => {
+            let refused = (e.field().to_string(), e.message().to_string());
+            Ok(list_page(&state, &staff, fields.0, Some(refused)).await)
         }
         Err(e) => Err(internal(e)),
     }

@@ -469,7 +469,7 @@ async fn act(
     .await
     {
         Ok(_) => Ok(Redirect::to(&format!("/tripoley/{id}")).into_response()),
-        Err(e @ TripoleyGameError::Rules { .. }) => {
+        Err(e @ TripoleyGameError::Rules(_)) => {
             let stored = load(&state, &id).await?;
             Ok(refuse(&stored, e.to_string()))
         }

@@ -14,6 +14,7 @@ pub use posted::{PostedRules, open_request, opened_at};
 pub use recorded::RecordedSettlement;
 pub use state::{Check, EVENTS_PER_HAND_MAX, HandState, PdChoice, Phase, REASON_CHARS_MAX};
 
+use crate::domain::common::field_error::{AsFieldError, FieldError};
 use crate::domain::double_hand_poker::settle::SettleError;
 
 /// Why an event cannot be applied to a hand. All are the input's fault
@@ -78,6 +79,52 @@ impl From<crate::domain::common::text::TextError> for HandError {
             value: e.value,
             why: e.message,
         }
+    }
+}
+
+/// The field of an event's error as the command names it: `event` and
+/// `event.amount` of the command's event 2 are `events[2]` and
+/// `events[2].amount` (as [`at_event`] words the text).
+fn at_event_field(index: usize, field: &str) -> Option<String> {
+    match field.strip_prefix("event") {
+        Some(rest) if rest.is_empty() || rest.starts_with('.') => {
+            Some(format!("events[{index}]{rest}"))
+        }
+        _ => None,
+    }
+}
+
+impl AsFieldError for HandError {
+    fn field_error(&self) -> Option<FieldError> {
+        let worded = |field: &str| FieldError::worded(field, self);
+        let fe = match self {
+            HandError::NotOpened
+            | HandError::AlreadyOpened
+            | HandError::WrongPhase { .. }
+            | HandError::MixedResults
+            | HandError::TooManyEvents(_) => worded("event"),
+            HandError::UnknownWager(id) => worded("event.id").with_value(id.as_str()),
+            HandError::NoWagersOnSeat(seat) => worded("event.seat").with_value(seat.as_str()),
+            HandError::StepOrder { id, .. } => worded("event.wagers").with_value(id.as_str()),
+            HandError::StepsNotConfirmed(_) => worded("hand_closed"),
+            HandError::Refused { field, value, .. } => {
+                worded(&format!("event.{field}")).with_value(value.as_str())
+            }
+            HandError::Cards { field, message } => {
+                FieldError::new(field.as_str(), message.as_str())
+            }
+            HandError::Rules(e) => return e.field_error(),
+            HandError::At { index, error } => {
+                let fe = error.field_error()?;
+                return Some(match at_event_field(*index, fe.field()) {
+                    Some(field) => fe.with_field(field),
+                    None => fe,
+                });
+            }
+            // Names no field: the settlement the event carries as a whole.
+            HandError::SettlementMismatch | HandError::Internal(_) => return None,
+        };
+        Some(fe)
     }
 }
 

@@ -1,5 +1,6 @@
 //! The one error type of the settlement layer.
 
+use crate::domain::common::field_error::{AsFieldError, FieldError};
 use crate::domain::common::money::{Money, MoneyError};
 
 /// Everything that can stop a settlement. Every bad-input variant's message
@@ -103,6 +104,49 @@ pub enum SettleError {
     /// Internal: anything else that cannot happen (e.g. serialization).
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+impl AsFieldError for SettleError {
+    fn field_error(&self) -> Option<FieldError> {
+        let worded = |field: String| FieldError::worded(field, self);
+        let fe = match self {
+            SettleError::Json { path, message } => FieldError::new(path.as_str(), message.as_str()),
+            SettleError::Invalid { field, message } | SettleError::Cards { field, message } => {
+                FieldError::new(field.as_str(), message.as_str())
+            }
+            SettleError::Money(e) => return e.field_error(),
+            SettleError::InputTooLong { len, .. } => {
+                worded("input".into()).with_value(len.to_string())
+            }
+            SettleError::Limit { field, value, .. } => {
+                worded(field.clone()).with_value(value.as_str())
+            }
+            SettleError::DuplicateWagerId { index, id, .. } => {
+                worded(format!("wagers[{index}].id")).with_value(id.as_str())
+            }
+            SettleError::WagerOnPdSeat { index, seat } => {
+                worded(format!("wagers[{index}].seat")).with_value(seat.to_string())
+            }
+            SettleError::SeatOutsideTable { field, seat, .. } => {
+                worded(field.clone()).with_value(seat.to_string())
+            }
+            SettleError::BacklineWithoutPrimary { index, .. }
+            | SettleError::SecondPrimary { index, .. } => worded(format!("wagers[{index}]")),
+            SettleError::MissingOutcome { .. } => worded("outcomes".into()),
+            SettleError::MissingHand { .. } => worded("hands".into()),
+            SettleError::Die { field, value } => {
+                worded(field.clone()).with_value(value.to_string())
+            }
+            SettleError::BadPayout { field, value, .. } => {
+                worded(field.clone()).with_value(value.as_str())
+            }
+            SettleError::BothOutcomesAndHands | SettleError::NeitherOutcomesNorHands => {
+                worded("outcomes, hands".into())
+            }
+            SettleError::Conservation { .. } | SettleError::Internal(_) => return None,
+        };
+        Some(fe)
+    }
 }
 
 impl SettleError {

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use crate::domain::common::audit::AuditKey;
+use crate::domain::common::field_error::{AsFieldError, FieldError};
 use crate::domain::double_hand_poker::hand_record::{
     GAME_DOUBLE_HAND_POKER, HandError, HandEvent, Phase, RecordedSettlement,
 };
@@ -80,13 +81,35 @@ pub enum CommandError {
     UnexpectedVersion,
     #[error("idempotency_key: \"{0}\" was already used for a different command")]
     IdempotencyMismatch(String),
-    #[error("{field}: {message}")]
-    Invalid {
-        field: &'static str,
-        message: String,
-    },
+    /// A command field the store checks itself (the idempotency key).
+    #[error(transparent)]
+    Invalid(FieldError),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl AsFieldError for CommandError {
+    fn field_error(&self) -> Option<FieldError> {
+        let worded = |field: &str| FieldError::worded(field, self);
+        Some(match self {
+            CommandError::Hand(e) => return e.field_error(),
+            CommandError::UnknownHand(id) => worded("hand_id").with_value(id.as_str()),
+            CommandError::UnknownTable(table) => {
+                worded("events[0].table").with_value(table.as_str())
+            }
+            CommandError::Stale { expected, .. } => {
+                worded("expected_version").with_value(expected.to_string())
+            }
+            CommandError::MissingVersion | CommandError::UnexpectedVersion => {
+                worded("expected_version")
+            }
+            CommandError::IdempotencyMismatch(key) => {
+                worded("idempotency_key").with_value(key.as_str())
+            }
+            CommandError::Invalid(e) => e.clone(),
+            CommandError::Store(_) => return None,
+        })
+    }
 }
 
 impl From<sqlx::Error> for CommandError {

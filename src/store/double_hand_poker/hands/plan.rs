@@ -4,6 +4,7 @@
 //! functions and write what they return, so the rules of a command live in
 //! one place. No IO here.
 
+use crate::domain::common::field_error::FieldError;
 use sha2::{Digest, Sha256};
 
 use super::{COMMAND_EVENTS_MAX, GAME_DOUBLE_HAND_POKER};
@@ -45,25 +46,28 @@ pub(super) fn request_hash(
 fn check_shape(command: &HandCommand) -> Result<(), CommandError> {
     let key_chars = command.idempotency_key.chars().count();
     if key_chars == 0 || key_chars > IDEMPOTENCY_KEY_CHARS_MAX {
-        return Err(CommandError::Invalid {
-            field: "idempotency_key",
-            message: format!("must be 1..{IDEMPOTENCY_KEY_CHARS_MAX} characters"),
-        });
+        return Err(CommandError::Invalid(FieldError::new(
+            "idempotency_key",
+            format!("must be 1..{IDEMPOTENCY_KEY_CHARS_MAX} characters"),
+        )));
     }
     if command.actor.trim().is_empty() || command.actor.chars().count() > 64 {
-        return Err(CommandError::Invalid {
-            field: "actor",
-            message: format!("\"{}\" must be 1..64 characters", command.actor),
-        });
+        return Err(CommandError::Invalid(
+            FieldError::new(
+                "actor",
+                format!("\"{}\" must be 1..64 characters", command.actor),
+            )
+            .with_value(command.actor.as_str()),
+        ));
     }
     if command.events.is_empty() || command.events.len() > COMMAND_EVENTS_MAX {
-        return Err(CommandError::Invalid {
-            field: "events",
-            message: format!(
+        return Err(CommandError::Invalid(FieldError::new(
+            "events",
+            format!(
                 "{} events; a command has 1..{COMMAND_EVENTS_MAX}",
                 command.events.len()
             ),
-        });
+        )));
     }
     Ok(())
 }

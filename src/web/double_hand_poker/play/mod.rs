@@ -8,6 +8,7 @@ pub(in crate::web) mod forms;
 mod pd;
 mod view;
 
+use crate::domain::common::field_error::AsFieldError;
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, Query, State};
@@ -330,7 +331,7 @@ async fn act(
                 s @ (StatusCode::CONFLICT | StatusCode::UNPROCESSABLE_ENTITY) => s,
                 _ => return Err(internal(e)),
             };
-            let field = field_of(&e);
+            let field = form_field(&e);
             let message = match status {
                 StatusCode::CONFLICT => format!(
                     "{e}. Nothing was recorded: the hand changed since this page was shown; it is shown as it is now."
@@ -350,14 +351,18 @@ async fn act(
     }
 }
 
-/// The form field a refusal names (its text starts with the field path).
-fn field_of(e: &CommandError) -> String {
-    let text = e.to_string();
-    let head = text.split(':').next().unwrap_or_default();
-    if head.contains("declined") {
+/// The form field a refusal is shown beside, from the field path its error
+/// names (`events[0].amount` → `amount`); the form itself when the path is
+/// none of the form's fields.
+fn form_field(e: &CommandError) -> String {
+    let Some(error) = e.field_error() else {
+        return "form".to_string();
+    };
+    let path = error.field();
+    if path.contains("declined") {
         return "declined".to_string();
     }
-    let field = head.rsplit('.').next().unwrap_or(head).trim();
+    let field = path.rsplit('.').next().unwrap_or(path);
     match field {
         "seat" | "player" | "bank" | "amount" | "bettor" | "dice" | "reason" => field.to_string(),
         _ => "form".to_string(),
