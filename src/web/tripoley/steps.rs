@@ -68,6 +68,17 @@ pub struct StepView {
     pub result_allowed: bool,
 }
 
+impl StepView {
+    /// The label of the betting screen's chips: a bet's range, or a raise's.
+    pub fn chips_label(&self) -> String {
+        match (self.bet_max, self.raise) {
+            (0, Some((call, max))) => format!("Raise by (1 to {max}, after calling {call})"),
+            (0, None) => "Raise by".into(),
+            (max, _) => format!("Bet (1 to {max})"),
+        }
+    }
+}
+
 fn cards_text(cards: &[crate::domain::cards::Card]) -> String {
     cards
         .iter()
