@@ -9,7 +9,6 @@
 //! [`start`], [`get`], [`list`] and [`act`] are the same for every game.
 
 use serde_json::{Value, json};
-use sqlx::Row;
 
 use super::audit::{self, NewRecord};
 use super::{Db, StoreError, WriteTx, begin_write};
@@ -89,10 +88,11 @@ impl KeptTable {
 }
 
 /// A kept game's row as stored.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 struct KeptRow {
     id: String,
     /// The kind of game, where the table holds several.
+    #[sqlx(rename = "game")]
     kind: Option<String>,
     state: String,
     status: String,
@@ -122,25 +122,6 @@ impl From<sqlx::Error> for KeptGameError {
     fn from(e: sqlx::Error) -> Self {
         KeptGameError::Store(StoreError::Query(e))
     }
-}
-
-fn from_row<R: Row>(row: &R) -> Result<KeptRow, StoreError>
-where
-    for<'a> &'a str: sqlx::ColumnIndex<R>,
-    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-{
-    Ok(KeptRow {
-        id: row.try_get("id")?,
-        kind: row.try_get("game")?,
-        state: row.try_get("state")?,
-        status: row.try_get("status")?,
-        version: row.try_get("version")?,
-        created_by: row.try_get("created_by")?,
-        created_at: row.try_get("created_at")?,
-        last_key: row.try_get("last_key")?,
-    })
 }
 
 fn stored_of<G: KeptGame>(row: KeptRow) -> Result<StoredGame<G>, StoreError> {
@@ -176,15 +157,11 @@ pub async fn start<G: KeptGame>(
 
 pub async fn get<G: KeptGame>(db: &Db, id: &str) -> Result<Option<StoredGame<G>>, StoreError> {
     let sql = format!("{} WHERE id = $1", G::TABLE.select());
-    on_pool!(db, |pool| sqlx::query(&sql)
+    let row: Option<KeptRow> = on_pool!(db, |pool| sqlx::query_as(&sql)
         .bind(id)
         .fetch_optional(pool)
-        .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()?)
-    .map(stored_of)
-    .transpose()
+        .await?);
+    row.map(stored_of).transpose()
 }
 
 /// The newest games first.
@@ -193,13 +170,10 @@ pub async fn list<G: KeptGame>(db: &Db, limit: i64) -> Result<Vec<StoredGame<G>>
         "{} ORDER BY created_at DESC, id DESC LIMIT $1",
         G::TABLE.select()
     );
-    let rows: Vec<KeptRow> = on_pool!(db, |pool| sqlx::query(&sql)
+    let rows: Vec<KeptRow> = on_pool!(db, |pool| sqlx::query_as(&sql)
         .bind(limit)
         .fetch_all(pool)
-        .await?
-        .iter()
-        .map(from_row)
-        .collect::<Result<_, _>>()?);
+        .await?);
     rows.into_iter().map(stored_of).collect()
 }
 
@@ -270,13 +244,10 @@ async fn claim(
     idempotency_key: &str,
 ) -> Result<Claim, KeptGameError> {
     let sql = format!("{} WHERE id = $1", table.select());
-    let row = on_tx!(tx, |c| sqlx::query(&sql)
+    let row: Option<KeptRow> = on_tx!(tx, |c| sqlx::query_as(&sql)
         .bind(id)
         .fetch_optional(&mut **c)
-        .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()?);
+        .await?);
     let Some(row) = row else {
         return Err(KeptGameError::Unknown(id.to_string()));
     };

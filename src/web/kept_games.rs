@@ -83,6 +83,36 @@ pub(super) struct ListedGame {
     pub cells: Vec<String>,
 }
 
+/// The players typed into the start form's `players`, by commas or lines.
+pub(super) fn players(fields: &Fields) -> Vec<String> {
+    fields
+        .get("players")
+        .split([',', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A whole number typed into `name` (`None` when left empty), or the
+/// refusal naming `field`.
+pub(super) fn whole_number(
+    fields: &Fields,
+    name: &str,
+    field: &str,
+) -> Result<Option<i64>, (String, String)> {
+    let text = fields.get(name).trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse().map(Some).map_err(|_| {
+        (
+            field.to_string(),
+            format!("\"{text}\" is not a whole number"),
+        )
+    })
+}
+
 /// The list page, 422 when it shows a refused start.
 async fn list_page<G: KeptPages>(
     state: &AppState,

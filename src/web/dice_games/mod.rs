@@ -20,7 +20,7 @@ use crate::domain::ten_thousand::{
 use crate::store::dice_games::{DiceAction, DiceGame, DiceState};
 use crate::web::double_hand_poker::play::forms::Fields;
 use crate::web::error::internal;
-use crate::web::kept_games::{self, GamesList, KEEP, KeptPages, refused};
+use crate::web::kept_games::{self, GamesList, KEEP, KeptPages, players, refused, whole_number};
 use crate::web::staff::page;
 use crate::web::{AppState, PageContext, Staff, Typed};
 
@@ -89,26 +89,11 @@ impl KeptPages for DiceState {
 }
 
 fn number(fields: &Fields, name: &str) -> Result<Option<i64>, (String, String)> {
-    let text = fields.get(name).trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    text.parse().map(Some).map_err(|_| {
-        (
-            name.to_string(),
-            format!("\"{text}\" is not a whole number"),
-        )
-    })
+    whole_number(fields, name, name)
 }
 
 fn new_game(fields: &Fields) -> Result<DiceState, (String, String)> {
-    let players: Vec<String> = fields
-        .get("players")
-        .split([',', '\n'])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(str::to_string)
-        .collect();
+    let players = players(fields);
     let field_of = |f: &str| f.split(['[', '.']).next().unwrap_or("players").to_string();
     if fields.get("game") == "poker-dice" {
         let keeper = RoundKeeper::new(

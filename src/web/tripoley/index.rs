@@ -2,6 +2,7 @@
 //! handlers in `web/kept_games.rs`): the list page and the new game form.
 
 use super::*;
+use crate::web::kept_games::{players, whole_number};
 
 #[derive(Template)]
 #[template(path = "tripoley/games.html")]
@@ -18,26 +19,11 @@ impl std::ops::Deref for ListPage {
 }
 
 fn number(fields: &Fields, name: &str, default: i64) -> Result<i64, (String, String)> {
-    let text = fields.get(name).trim();
-    if text.is_empty() {
-        return Ok(default);
-    }
-    text.parse().map_err(|_| {
-        (
-            name.to_string(),
-            format!("\"{text}\" is not a whole number"),
-        )
-    })
+    Ok(whole_number(fields, name, name)?.unwrap_or(default))
 }
 
 pub(super) fn new_game(fields: &Fields) -> Result<TripoleyGame, (String, String)> {
-    let players: Vec<String> = fields
-        .get("players")
-        .split([',', '\n'])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(str::to_string)
-        .collect();
+    let players = players(fields);
     let profile = match fields.get("profile") {
         "" | "classic" => Profile::Classic,
         "cadaco" => Profile::Cadaco,

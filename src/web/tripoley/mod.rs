@@ -327,14 +327,10 @@ fn render(
     }
 }
 
-fn whole(fields: &Fields, name: &str, field: String) -> Result<Option<i64>, String> {
-    let text = fields.get(name).trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    text.parse()
-        .map(Some)
-        .map_err(|_| format!("{field}: \"{text}\" is not a whole number"))
+/// A whole number typed into `name`, refused as "field: message".
+fn whole(fields: &Fields, name: &str, field: &str) -> Result<Option<i64>, String> {
+    kept_games::whole_number(fields, name, field)
+        .map_err(|(field, message)| format!("{field}: {message}"))
 }
 
 /// The round as typed in steps 1–4.
@@ -348,7 +344,7 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
         if let Some(c) = whole(
             fields,
             &format!("contrib_{i}"),
-            format!("poker.contributions.{name}"),
+            &format!("poker.contributions.{name}"),
         )? {
             entry.contributions.push((name.clone(), c));
         }
@@ -362,7 +358,7 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
         if let Some(left) = whole(
             fields,
             &format!("left_{i}"),
-            format!("michigan.cards_left.{name}"),
+            &format!("michigan.cards_left.{name}"),
         )? {
             entry.cards_left.push((name.clone(), left));
         }
@@ -374,7 +370,7 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
     entry.dealer_swaps = !fields.get("swap").is_empty();
     let buyer = fields.get("buyer").trim();
     if !buyer.is_empty() {
-        let price = whole(fields, "price", "spare.auction.price".into())?
+        let price = whole(fields, "price", "spare.auction.price")?
             .ok_or("spare.auction.price: required with a buyer")?;
         entry.auction = Some((buyer.to_string(), price));
     }
