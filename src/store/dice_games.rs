@@ -1,17 +1,16 @@
-//! Dice games kept at the table (10,000 and poker dice). The game's state is
-//! a projection row; every action is an audit record (`ten_thousand_started`,
-//! `ten_thousand_action`, `ten_thousand_finished`, and the same for
-//! `poker_dice_…`) appended in the same transaction. An action names
+//! Dice games kept at the table (10,000 and poker dice), a [`KeptGame`]:
+//! the game's state is a projection row; every action is an audit record
+//! (`ten_thousand_started`, `ten_thousand_action`, `ten_thousand_finished`,
+//! and the same for `poker_dice_…`) appended in the same transaction. An action names
 //! the version it was built on (a stale page is refused) and carries a key
 //! (a double tap records once).
 
 use crate::domain::common::field_error::FieldError;
 use serde_json::json;
 
-use super::audit::{self, canonical_json};
-use super::kept_games::{self as kept, Claim, KeptGameError, KeptRow, KeptTable};
-use super::{Db, StoreError, begin_write};
-use crate::domain::common::audit::AuditKey;
+use super::StoreError;
+use super::audit::canonical_json;
+use super::kept_games::{GameRecord, KeptGame, KeptGameError, KeptTable, StoredGame};
 use crate::domain::poker_dice::{PokerDiceError, RoundAction, RoundKeeper};
 use crate::domain::ten_thousand::{Keeper, KeeperAction, TenThousandError};
 
@@ -100,7 +99,7 @@ impl DiceState {
         }
     }
 
-    pub(crate) fn apply(&self, action: &DiceAction) -> Result<DiceState, DiceGameError> {
+    pub(crate) fn apply(&self, action: &DiceAction) -> Result<DiceState, KeptGameError> {
         match (self, action) {
             (DiceState::TenThousand(k), DiceAction::TenThousand(a)) => {
                 Ok(DiceState::TenThousand(k.apply(a)?))
@@ -116,19 +115,8 @@ impl DiceState {
     }
 }
 
-#[derive(Debug, Clone)]
-pub struct DiceGame {
-    pub id: String,
-    pub game: String,
-    pub state: DiceState,
-    pub status: String,
-    pub version: i64,
-    pub created_by: String,
-    pub created_at: String,
-}
-
-/// Why an action on a dice game was refused or failed.
-pub type DiceGameError = KeptGameError;
+/// A dice game as stored.
+pub type DiceGame = StoredGame<DiceState>;
 
 impl From<TenThousandError> for KeptGameError {
     fn from(e: TenThousandError) -> Self {
@@ -142,123 +130,46 @@ impl From<PokerDiceError> for KeptGameError {
     }
 }
 
-fn game_of(row: KeptRow) -> Result<DiceGame, StoreError> {
-    let kind = row.kind.unwrap_or_default();
-    Ok(DiceGame {
-        state: DiceState::from_json(&kind, &row.state)?,
-        id: row.id,
-        game: kind,
-        status: row.status,
-        version: row.version,
-        created_by: row.created_by,
-        created_at: row.created_at,
-    })
-}
+impl KeptGame for DiceState {
+    type Action = DiceAction;
+    const TABLE: KeptTable = KeptTable::Dice;
 
-/// Starts a game (its players and options already checked by its engine).
-pub async fn start(
-    db: &Db,
-    key: &AuditKey,
-    actor: &str,
-    game: &DiceState,
-) -> Result<String, DiceGameError> {
-    let state = game.to_json()?;
-    let mut tx = begin_write(db).await?;
-    let now = audit::now_text();
-    let id = kept::insert(
-        &mut tx,
-        KeptTable::Dice,
-        Some(game.kind()),
-        &state,
-        actor,
-        &now,
-    )
-    .await?;
-    let state_value: serde_json::Value = serde_json::from_str(&state).map_err(StoreError::Json)?;
-    let payload = json!({"game_id": id, "state": state_value});
-    let event = format!("{}_started", game.event_prefix());
-    kept::record(&mut tx, key, actor, &event, payload, &now).await?;
-    tx.commit().await?;
-    Ok(id)
-}
-
-pub async fn get(db: &Db, id: &str) -> Result<Option<DiceGame>, StoreError> {
-    kept::get(db, KeptTable::Dice, id)
-        .await?
-        .map(game_of)
-        .transpose()
-}
-
-/// The newest games first.
-pub async fn list(db: &Db, limit: i64) -> Result<Vec<DiceGame>, StoreError> {
-    kept::list(db, KeptTable::Dice, limit)
-        .await?
-        .into_iter()
-        .map(game_of)
-        .collect()
-}
-
-/// Applies one action. A repeat of the last action's key returns the game
-/// as it is and records nothing.
-pub async fn act(
-    db: &Db,
-    key: &AuditKey,
-    actor: &str,
-    id: &str,
-    expected_version: i64,
-    idempotency_key: &str,
-    action: &DiceAction,
-) -> Result<DiceGame, DiceGameError> {
-    let mut tx = begin_write(db).await?;
-    let row = match kept::claim(
-        &mut tx,
-        KeptTable::Dice,
-        id,
-        expected_version,
-        idempotency_key,
-    )
-    .await?
-    {
-        Claim::Repeat(row) => return Ok(game_of(row)?),
-        Claim::Go(row) => row,
-    };
-    let game = game_of(row.clone())?;
-    let state = game.state.apply(action)?;
-    let status = if state.finished() {
-        "finished"
-    } else {
-        "playing"
-    };
-    let now = audit::now_text();
-    kept::update(
-        &mut tx,
-        KeptTable::Dice,
-        &row,
-        &state.to_json()?,
-        status,
-        idempotency_key,
-        &now,
-    )
-    .await?;
-    let prefix = state.event_prefix();
-    let payload = json!({
-        "game_id": id,
-        "version": expected_version + 1,
-        "action": action,
-        "key": idempotency_key,
-    });
-    let event = format!("{prefix}_action");
-    kept::record(&mut tx, key, actor, &event, payload, &now).await?;
-    if status == "finished" {
-        let payload = json!({"game_id": id, "outcome": state.outcome()});
-        let event = format!("{prefix}_finished");
-        kept::record(&mut tx, key, actor, &event, payload, &now).await?;
+    fn kind(&self) -> Option<&'static str> {
+        Some(DiceState::kind(self))
     }
-    tx.commit().await?;
-    Ok(DiceGame {
-        state,
-        status: status.to_string(),
-        version: expected_version + 1,
-        ..game
-    })
+
+    fn to_stored(&self) -> Result<String, StoreError> {
+        self.to_json()
+    }
+
+    fn from_stored(kind: Option<&str>, state: &str) -> Result<Self, StoreError> {
+        DiceState::from_json(kind.unwrap_or_default(), state)
+    }
+
+    fn started_event(&self) -> String {
+        format!("{}_started", self.event_prefix())
+    }
+
+    /// The `…_action` record, and `…_finished` with who won when it ends
+    /// the game.
+    fn fold(
+        &self,
+        id: &str,
+        version: i64,
+        action: &DiceAction,
+    ) -> Result<(Self, Vec<GameRecord>), KeptGameError> {
+        let state = self.apply(action)?;
+        let prefix = state.event_prefix();
+        let payload = json!({"game_id": id, "version": version, "action": action});
+        let mut records = vec![(format!("{prefix}_action"), payload)];
+        if state.finished() {
+            let payload = json!({"game_id": id, "outcome": state.outcome()});
+            records.push((format!("{prefix}_finished"), payload));
+        }
+        Ok((state, records))
+    }
+
+    fn finished(&self) -> bool {
+        DiceState::finished(self)
+    }
 }

@@ -1,24 +1,67 @@
 //! The mechanics every game kept at the table shares (dice games, Tripoley):
 //! a projection row holding the game's canonical JSON, a version that each
 //! action names (a stale page is refused), the last action's key (a double
-//! tap records once), and an audit record per action appended in the same
-//! transaction as the row's change. The row's times are its records'
+//! tap records once), and the audit records of each action appended in the
+//! same transaction as the row's change. The row's times are its records'
 //! `recorded_at` and the action's key is in its first record, so `audit
-//! verify` re-derives both. What a game *is* stays with its module.
+//! verify` re-derives both. What a game *is* — its state, its actions, the
+//! records an action writes — is its [`KeptGame`] impl, in its module;
+//! [`start`], [`get`], [`list`] and [`act`] are the same for every game.
 
-use sqlx::Row;
+use serde_json::{Value, json};
 
-use super::audit::{self, NewRecord, canonical_json};
+use super::audit::{self, NewRecord};
+use super::{Db, StoreError, WriteTx, begin_write};
+use crate::domain::common::audit::AuditKey;
 
 /// The field of an action's first record that holds the action's
 /// idempotency key (the row's `last_key`).
 pub(crate) const KEY_FIELD: &str = "key";
-use super::{Db, StoreError, WriteTx};
-use crate::domain::common::audit::AuditKey;
+
+/// One audit record a game writes: its event type and payload.
+pub type GameRecord = (String, Value);
+
+/// A game kept at the table, as the store keeps it.
+pub trait KeptGame: Sized + Send + Sync + 'static {
+    /// What the table does to the game (a throw, a round, a step …).
+    type Action: Send + Sync;
+    /// The table its rows are in.
+    const TABLE: KeptTable;
+    /// The kind of game stored beside the state, where the table holds several.
+    fn kind(&self) -> Option<&'static str>;
+    /// The state as stored in the row: canonical JSON.
+    fn to_stored(&self) -> Result<String, StoreError>;
+    /// The state back from a row (`kind` where the table records one).
+    fn from_stored(kind: Option<&str>, state: &str) -> Result<Self, StoreError>;
+    /// The event type of the record that starts a game.
+    fn started_event(&self) -> String;
+    /// The game after `action` (its rules checked) and the records the
+    /// action writes, the action's own first (the store adds its key there).
+    /// `version` is the one the game is at after it.
+    fn fold(
+        &self,
+        id: &str,
+        version: i64,
+        action: &Self::Action,
+    ) -> Result<(Self, Vec<GameRecord>), KeptGameError>;
+    /// No action is taken any more: the row's status is `finished`.
+    fn finished(&self) -> bool;
+}
+
+/// A kept game as stored: its row, the state read back.
+#[derive(Debug, Clone)]
+pub struct StoredGame<G> {
+    pub id: String,
+    pub game: G,
+    pub status: String,
+    pub version: i64,
+    pub created_by: String,
+    pub created_at: String,
+}
 
 /// The tables of kept games; the names are constants, never input.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum KeptTable {
+pub enum KeptTable {
     Dice,
     Tripoley,
 }
@@ -45,17 +88,18 @@ impl KeptTable {
 }
 
 /// A kept game's row as stored.
-#[derive(Debug, Clone)]
-pub(super) struct KeptRow {
-    pub id: String,
+#[derive(Debug, Clone, sqlx::FromRow)]
+struct KeptRow {
+    id: String,
     /// The kind of game, where the table holds several.
-    pub kind: Option<String>,
-    pub state: String,
-    pub status: String,
-    pub version: i64,
-    pub created_by: String,
-    pub created_at: String,
-    pub last_key: Option<String>,
+    #[sqlx(rename = "game")]
+    kind: Option<String>,
+    state: String,
+    status: String,
+    version: i64,
+    created_by: String,
+    created_at: String,
+    last_key: Option<String>,
 }
 
 /// Why an action on a kept game was refused or failed.
@@ -81,61 +125,110 @@ impl From<sqlx::Error> for KeptGameError {
     }
 }
 
-fn from_row<R: Row>(row: &R) -> Result<KeptRow, StoreError>
-where
-    for<'a> &'a str: sqlx::ColumnIndex<R>,
-    for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    for<'a> Option<String>: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
-{
-    Ok(KeptRow {
-        id: row.try_get("id")?,
-        kind: row.try_get("game")?,
-        state: row.try_get("state")?,
-        status: row.try_get("status")?,
-        version: row.try_get("version")?,
-        created_by: row.try_get("created_by")?,
-        created_at: row.try_get("created_at")?,
-        last_key: row.try_get("last_key")?,
+fn stored_of<G: KeptGame>(row: KeptRow) -> Result<StoredGame<G>, StoreError> {
+    Ok(StoredGame {
+        game: G::from_stored(row.kind.as_deref(), &row.state)?,
+        id: row.id,
+        status: row.status,
+        version: row.version,
+        created_by: row.created_by,
+        created_at: row.created_at,
     })
 }
 
-pub(super) async fn get(
+/// Starts a game (its players and options already checked by its engine):
+/// its row at version 1 and its `…_started` record with the state.
+pub async fn start<G: KeptGame>(
     db: &Db,
-    table: KeptTable,
-    id: &str,
-) -> Result<Option<KeptRow>, StoreError> {
-    let sql = format!("{} WHERE id = $1", table.select());
-    Ok(on_pool!(db, |pool| sqlx::query(&sql)
+    key: &AuditKey,
+    actor: &str,
+    game: &G,
+) -> Result<String, KeptGameError> {
+    let state = game.to_stored()?;
+    let mut tx = begin_write(db).await?;
+    let now = audit::now_text();
+    let id = insert(&mut tx, G::TABLE, game.kind(), &state, actor, &now).await?;
+    let state_value: Value = serde_json::from_str(&state).map_err(StoreError::Json)?;
+    let payload = json!({"game_id": id, "state": state_value});
+    let started = vec![(game.started_event(), payload)];
+    append(&mut tx, key, actor, started, &now).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+pub async fn get<G: KeptGame>(db: &Db, id: &str) -> Result<Option<StoredGame<G>>, StoreError> {
+    let sql = format!("{} WHERE id = $1", G::TABLE.select());
+    let row: Option<KeptRow> = on_pool!(db, |pool| sqlx::query_as(&sql)
         .bind(id)
         .fetch_optional(pool)
-        .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()?))
+        .await?);
+    row.map(stored_of).transpose()
 }
 
 /// The newest games first.
-pub(super) async fn list(
-    db: &Db,
-    table: KeptTable,
-    limit: i64,
-) -> Result<Vec<KeptRow>, StoreError> {
+pub async fn list<G: KeptGame>(db: &Db, limit: i64) -> Result<Vec<StoredGame<G>>, StoreError> {
     let sql = format!(
         "{} ORDER BY created_at DESC, id DESC LIMIT $1",
-        table.select()
+        G::TABLE.select()
     );
-    on_pool!(db, |pool| sqlx::query(&sql)
+    let rows: Vec<KeptRow> = on_pool!(db, |pool| sqlx::query_as(&sql)
         .bind(limit)
         .fetch_all(pool)
-        .await?
-        .iter()
-        .map(from_row)
-        .collect())
+        .await?);
+    rows.into_iter().map(stored_of).collect()
+}
+
+/// Applies one action: unknown game, a repeated key and a stale version
+/// are decided first, then the game's own rules ([`KeptGame::fold`]); the
+/// row and the action's records are written in one transaction. A repeat
+/// of the last action's key returns the game as it is and records nothing.
+pub async fn act<G: KeptGame>(
+    db: &Db,
+    key: &AuditKey,
+    actor: &str,
+    id: &str,
+    expected_version: i64,
+    idempotency_key: &str,
+    action: &G::Action,
+) -> Result<StoredGame<G>, KeptGameError> {
+    let mut tx = begin_write(db).await?;
+    let row = match claim(&mut tx, G::TABLE, id, expected_version, idempotency_key).await? {
+        Claim::Repeat(row) => return Ok(stored_of(row)?),
+        Claim::Go(row) => row,
+    };
+    let stored: StoredGame<G> = stored_of(row)?;
+    let version = expected_version + 1;
+    let (game, mut records) = stored.game.fold(id, version, action)?;
+    let status = if game.finished() {
+        "finished"
+    } else {
+        "playing"
+    };
+    let now = audit::now_text();
+    let row = Update {
+        id,
+        version: stored.version,
+        state: &game.to_stored()?,
+        status,
+        idempotency_key,
+        now: &now,
+    };
+    update(&mut tx, G::TABLE, row).await?;
+    if let Some(first) = records.first_mut().and_then(|(_, p)| p.as_object_mut()) {
+        first.insert(KEY_FIELD.into(), idempotency_key.into());
+    }
+    append(&mut tx, key, actor, records, &now).await?;
+    tx.commit().await?;
+    Ok(StoredGame {
+        game,
+        status: status.to_string(),
+        version,
+        ..stored
+    })
 }
 
 /// What an action may do with the game, read inside the write transaction.
-pub(super) enum Claim {
+enum Claim {
     /// The same key as the last action: answer with the game as it is.
     Repeat(KeptRow),
     /// The action may go on from this row.
@@ -144,7 +237,7 @@ pub(super) enum Claim {
 
 /// Reads the game for an action: unknown game, stale version or a repeated
 /// key are decided here, before the game's own rules.
-pub(super) async fn claim(
+async fn claim(
     tx: &mut WriteTx,
     table: KeptTable,
     id: &str,
@@ -152,13 +245,10 @@ pub(super) async fn claim(
     idempotency_key: &str,
 ) -> Result<Claim, KeptGameError> {
     let sql = format!("{} WHERE id = $1", table.select());
-    let row = on_tx!(tx, |c| sqlx::query(&sql)
+    let row: Option<KeptRow> = on_tx!(tx, |c| sqlx::query_as(&sql)
         .bind(id)
         .fetch_optional(&mut **c)
-        .await?
-        .as_ref()
-        .map(from_row)
-        .transpose()?);
+        .await?);
     let Some(row) = row else {
         return Err(KeptGameError::Unknown(id.to_string()));
     };
@@ -175,7 +265,7 @@ pub(super) async fn claim(
 }
 
 /// A new game's row (version 1), with `kind` where the table holds several.
-pub(super) async fn insert(
+async fn insert(
     tx: &mut WriteTx,
     table: KeptTable,
     kind: Option<&str>,
@@ -208,28 +298,30 @@ pub(super) async fn insert(
     Ok(id)
 }
 
-/// The game after an action: its new state and status, the action's key,
-/// and `now` (the time its records are written with).
-pub(super) async fn update(
-    tx: &mut WriteTx,
-    table: KeptTable,
-    row: &KeptRow,
-    state: &str,
-    status: &str,
-    idempotency_key: &str,
-    now: &str,
-) -> Result<(), StoreError> {
+/// The row after an action: its new state and status, the action's key,
+/// and `now` (the time its records are written with); `version` is the
+/// one the action was built on.
+struct Update<'a> {
+    id: &'a str,
+    version: i64,
+    state: &'a str,
+    status: &'a str,
+    idempotency_key: &'a str,
+    now: &'a str,
+}
+
+async fn update(tx: &mut WriteTx, table: KeptTable, row: Update<'_>) -> Result<(), StoreError> {
     let sql = format!(
         "UPDATE {} SET state = $2, status = $3, version = version + 1, last_key = $4, \
          updated_at = $5 WHERE id = $1 AND version = $6",
         table.name()
     );
     on_tx!(tx, |c| sqlx::query(&sql)
-        .bind(&row.id)
-        .bind(state)
-        .bind(status)
-        .bind(idempotency_key)
-        .bind(now)
+        .bind(row.id)
+        .bind(row.state)
+        .bind(row.status)
+        .bind(row.idempotency_key)
+        .bind(row.now)
         .bind(row.version)
         .execute(&mut **c)
         .await
@@ -237,22 +329,26 @@ pub(super) async fn update(
     Ok(())
 }
 
-/// One audit record of a kept game's action, recorded at `now` (the time
+/// An action's records, chained in order and recorded at `now` (the time
 /// the row is written with).
-pub(super) async fn record(
+async fn append(
     tx: &mut WriteTx,
     key: &AuditKey,
     actor: &str,
-    event_type: &str,
-    payload: serde_json::Value,
+    records: Vec<GameRecord>,
     now: &str,
 ) -> Result<(), StoreError> {
-    let record = NewRecord {
-        actor: actor.to_string(),
-        table: None,
-        hand: None,
-        event_type: event_type.to_string(),
-        payload: canonical_json(&payload)?,
-    };
-    audit::append_at(tx, key, &[record], now).await.map(drop)
+    let records = records
+        .into_iter()
+        .map(|(event_type, payload)| {
+            Ok(NewRecord {
+                actor: actor.to_string(),
+                table: None,
+                hand: None,
+                event_type,
+                payload: audit::canonical_json(&payload)?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    audit::append_at(tx, key, &records, now).await.map(drop)
 }

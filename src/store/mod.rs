@@ -7,7 +7,7 @@ mod macros;
 pub mod audit;
 pub mod dice_games;
 pub mod double_hand_poker;
-mod kept_games;
+pub mod kept_games;
 pub mod staff;
 pub mod tripoley;
 pub mod verify;

@@ -1,18 +1,80 @@
-//! What the pages of the kept games (10,000 and poker dice at /dice,
-//! Tripoley at /tripoley) share: who may keep one, how many are listed,
-//! the rows of the games list (`layout/macros.html`'s `games_table`) and
-//! the list page's answer to a refused start.
+//! The pages every kept game (10,000 and poker dice at /dice, Tripoley at
+//! /tripoley) shares, written once over [`KeptPages`]: the games list and
+//! starting a game (`GET`/`POST /<game>`), a game's page and an action on
+//! it (`GET`/`POST /<game>/{id}`: the action recorded and the page
+//! reloaded, or the game's page again with the refusal). Each game's
+//! module keeps only its pages' content: its forms read into its start and
+//! its actions, its templates.
 
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
 
-use crate::domain::staff::Action;
+use crate::domain::staff::{Action, allows};
+use crate::store::kept_games::{self, KeptGame, KeptGameError, StoredGame};
+use crate::web::double_hand_poker::play::forms::Fields;
+use crate::web::error::internal;
+use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff};
 
 /// Keeping a game is for dealers, supervisors and admins; everyone reads.
 pub(super) const KEEP: Action = Action::ActOnTable { assigned: true };
 
 /// Games listed on a kept game's list page.
-pub(super) const LISTED_GAMES: i64 = 30;
+const LISTED_GAMES: i64 = 30;
+
+/// A kept game's pages: what is the game's own beside the shared handlers.
+pub(super) trait KeptPages: KeptGame {
+    /// Where its pages are (`/dice`): the list, and `{PATH}/{id}` a game.
+    const PATH: &'static str;
+    /// What a refused action's message ends with.
+    const REFUSED: &'static str;
+    /// A new game from the start form, or the field refused and why.
+    fn new_game(fields: &Fields) -> Result<Self, (String, String)>;
+    /// A game's columns in the list, between when it started and its link.
+    fn cells(stored: &StoredGame<Self>) -> Vec<String>;
+    /// The list page (the game's template over [`GamesList`]).
+    fn list_page(list: GamesList) -> Response;
+    /// A game's page: `typed` what a refused form had typed, `error` the
+    /// refusal's status and message.
+    fn game_page(
+        staff: &Staff,
+        stored: &StoredGame<Self>,
+        typed: Vec<(String, String)>,
+        error: Option<(StatusCode, String)>,
+    ) -> Response;
+    /// The action a form asks for, or the page that answers the form
+    /// without recording anything (a refusal, a preview; boxed, as a
+    /// response is large).
+    fn action_of(
+        staff: &Staff,
+        stored: &StoredGame<Self>,
+        fields: &Fields,
+        typed: &[(String, String)],
+    ) -> Result<Self::Action, Box<Response>>;
+}
+
+/// The routes of a kept game's pages.
+pub(super) fn router<G: KeptPages>() -> Router<AppState> {
+    Router::new()
+        .route(G::PATH, get(list::<G>).post(start::<G>))
+        .route(
+            &format!("{}/{{id}}", G::PATH),
+            get(show::<G>).post(act::<G>),
+        )
+}
+
+/// What a kept game's list page shows; each game's template lays it out.
+pub(super) struct GamesList {
+    pub ctx: PageContext,
+    pub games: Vec<ListedGame>,
+    pub can_keep: bool,
+    /// What a refused start had typed.
+    pub typed: Vec<(String, String)>,
+    /// A refused start's message above the form ("field: message").
+    pub error: String,
+}
 
 /// One game in the list: its id, when it started, the columns between.
 pub(super) struct ListedGame {
@@ -21,19 +83,180 @@ pub(super) struct ListedGame {
     pub cells: Vec<String>,
 }
 
-/// A refused start's message above the form ("field: message"), if any.
-pub(super) fn form_error(error: &Option<(String, String)>) -> String {
-    error
-        .as_ref()
-        .map(|(field, message)| format!("{field}: {message}"))
-        .unwrap_or_default()
+/// The players typed into the start form's `players`, by commas or lines.
+pub(super) fn players(fields: &Fields) -> Vec<String> {
+    fields
+        .get("players")
+        .split([',', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
-/// The list page as answered: 422 when it shows a refused start.
-pub(super) fn list_answer(body: Response, refused: bool) -> Response {
-    if refused {
+/// A whole number typed into `name` (`None` when left empty), or the
+/// refusal naming `field`.
+pub(super) fn whole_number(
+    fields: &Fields,
+    name: &str,
+    field: &str,
+) -> Result<Option<i64>, (String, String)> {
+    let text = fields.get(name).trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse().map(Some).map_err(|_| {
+        (
+            field.to_string(),
+            format!("\"{text}\" is not a whole number"),
+        )
+    })
+}
+
+/// The list page, 422 when it shows a refused start.
+async fn list_page<G: KeptPages>(
+    state: &AppState,
+    staff: &Staff,
+    typed: Vec<(String, String)>,
+    error: Option<(String, String)>,
+) -> Response {
+    let games = match kept_games::list::<G>(&state.db, LISTED_GAMES).await {
+        Ok(g) => g,
+        Err(e) => return internal(e),
+    };
+    let body = G::list_page(GamesList {
+        ctx: PageContext::of(staff),
+        games: games
+            .iter()
+            .map(|g| ListedGame {
+                cells: G::cells(g),
+                id: g.id.clone(),
+                started: g.created_at.clone(),
+            })
+            .collect(),
+        can_keep: allows(staff.0.user.role, KEEP),
+        typed,
+        error: error
+            .as_ref()
+            .map(|(field, message)| format!("{field}: {message}"))
+            .unwrap_or_default(),
+    });
+    if error.is_some() {
         (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
     } else {
         body
+    }
+}
+
+async fn list<G: KeptPages>(State(state): State<AppState>, staff: Staff) -> Response {
+    list_page::<G>(&state, &staff, Vec::new(), None).await
+}
+
+/// The field and message of a refusal by the game's rules.
+fn rules_refusal(e: KeptGameError) -> Result<(String, String), KeptGameError> {
+    match e {
+        KeptGameError::Rules(e) => Ok((e.field().to_string(), e.message().to_string())),
+        other => Err(other),
+    }
+}
+
+async fn start<G: KeptPages>(
+    State(state): State<AppState>,
+    uri: Uri,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, Response> {
+    let fields = Fields(form);
+    staff.require(&state, KEEP, uri.path()).await?;
+    let game = match G::new_game(&fields) {
+        Ok(g) => g,
+        Err(e) => return Ok(list_page::<G>(&state, &staff, fields.0, Some(e)).await),
+    };
+    let actor = &staff.0.user.username;
+    match kept_games::start(&state.db, &state.audit_key, actor, &game).await {
+        Ok(id) => Ok(Redirect::to(&format!("{}/{id}", G::PATH)).into_response()),
+        Err(e) => match rules_refusal(e) {
+            Ok(refused) => Ok(list_page::<G>(&state, &staff, fields.0, Some(refused)).await),
+            Err(e) => Err(internal(e)),
+        },
+    }
+}
+
+fn not_found(id: &str) -> Response {
+    ApiError::NotFound(format!("game: no game \"{id}\"")).into_response()
+}
+
+async fn load<G: KeptGame>(state: &AppState, id: &str) -> Result<StoredGame<G>, Response> {
+    match kept_games::get(&state.db, id).await {
+        Ok(Some(g)) => Ok(g),
+        Ok(None) => Err(not_found(id)),
+        Err(e) => Err(internal(e)),
+    }
+}
+
+async fn show<G: KeptPages>(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(id): Path<String>,
+) -> Result<Response, Response> {
+    let stored = load::<G>(&state, &id).await?;
+    Ok(G::game_page(&staff, &stored, Vec::new(), None))
+}
+
+/// The game's page with a refused form: 422, what was typed, and why.
+pub(super) fn refused<G: KeptPages>(
+    staff: &Staff,
+    stored: &StoredGame<G>,
+    typed: &[(String, String)],
+    message: String,
+) -> Response {
+    let error = (StatusCode::UNPROCESSABLE_ENTITY, message + G::REFUSED);
+    G::game_page(staff, stored, typed.to_vec(), Some(error))
+}
+
+async fn act<G: KeptPages>(
+    State(state): State<AppState>,
+    uri: Uri,
+    Path(id): Path<String>,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
+) -> Result<Response, Response> {
+    let fields = Fields(form);
+    staff.require(&state, KEEP, uri.path()).await?;
+    let current = load::<G>(&state, &id).await?;
+    // Shown again on a refusal; a new page gets a new key.
+    let typed: Vec<(String, String)> = fields
+        .0
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "csrf" | "idempotency_key"))
+        .cloned()
+        .collect();
+    let action = G::action_of(&staff, &current, &fields, &typed).map_err(|page| *page)?;
+    let Ok(version) = fields.get("version").trim().parse::<i64>() else {
+        let message = "version: missing; reload the page".to_string();
+        return Ok(refused(&staff, &current, &typed, message));
+    };
+    let actor = &staff.0.user.username;
+    let key = fields.get("idempotency_key");
+    let done = kept_games::act::<G>(
+        &state.db,
+        &state.audit_key,
+        actor,
+        &id,
+        version,
+        key,
+        &action,
+    );
+    match done.await {
+        Ok(_) => Ok(Redirect::to(&format!("{}/{id}", G::PATH)).into_response()),
+        Err(e @ KeptGameError::Rules { .. }) => {
+            let stored = load::<G>(&state, &id).await?;
+            Ok(refused(&staff, &stored, &typed, e.to_string()))
+        }
+        Err(e @ KeptGameError::Stale { .. }) => {
+            let stored = load::<G>(&state, &id).await?;
+            let error = (StatusCode::CONFLICT, format!("{e}. Nothing was recorded."));
+            Ok(G::game_page(&staff, &stored, typed, Some(error)))
+        }
+        Err(KeptGameError::Unknown(id)) => Err(not_found(&id)),
+        Err(e @ (KeptGameError::Store(_) | KeptGameError::Game(_))) => Err(internal(e)),
     }
 }

@@ -13,9 +13,9 @@ use pitbook::domain::ten_thousand::{GameOptionsRecord, Keeper, KeeperAction};
 use pitbook::domain::tripoley::Profile;
 use pitbook::domain::tripoley::game::{GameSetup, TripoleyGame};
 use pitbook::store::audit::{AuditRecord, SELECT_RECORD};
-use pitbook::store::dice_games::{self, DiceAction, DiceState};
+use pitbook::store::dice_games::{DiceAction, DiceState};
 use pitbook::store::double_hand_poker::tables;
-use pitbook::store::tripoley;
+use pitbook::store::kept_games;
 use pitbook::store::verify::VerifyReport;
 
 async fn all_records(app: &TestApp) -> Vec<AuditRecord> {
@@ -76,7 +76,7 @@ async fn make(app: &TestApp) -> Made {
         GameOptionsRecord::default(),
     )
     .unwrap();
-    let ten_thousand = dice_games::start(db, &key, "dana", &DiceState::TenThousand(keeper))
+    let ten_thousand = kept_games::start(db, &key, "dana", &DiceState::TenThousand(keeper))
         .await
         .unwrap();
     let actions = [
@@ -88,7 +88,7 @@ async fn make(app: &TestApp) -> Made {
         },
     ];
     for (k, a) in actions.into_iter().enumerate() {
-        dice_games::act(
+        kept_games::act::<DiceState>(
             db,
             &key,
             "dana",
@@ -108,7 +108,7 @@ async fn make(app: &TestApp) -> Made {
         false,
     )
     .unwrap();
-    let poker_dice = dice_games::start(db, &key, "dana", &DiceState::PokerDice(round))
+    let poker_dice = kept_games::start(db, &key, "dana", &DiceState::PokerDice(round))
         .await
         .unwrap();
     let throw = |rolled: &str| RoundAction::Throw {
@@ -122,7 +122,7 @@ async fn make(app: &TestApp) -> Made {
         RoundAction::Stand,
     ];
     for (k, a) in actions.into_iter().enumerate() {
-        dice_games::act(
+        kept_games::act::<DiceState>(
             db,
             &key,
             "dana",
@@ -144,7 +144,7 @@ async fn make(app: &TestApp) -> Made {
         bet_limit: 10,
     })
     .unwrap();
-    let tripoley = tripoley::start(db, &key, "dana", &game).await.unwrap();
+    let tripoley = kept_games::start(db, &key, "dana", &game).await.unwrap();
 
     let records = all_records(app).await;
     let last = |f: &dyn Fn(&AuditRecord) -> bool| {

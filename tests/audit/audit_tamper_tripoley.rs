@@ -10,7 +10,8 @@ use pitbook::domain::tripoley::betting::BetAction;
 use pitbook::domain::tripoley::game::{GameSetup, TripoleyGame};
 use pitbook::domain::tripoley::round_steps::RoundStep;
 use pitbook::store::audit::{AuditRecord, SELECT_RECORD};
-use pitbook::store::tripoley::{self, TripoleyAction};
+use pitbook::store::kept_games;
+use pitbook::store::tripoley::TripoleyAction;
 use pitbook::store::verify::VerifyReport;
 
 use crate::common::tripoley::CLASSIC_DEAL as DEAL;
@@ -35,7 +36,7 @@ async fn game_with_a_round(app: &TestApp) -> String {
         bet_limit: 10,
     })
     .unwrap();
-    let id = tripoley::start(db, &test_key(), "dana", &game)
+    let id = kept_games::start(db, &test_key(), "dana", &game)
         .await
         .unwrap();
     let steps = [
@@ -65,7 +66,7 @@ async fn game_with_a_round(app: &TestApp) -> String {
     for (k, step) in steps.into_iter().enumerate() {
         let version = k as i64 + 1;
         let key = format!("key-{k}");
-        tripoley::act(
+        kept_games::act::<TripoleyGame>(
             db,
             &test_key(),
             "dana",

@@ -469,8 +469,62 @@ async fn roles_stale_pages_double_submits_and_csrf(backend: Backend) {
     verify_ok(&app).await;
 }
 
+/// The kept games' shared handlers (`web/kept_games.rs`) on both games: an
+/// unknown game is 404 to read and to act on; a form without its version is
+/// refused beside it (Tripoley's message saying nothing was recorded, the
+/// dice games' as it was) and records nothing.
+async fn unknown_games_and_a_form_without_its_version(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut dana = signed_in(&app, "dana", Role::Dealer).await;
+    for path in ["/tripoley", "/dice"] {
+        let unknown = format!("{path}/no-such-game");
+        let page = dana.get(&unknown).await;
+        assert_eq!(page.status, 404, "{}", page.body);
+        assert!(page.body.contains("no game"), "{}", page.body);
+        let csrf = dana.csrf(path).await;
+        let form = [
+            ("csrf", csrf.as_str()),
+            ("version", "1"),
+            ("action", "final"),
+        ];
+        assert_eq!(dana.post(&unknown, &form).await.status, 404);
+    }
+
+    let game = new_game(&mut dana, "classic").await;
+    let csrf = dana.csrf(&game).await;
+    let page = dana
+        .post(&game, &[("csrf", csrf.as_str()), ("action", "final")])
+        .await;
+    assert_eq!(page.status, 422, "{}", page.body);
+    assert!(
+        page.body
+            .contains("version: missing; reload the page. Nothing was recorded."),
+        "{}",
+        page.body
+    );
+    assert_eq!(records(&app, "tripoley_finished").await, 0);
+
+    let csrf = dana.csrf("/dice").await;
+    let page = dana
+        .post("/dice", &[("csrf", csrf.as_str()), ("players", "Ann, Bo")])
+        .await;
+    assert_eq!(page.status, 303, "{}", page.body);
+    let dice = page.location;
+    let csrf = dana.csrf(&dice).await;
+    let form = [("csrf", csrf.as_str()), ("action", "stop")];
+    let page = dana.post(&dice, &form).await;
+    assert_eq!(page.status, 422, "{}", page.body);
+    assert!(
+        page.body.contains("version: missing; reload the page<"),
+        "{}",
+        page.body
+    );
+    assert_eq!(records(&app, "ten_thousand_action").await, 0);
+}
+
 on_both_databases!(
     a_game_is_played_through_the_pages,
     bad_input_is_refused_beside_the_form,
     roles_stale_pages_double_submits_and_csrf,
+    unknown_games_and_a_form_without_its_version,
 );

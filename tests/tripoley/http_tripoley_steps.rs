@@ -12,7 +12,7 @@ use pitbook::domain::common::money::Money;
 use pitbook::domain::staff::Role;
 use pitbook::domain::tripoley::Profile;
 use pitbook::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
-use pitbook::store::tripoley;
+use pitbook::store::kept_games;
 
 use crate::common::tripoley::CLASSIC_DEAL as DEAL;
 /// Seating: Dee deals first.
@@ -178,7 +178,7 @@ fn id_of(game: &str) -> &str {
 
 /// The stored game equals the same round entered whole through the engine.
 async fn check_against_the_engine(app: &TestApp, game: &str, michigan: (&str, &[(&str, i64)])) {
-    let stored = tripoley::get(&app.database.db, id_of(game))
+    let stored = kept_games::get::<TripoleyGame>(&app.database.db, id_of(game))
         .await
         .unwrap()
         .expect("game");
@@ -273,7 +273,7 @@ async fn a_round_is_kept_step_by_step_with_the_michigan_card_by_card(backend: Ba
     ] {
         assert_eq!(records(&app, event).await, n, "{event}");
     }
-    let stored = tripoley::get(&app.database.db, id_of(&game))
+    let stored = kept_games::get::<TripoleyGame>(&app.database.db, id_of(&game))
         .await
         .unwrap()
         .expect("game");

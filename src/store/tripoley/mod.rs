@@ -1,4 +1,4 @@
-//! Tripoley games kept at the table. The game's state is a projection row
+//! Tripoley games kept at the table, a [`KeptGame`]. The game's state is a projection row
 //! (canonical JSON of [`TripoleyGame`]); every action is an audit record
 //! (`tripoley_started`, `tripoley_round` with the round's input and steps,
 //! `tripoley_finished` with the last hand; a round kept step by step adds
@@ -11,10 +11,9 @@
 use crate::domain::common::field_error::FieldError;
 use serde_json::json;
 
-use super::audit::{self, canonical_json};
-use super::kept_games::{self as kept, Claim, KeptGameError, KeptRow, KeptTable};
-use super::{Db, StoreError, begin_write};
-use crate::domain::common::audit::AuditKey;
+use super::StoreError;
+use super::audit::canonical_json;
+use super::kept_games::{self, GameRecord, KeptGame, KeptGameError, KeptTable};
 use crate::domain::tripoley::TripoleyError;
 use crate::domain::tripoley::game::{RoundEntry, TripoleyGame};
 use crate::domain::tripoley::round_steps::RoundStep;
@@ -33,18 +32,8 @@ pub enum TripoleyAction {
     Final(Vec<(String, String)>),
 }
 
-#[derive(Debug, Clone)]
-pub struct StoredGame {
-    pub id: String,
-    pub game: TripoleyGame,
-    pub status: String,
-    pub version: i64,
-    pub created_by: String,
-    pub created_at: String,
-}
-
-/// Why an action on a Tripoley game was refused or failed.
-pub type TripoleyGameError = KeptGameError;
+/// A Tripoley game as stored.
+pub type StoredGame = kept_games::StoredGame<TripoleyGame>;
 
 impl From<TripoleyError> for KeptGameError {
     fn from(e: TripoleyError) -> Self {
@@ -112,130 +101,66 @@ pub(crate) fn finished_record(
     ("tripoley_finished", payload)
 }
 
-fn game_of(row: KeptRow) -> Result<StoredGame, StoreError> {
-    let game = serde_json::from_str(&row.state).map_err(|source| StoreError::StoredJson {
-        what: "stored tripoley game",
-        source,
-    })?;
-    Ok(StoredGame {
-        id: row.id,
-        game,
-        status: row.status,
-        version: row.version,
-        created_by: row.created_by,
-        created_at: row.created_at,
-    })
-}
+impl KeptGame for TripoleyGame {
+    type Action = TripoleyAction;
+    const TABLE: KeptTable = KeptTable::Tripoley;
 
-/// Starts a game (checked by [`TripoleyGame::start`]).
-pub async fn start(
-    db: &Db,
-    key: &AuditKey,
-    actor: &str,
-    game: &TripoleyGame,
-) -> Result<String, TripoleyGameError> {
-    let state = canonical_json(game)?;
-    let mut tx = begin_write(db).await?;
-    let now = audit::now_text();
-    let id = kept::insert(&mut tx, KeptTable::Tripoley, None, &state, actor, &now).await?;
-    let payload = json!({"game_id": id, "state": game});
-    kept::record(&mut tx, key, actor, "tripoley_started", payload, &now).await?;
-    tx.commit().await?;
-    Ok(id)
-}
+    fn kind(&self) -> Option<&'static str> {
+        None
+    }
 
-pub async fn get(db: &Db, id: &str) -> Result<Option<StoredGame>, StoreError> {
-    kept::get(db, KeptTable::Tripoley, id)
-        .await?
-        .map(game_of)
-        .transpose()
-}
+    fn to_stored(&self) -> Result<String, StoreError> {
+        canonical_json(self)
+    }
 
-/// The newest games first.
-pub async fn list(db: &Db, limit: i64) -> Result<Vec<StoredGame>, StoreError> {
-    kept::list(db, KeptTable::Tripoley, limit)
-        .await?
-        .into_iter()
-        .map(game_of)
-        .collect()
-}
+    fn from_stored(_kind: Option<&str>, state: &str) -> Result<Self, StoreError> {
+        serde_json::from_str(state).map_err(|source| StoreError::StoredJson {
+            what: "stored tripoley game",
+            source,
+        })
+    }
 
-/// Applies one action. A repeat of the last action's key returns the game
-/// as it is and records nothing.
-pub async fn act(
-    db: &Db,
-    key: &AuditKey,
-    actor: &str,
-    id: &str,
-    expected_version: i64,
-    idempotency_key: &str,
-    action: &TripoleyAction,
-) -> Result<StoredGame, TripoleyGameError> {
-    let mut tx = begin_write(db).await?;
-    let claim = kept::claim(
-        &mut tx,
-        KeptTable::Tripoley,
-        id,
-        expected_version,
-        idempotency_key,
-    );
-    let row = match claim.await? {
-        Claim::Repeat(row) => return Ok(game_of(row)?),
-        Claim::Go(row) => row,
-    };
-    let stored = game_of(row.clone())?;
-    let version = expected_version + 1;
-    // One record per action; a step that completes the round also records
-    // the round's payouts (`tripoley_round`), in the same transaction.
-    let mut records = Vec::new();
-    let game = match action {
-        TripoleyAction::Round(entry) => {
-            let (game, out) = stored.game.apply_round(entry)?;
-            records.push(round_record(id, version, &game, &out));
-            game
-        }
-        TripoleyAction::Step(step) => {
-            let (game, out) = stored.game.apply_step(step)?;
-            records.push(step_record(id, version, &stored.game, step));
-            if let Some(out) = out {
+    fn started_event(&self) -> String {
+        "tripoley_started".into()
+    }
+
+    /// One record per action; a step that completes the round also records
+    /// the round's payouts (`tripoley_round`), in the same transaction.
+    fn fold(
+        &self,
+        id: &str,
+        version: i64,
+        action: &TripoleyAction,
+    ) -> Result<(Self, Vec<GameRecord>), KeptGameError> {
+        let mut records = Vec::new();
+        let game = match action {
+            TripoleyAction::Round(entry) => {
+                let (game, out) = self.apply_round(entry)?;
                 records.push(round_record(id, version, &game, &out));
+                game
             }
-            game
-        }
-        TripoleyAction::Final(hands) => {
-            let (game, out) = stored.game.finish(hands)?;
-            records.push(finished_record(id, version, &game, &out));
-            game
-        }
-    };
-    let status = if game.finished() {
-        "finished"
-    } else {
-        "playing"
-    };
-    let now = audit::now_text();
-    kept::update(
-        &mut tx,
-        KeptTable::Tripoley,
-        &row,
-        &canonical_json(&game)?,
-        status,
-        idempotency_key,
-        &now,
-    )
-    .await?;
-    // The action's key goes in its first record (the row's `last_key`).
-    if let Some(first) = records.first_mut().and_then(|(_, p)| p.as_object_mut()) {
-        first.insert(kept::KEY_FIELD.into(), idempotency_key.into());
+            TripoleyAction::Step(step) => {
+                let (game, out) = self.apply_step(step)?;
+                records.push(step_record(id, version, self, step));
+                if let Some(out) = out {
+                    records.push(round_record(id, version, &game, &out));
+                }
+                game
+            }
+            TripoleyAction::Final(hands) => {
+                let (game, out) = self.finish(hands)?;
+                records.push(finished_record(id, version, &game, &out));
+                game
+            }
+        };
+        let records = records
+            .into_iter()
+            .map(|(event, payload)| (event.to_string(), payload))
+            .collect();
+        Ok((game, records))
     }
-    for (event, payload) in records {
-        kept::record(&mut tx, key, actor, event, payload, &now).await?;
+
+    fn finished(&self) -> bool {
+        TripoleyGame::finished(self)
     }
-    tx.commit().await?;
-    Ok(StoredGame {
-        game,
-        status: status.to_string(),
-        version,
-        ..stored
-    })
 }

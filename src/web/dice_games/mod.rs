@@ -9,22 +9,20 @@ mod api;
 
 use askama::Template;
 use axum::Router;
-use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
-use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::get;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 
 use crate::domain::poker_dice::{RoundAction, RoundKeeper, RoundResponse};
 use crate::domain::staff::allows;
 use crate::domain::ten_thousand::{
     GameOptionsRecord, Keeper, KeeperAction, Progress, ScoreSheet, parse_dice_text, thousands,
 };
-use crate::store::dice_games::{self, DiceAction, DiceGame, DiceGameError, DiceState};
+use crate::store::dice_games::{DiceAction, DiceGame, DiceState};
 use crate::web::double_hand_poker::play::forms::Fields;
 use crate::web::error::internal;
-use crate::web::kept_games::{KEEP, LISTED_GAMES, ListedGame, form_error, list_answer};
+use crate::web::kept_games::{self, GamesList, KEEP, KeptPages, players, refused, whole_number};
 use crate::web::staff::page;
-use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff, Typed};
+use crate::web::{AppState, PageContext, Staff, Typed};
 
 /// The compute-only API (`api.rs`: poker dice and 10,000): it stores nothing;
 /// `web::router` puts it behind the signed-in reader check.
@@ -33,80 +31,69 @@ pub fn compute_router() -> Router<AppState> {
 }
 
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/dice", get(list).post(start))
-        .route("/dice/{id}", get(show).post(act))
+    kept_games::router::<DiceState>()
 }
 
 #[derive(Template)]
 #[template(path = "dice_games/games.html")]
 struct ListPage {
-    ctx: PageContext,
     /// Game, players, state.
-    games: Vec<ListedGame>,
-    can_keep: bool,
-    typed: Vec<(String, String)>,
-    error: String,
+    list: GamesList,
 }
 
-async fn list_page(
-    state: &AppState,
-    staff: &Staff,
-    typed: Vec<(String, String)>,
-    error: Option<(String, String)>,
-) -> Response {
-    let games = match dice_games::list(&state.db, LISTED_GAMES).await {
-        Ok(g) => g,
-        Err(e) => return internal(e),
-    };
-    let body = page(&ListPage {
-        ctx: PageContext::of(staff),
-        games: games
-            .into_iter()
-            .map(|g| {
-                let kind = match g.state {
-                    DiceState::TenThousand(_) => "10,000",
-                    DiceState::PokerDice(_) => "poker dice",
-                };
-                ListedGame {
-                    cells: vec![kind.to_string(), g.state.players().join(", "), g.status],
-                    id: g.id,
-                    started: g.created_at,
-                }
-            })
-            .collect(),
-        can_keep: allows(staff.0.user.role, KEEP),
-        typed,
-        error: form_error(&error),
-    });
-    list_answer(body, error.is_some())
+impl std::ops::Deref for ListPage {
+    type Target = GamesList;
+    fn deref(&self) -> &GamesList {
+        &self.list
+    }
 }
 
-async fn list(State(state): State<AppState>, staff: Staff) -> Response {
-    list_page(&state, &staff, Vec::new(), None).await
+impl KeptPages for DiceState {
+    const PATH: &'static str = "/dice";
+    const REFUSED: &'static str = "";
+
+    fn new_game(fields: &Fields) -> Result<Self, (String, String)> {
+        new_game(fields)
+    }
+
+    fn cells(stored: &DiceGame) -> Vec<String> {
+        let kind = match stored.game {
+            DiceState::TenThousand(_) => "10,000",
+            DiceState::PokerDice(_) => "poker dice",
+        };
+        let players = stored.game.players().join(", ");
+        vec![kind.to_string(), players, stored.status.clone()]
+    }
+
+    fn list_page(list: GamesList) -> Response {
+        page(&ListPage { list })
+    }
+
+    fn game_page(
+        staff: &Staff,
+        stored: &DiceGame,
+        _typed: Vec<(String, String)>,
+        error: Option<(StatusCode, String)>,
+    ) -> Response {
+        render(staff, stored, error)
+    }
+
+    fn action_of(
+        staff: &Staff,
+        stored: &DiceGame,
+        fields: &Fields,
+        typed: &[(String, String)],
+    ) -> Result<DiceAction, Box<Response>> {
+        action_of(&stored.game, fields).map_err(|m| Box::new(refused(staff, stored, typed, m)))
+    }
 }
 
 fn number(fields: &Fields, name: &str) -> Result<Option<i64>, (String, String)> {
-    let text = fields.get(name).trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    text.parse().map(Some).map_err(|_| {
-        (
-            name.to_string(),
-            format!("\"{text}\" is not a whole number"),
-        )
-    })
+    whole_number(fields, name, name)
 }
 
 fn new_game(fields: &Fields) -> Result<DiceState, (String, String)> {
-    let players: Vec<String> = fields
-        .get("players")
-        .split([',', '\n'])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(str::to_string)
-        .collect();
+    let players = players(fields);
     let field_of = |f: &str| f.split(['[', '.']).next().unwrap_or("players").to_string();
     if fields.get("game") == "poker-dice" {
         let keeper = RoundKeeper::new(
@@ -140,27 +127,6 @@ fn choice<T: serde::de::DeserializeOwned>(
     let text = if text.is_empty() { default } else { text };
     serde_json::from_value(serde_json::Value::String(text.to_string()))
         .map_err(|_| (name.to_string(), format!("\"{text}\" is not a choice here")))
-}
-
-async fn start(
-    State(state): State<AppState>,
-    uri: Uri,
-    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
-) -> Result<Response, Response> {
-    let fields = Fields(form);
-    staff.require(&state, KEEP, uri.path()).await?;
-    let game = match new_game(&fields) {
-        Ok(g) => g,
-        Err(e) => return Ok(list_page(&state, &staff, fields.0, Some(e)).await),
-    };
-    match dice_games::start(&state.db, &state.audit_key, &staff.0.user.username, &game).await {
-        Ok(id) => Ok(Redirect::to(&format!("/dice/{id}")).into_response()),
-        Err(DiceGameError::Rules(e)) => {
-            let refused = (e.field().to_string(), e.message().to_string());
-            Ok(list_page(&state, &staff, fields.0, Some(refused)).await)
-        }
-        Err(e) => Err(internal(e)),
-    }
 }
 
 /// One row of the sheet: turn, player, the throws, result, points, totals.
@@ -232,23 +198,17 @@ fn turn_rows(sheet: &ScoreSheet) -> Vec<TurnRow> {
         .collect()
 }
 
-async fn render(
-    state: &AppState,
-    staff: &Staff,
-    game: &DiceGame,
-    error: Option<(StatusCode, String)>,
-) -> Result<Response, Response> {
-    let _ = state;
+fn render(staff: &Staff, game: &DiceGame, error: Option<(StatusCode, String)>) -> Response {
     let status = error.as_ref().map(|(s, _)| *s);
     let error = error.map(|(_, m)| m).unwrap_or_default();
-    let body = match &game.state {
+    let body = match &game.game {
         DiceState::TenThousand(keeper) => ten_thousand_page(staff, game, keeper, error),
         DiceState::PokerDice(keeper) => poker_page(staff, game, keeper, error),
     };
-    Ok(match status {
+    match status {
         Some(s) => (s, body).into_response(),
         None => body,
-    })
+    }
 }
 
 fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: String) -> Response {
@@ -325,23 +285,6 @@ fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, error: Strin
     })
 }
 
-async fn load(state: &AppState, id: &str) -> Result<DiceGame, Response> {
-    match dice_games::get(&state.db, id).await {
-        Ok(Some(g)) => Ok(g),
-        Ok(None) => Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response()),
-        Err(e) => Err(internal(e)),
-    }
-}
-
-async fn show(
-    State(state): State<AppState>,
-    staff: Staff,
-    Path(id): Path<String>,
-) -> Result<Response, Response> {
-    let game = load(&state, &id).await?;
-    render(&state, &staff, &game, None).await
-}
-
 /// The form's action for the game's kind, or why it is refused.
 fn action_of(game: &DiceState, fields: &Fields) -> Result<DiceAction, String> {
     let dice = |name: &str| parse_dice_text(fields.get(name)).map_err(|m| format!("{name}: {m}"));
@@ -360,57 +303,4 @@ fn action_of(game: &DiceState, fields: &Fields) -> Result<DiceAction, String> {
         (DiceState::PokerDice(_), "stand") => DiceAction::PokerDice(RoundAction::Stand),
         (_, other) => return Err(format!("action: \"{other}\" is not an action of this game")),
     })
-}
-
-async fn act(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(id): Path<String>,
-    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
-) -> Result<Response, Response> {
-    let fields = Fields(form);
-    staff.require(&state, KEEP, uri.path()).await?;
-    let refuse = |message: String| async {
-        let game = load(&state, &id).await?;
-        render(
-            &state,
-            &staff,
-            &game,
-            Some((StatusCode::UNPROCESSABLE_ENTITY, message)),
-        )
-        .await
-    };
-    let current = load(&state, &id).await?;
-    let action = match action_of(&current.state, &fields) {
-        Ok(a) => a,
-        Err(m) => return refuse(m).await,
-    };
-    let Ok(version) = fields.get("version").trim().parse::<i64>() else {
-        return refuse("version: missing; reload the page".into()).await;
-    };
-    let actor = &staff.0.user.username;
-    let key = fields.get("idempotency_key");
-    match dice_games::act(
-        &state.db,
-        &state.audit_key,
-        actor,
-        &id,
-        version,
-        key,
-        &action,
-    )
-    .await
-    {
-        Ok(_) => Ok(Redirect::to(&format!("/dice/{id}")).into_response()),
-        Err(e @ DiceGameError::Rules(_)) => refuse(e.to_string()).await,
-        Err(e @ DiceGameError::Stale { .. }) => {
-            let game = load(&state, &id).await?;
-            let message = format!("{e}. Nothing was recorded.");
-            render(&state, &staff, &game, Some((StatusCode::CONFLICT, message))).await
-        }
-        Err(DiceGameError::Unknown(id)) => {
-            Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response())
-        }
-        Err(e @ (DiceGameError::Store(_) | DiceGameError::Game(_))) => Err(internal(e)),
-    }
 }

@@ -1,74 +1,29 @@
-//! The games list and starting a game (`GET`/`POST /tripoley`).
+//! The games list and starting a game (`GET`/`POST /tripoley`, the
+//! handlers in `web/kept_games.rs`): the list page and the new game form.
 
 use super::*;
+use crate::web::kept_games::{players, whole_number};
 
 #[derive(Template)]
 #[template(path = "tripoley/games.html")]
-struct ListPage {
-    ctx: PageContext,
+pub(super) struct ListPage {
     /// Players, rounds, state.
-    games: Vec<ListedGame>,
-    can_keep: bool,
-    typed: Vec<(String, String)>,
-    error: String,
+    pub list: GamesList,
 }
 
-async fn list_page(
-    state: &AppState,
-    staff: &Staff,
-    typed: Vec<(String, String)>,
-    error: Option<(String, String)>,
-) -> Response {
-    let games = match store::list(&state.db, LISTED_GAMES).await {
-        Ok(g) => g,
-        Err(e) => return internal(e),
-    };
-    let body = page(&ListPage {
-        ctx: PageContext::of(staff),
-        games: games
-            .into_iter()
-            .map(|g| ListedGame {
-                cells: vec![
-                    g.game.players.join(", "),
-                    g.game.rounds.len().to_string(),
-                    g.status,
-                ],
-                id: g.id,
-                started: g.created_at,
-            })
-            .collect(),
-        can_keep: allows(staff.0.user.role, KEEP),
-        typed,
-        error: form_error(&error),
-    });
-    list_answer(body, error.is_some())
-}
-
-pub(super) async fn list(State(state): State<AppState>, staff: Staff) -> Response {
-    list_page(&state, &staff, Vec::new(), None).await
+impl std::ops::Deref for ListPage {
+    type Target = GamesList;
+    fn deref(&self) -> &GamesList {
+        &self.list
+    }
 }
 
 fn number(fields: &Fields, name: &str, default: i64) -> Result<i64, (String, String)> {
-    let text = fields.get(name).trim();
-    if text.is_empty() {
-        return Ok(default);
-    }
-    text.parse().map_err(|_| {
-        (
-            name.to_string(),
-            format!("\"{text}\" is not a whole number"),
-        )
-    })
+    Ok(whole_number(fields, name, name)?.unwrap_or(default))
 }
 
-fn new_game(fields: &Fields) -> Result<TripoleyGame, (String, String)> {
-    let players: Vec<String> = fields
-        .get("players")
-        .split([',', '\n'])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(str::to_string)
-        .collect();
+pub(super) fn new_game(fields: &Fields) -> Result<TripoleyGame, (String, String)> {
+    let players = players(fields);
     let profile = match fields.get("profile") {
         "" | "classic" => Profile::Classic,
         "cadaco" => Profile::Cadaco,
@@ -98,25 +53,4 @@ fn new_game(fields: &Fields) -> Result<TripoleyGame, (String, String)> {
         crate::domain::tripoley::TripoleyError::Input { field, message } => (field, message),
         other => ("game".into(), other.to_string()),
     })
-}
-
-pub(super) async fn start(
-    State(state): State<AppState>,
-    uri: Uri,
-    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
-) -> Result<Response, Response> {
-    let fields = Fields(form);
-    staff.require(&state, KEEP, uri.path()).await?;
-    let game = match new_game(&fields) {
-        Ok(g) => g,
-        Err(e) => return Ok(list_page(&state, &staff, fields.0, Some(e)).await),
-    };
-    match store::start(&state.db, &state.audit_key, &staff.0.user.username, &game).await {
-        Ok(id) => Ok(Redirect::to(&format!("/tripoley/{id}")).into_response()),
-        Err(TripoleyGameError::Rules(e)) => {
-            let refused = (e.field().to_string(), e.message().to_string());
-            Ok(list_page(&state, &staff, fields.0, Some(refused)).await)
-        }
-        Err(e) => Err(internal(e)),
-    }
 }

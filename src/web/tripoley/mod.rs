@@ -14,10 +14,8 @@
 
 use askama::Template;
 use axum::Router;
-use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
-use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::get;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use rust_decimal::Decimal;
 use serde_json::Value;
 
@@ -26,12 +24,12 @@ use crate::domain::common::money::Money;
 use crate::domain::staff::allows;
 use crate::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
 use crate::domain::tripoley::{Profile, best_five, eight_nine_ten_suits};
-use crate::store::tripoley::{self as store, StoredGame, TripoleyAction, TripoleyGameError};
+use crate::store::tripoley::{StoredGame, TripoleyAction};
 use crate::web::double_hand_poker::play::forms::Fields;
 use crate::web::error::internal;
-use crate::web::kept_games::{KEEP, LISTED_GAMES, ListedGame, form_error, list_answer};
+use crate::web::kept_games::{self, GamesList, KEEP, KeptPages, refused};
 use crate::web::staff::page;
-use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff, Typed};
+use crate::web::{AppState, PageContext, Staff, Typed};
 
 mod api;
 mod board;
@@ -39,7 +37,6 @@ mod index;
 mod steps;
 
 use board::{board_of, board_svg};
-use index::{list, start};
 
 /// The compute-only API (`api.rs`: a round and the end of the game): it
 /// stores nothing; `web::router` puts it behind the signed-in reader check.
@@ -48,9 +45,44 @@ pub fn compute_router() -> Router<AppState> {
 }
 
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/tripoley", get(list).post(start))
-        .route("/tripoley/{id}", get(show).post(act))
+    kept_games::router::<TripoleyGame>()
+}
+
+impl KeptPages for TripoleyGame {
+    const PATH: &'static str = "/tripoley";
+    const REFUSED: &'static str = ". Nothing was recorded.";
+
+    fn new_game(fields: &Fields) -> Result<Self, (String, String)> {
+        index::new_game(fields)
+    }
+
+    fn cells(stored: &StoredGame) -> Vec<String> {
+        let game = &stored.game;
+        let rounds = game.rounds.len().to_string();
+        vec![game.players.join(", "), rounds, stored.status.clone()]
+    }
+
+    fn list_page(list: GamesList) -> Response {
+        page(&index::ListPage { list })
+    }
+
+    fn game_page(
+        staff: &Staff,
+        stored: &StoredGame,
+        typed: Vec<(String, String)>,
+        error: Option<(StatusCode, String)>,
+    ) -> Response {
+        render(staff, stored, typed, Vec::new(), error)
+    }
+
+    fn action_of(
+        staff: &Staff,
+        stored: &StoredGame,
+        fields: &Fields,
+        typed: &[(String, String)],
+    ) -> Result<TripoleyAction, Box<Response>> {
+        action_of(staff, stored, fields, typed)
+    }
 }
 
 /// A player's line in the balances and the round form.
@@ -295,31 +327,10 @@ fn render(
     }
 }
 
-async fn load(state: &AppState, id: &str) -> Result<StoredGame, Response> {
-    match store::get(&state.db, id).await {
-        Ok(Some(g)) => Ok(g),
-        Ok(None) => Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response()),
-        Err(e) => Err(internal(e)),
-    }
-}
-
-async fn show(
-    State(state): State<AppState>,
-    staff: Staff,
-    Path(id): Path<String>,
-) -> Result<Response, Response> {
-    let stored = load(&state, &id).await?;
-    Ok(render(&staff, &stored, Vec::new(), Vec::new(), None))
-}
-
-fn whole(fields: &Fields, name: &str, field: String) -> Result<Option<i64>, String> {
-    let text = fields.get(name).trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    text.parse()
-        .map(Some)
-        .map_err(|_| format!("{field}: \"{text}\" is not a whole number"))
+/// A whole number typed into `name`, refused as "field: message".
+fn whole(fields: &Fields, name: &str, field: &str) -> Result<Option<i64>, String> {
+    kept_games::whole_number(fields, name, field)
+        .map_err(|(field, message)| format!("{field}: {message}"))
 }
 
 /// The round as typed in steps 1–4.
@@ -333,7 +344,7 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
         if let Some(c) = whole(
             fields,
             &format!("contrib_{i}"),
-            format!("poker.contributions.{name}"),
+            &format!("poker.contributions.{name}"),
         )? {
             entry.contributions.push((name.clone(), c));
         }
@@ -347,7 +358,7 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
         if let Some(left) = whole(
             fields,
             &format!("left_{i}"),
-            format!("michigan.cards_left.{name}"),
+            &format!("michigan.cards_left.{name}"),
         )? {
             entry.cards_left.push((name.clone(), left));
         }
@@ -359,7 +370,7 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
     entry.dealer_swaps = !fields.get("swap").is_empty();
     let buyer = fields.get("buyer").trim();
     if !buyer.is_empty() {
-        let price = whole(fields, "price", "spare.auction.price".into())?
+        let price = whole(fields, "price", "spare.auction.price")?
             .ok_or("spare.auction.price: required with a buyer")?;
         entry.auction = Some((buyer.to_string(), price));
     }
@@ -383,110 +394,57 @@ fn final_hands(game: &TripoleyGame, fields: &Fields) -> Vec<(String, String)> {
         .collect()
 }
 
-async fn act(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(id): Path<String>,
-    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
-) -> Result<Response, Response> {
-    let fields = Fields(form);
-    staff.require(&state, KEEP, uri.path()).await?;
-    let current = load(&state, &id).await?;
-    let typed: Vec<(String, String)> = fields
-        .0
-        .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "csrf" | "idempotency_key"))
-        .cloned()
-        .collect();
-    let refuse = |stored: &StoredGame, message: String| {
-        render(
-            &staff,
-            stored,
-            typed.clone(),
-            Vec::new(),
-            Some((
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("{message}. Nothing was recorded."),
-            )),
-        )
-    };
+/// The action of the game page's forms; "check" and the deal read back
+/// answer with the page, recording nothing.
+fn action_of(
+    staff: &Staff,
+    current: &StoredGame,
+    fields: &Fields,
+    typed: &[(String, String)],
+) -> Result<TripoleyAction, Box<Response>> {
+    let refuse = |message: String| Box::new(refused(staff, current, typed, message));
     let action = match fields.get("action") {
-        "check" | "round" => match round_entry(&current.game, &fields) {
-            Ok(e) => TripoleyAction::Round(e),
-            Err(m) => return Ok(refuse(&current, m)),
-        },
+        "check" | "round" => {
+            TripoleyAction::Round(round_entry(&current.game, fields).map_err(refuse)?)
+        }
         "step" if fields.get("read") == "1" => {
             // The deal read back (money cards, 8-9-10, best five): nothing recorded.
-            return Ok(render(&staff, &current, typed.clone(), Vec::new(), None));
-        }
-        "step" => match steps::step_of(&current.game, &fields) {
-            Ok(step) => TripoleyAction::Step(step),
-            Err(m) => return Ok(refuse(&current, m)),
-        },
-        "final" => TripoleyAction::Final(final_hands(&current.game, &fields)),
-        other => {
-            return Ok(refuse(
-                &current,
-                format!("action: \"{other}\" is not an action of this game"),
-            ));
-        }
-    };
-    if fields.get("action") == "check" {
-        // Step 1–4 checked by the engine, nothing recorded.
-        let TripoleyAction::Round(entry) = &action else {
-            return Err(internal("check without a round"));
-        };
-        return Ok(match current.game.apply_round(entry) {
-            Ok((_, out)) => render(
-                &staff,
-                &current,
-                typed.clone(),
-                out.outcome
-                    .steps
-                    .iter()
-                    .map(|s| s.explanation.clone())
-                    .collect(),
-                None,
-            ),
-            Err(e) if e.is_bad_input() => refuse(&current, e.to_string()),
-            Err(e) => return Err(internal(e)),
-        });
-    }
-    let Ok(version) = fields.get("version").trim().parse::<i64>() else {
-        return Ok(refuse(&current, "version: missing; reload the page".into()));
-    };
-    let actor = &staff.0.user.username;
-    let key = fields.get("idempotency_key");
-    match store::act(
-        &state.db,
-        &state.audit_key,
-        actor,
-        &id,
-        version,
-        key,
-        &action,
-    )
-    .await
-    {
-        Ok(_) => Ok(Redirect::to(&format!("/tripoley/{id}")).into_response()),
-        Err(e @ TripoleyGameError::Rules(_)) => {
-            let stored = load(&state, &id).await?;
-            Ok(refuse(&stored, e.to_string()))
-        }
-        Err(e @ TripoleyGameError::Stale { .. }) => {
-            let stored = load(&state, &id).await?;
-            let message = format!("{e}. Nothing was recorded.");
-            Ok(render(
-                &staff,
-                &stored,
-                typed.clone(),
+            return Err(Box::new(render(
+                staff,
+                current,
+                typed.to_vec(),
                 Vec::new(),
-                Some((StatusCode::CONFLICT, message)),
-            ))
+                None,
+            )));
         }
-        Err(TripoleyGameError::Unknown(id)) => {
-            Err(ApiError::NotFound(format!("game: no game \"{id}\"")).into_response())
+        "step" => TripoleyAction::Step(steps::step_of(&current.game, fields).map_err(refuse)?),
+        "final" => TripoleyAction::Final(final_hands(&current.game, fields)),
+        other => {
+            return Err(refuse(format!(
+                "action: \"{other}\" is not an action of this game"
+            )));
         }
-        Err(e @ (TripoleyGameError::Store(_) | TripoleyGameError::Game(_))) => Err(internal(e)),
+    };
+    if fields.get("action") != "check" {
+        return Ok(action);
     }
+    // Step 1–4 checked by the engine, nothing recorded.
+    let TripoleyAction::Round(entry) = &action else {
+        return Err(Box::new(internal("check without a round")));
+    };
+    Err(Box::new(match current.game.apply_round(entry) {
+        Ok((_, out)) => render(
+            staff,
+            current,
+            typed.to_vec(),
+            out.outcome
+                .steps
+                .iter()
+                .map(|s| s.explanation.clone())
+                .collect(),
+            None,
+        ),
+        Err(e) if e.is_bad_input() => *refuse(e.to_string()),
+        Err(e) => internal(e),
+    }))
 }

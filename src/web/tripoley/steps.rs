@@ -10,6 +10,7 @@ use crate::domain::tripoley::michigan_play::Turn;
 use crate::domain::tripoley::round_steps::{Phase, Progress, RoundStep};
 use crate::domain::tripoley::{StepKind, best_five};
 
+use super::whole;
 use crate::web::double_hand_poker::play::forms::Fields;
 
 /// A player's line on the betting screen.
@@ -66,6 +67,17 @@ pub struct StepView {
     pub turn_follows: bool,
     /// The Michigan may still be entered as a result (no card played yet).
     pub result_allowed: bool,
+}
+
+impl StepView {
+    /// The label of the betting screen's chips: a bet's range, or a raise's.
+    pub fn chips_label(&self) -> String {
+        match (self.bet_max, self.raise) {
+            (0, Some((call, max))) => format!("Raise by (1 to {max}, after calling {call})"),
+            (0, None) => "Raise by".into(),
+            (max, _) => format!("Bet (1 to {max})"),
+        }
+    }
 }
 
 fn cards_text(cards: &[crate::domain::cards::Card]) -> String {
@@ -224,16 +236,6 @@ pub fn view(game: &TripoleyGame, progress: &Progress) -> StepView {
         v.result_allowed = progress.cards_played == 0;
     }
     v
-}
-
-fn whole(fields: &Fields, name: &str, field: &str) -> Result<Option<i64>, String> {
-    let text = fields.get(name).trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    text.parse()
-        .map(Some)
-        .map_err(|_| format!("{field}: \"{text}\" is not a whole number"))
 }
 
 /// The seat-numbered inputs `prefix{seat}` that were filled in, by name.
