@@ -140,6 +140,17 @@ struct TablesPage<'a> {
     error: String,
 }
 
+impl TablesPage<'_> {
+    /// The refusal's message when it named `field`, else nothing.
+    fn error_on(&self, field: &str) -> &str {
+        if self.error_field == field {
+            &self.error
+        } else {
+            ""
+        }
+    }
+}
+
 async fn tables_page(
     state: &AppState,
     staff: &Staff,
