@@ -6,32 +6,14 @@
 
 use chrono::Utc;
 use serde_json::json;
-use sqlx::Row;
 
 use super::{
-    ABSOLUTE_TIMEOUT, AccountError, IDLE_TIMEOUT, SELECT_USER, TokenInfo, User, add_user,
-    append_staff, invalid, random_hex, time_text, user_from_row,
+    ABSOLUTE_TIMEOUT, AccountError, IDLE_TIMEOUT, TokenInfo, User, account, add_user, append_staff,
+    invalid, random_hex, time_text,
 };
 use crate::domain::common::audit::AuditKey;
 use crate::domain::staff::{Role, check_username};
 use crate::store::{Db, StoreError, WriteTx, begin_write};
-
-/// The account called `username` with its disabled flag, or an error naming it.
-async fn account(tx: &mut WriteTx, username: &str) -> Result<(User, bool), AccountError> {
-    check_username(username).map_err(|m| invalid("username", m))?;
-    let sql = format!("{SELECT_USER} WHERE username = $1");
-    let found = on_tx!(tx, |c| {
-        match sqlx::query(&sql)
-            .bind(username)
-            .fetch_optional(&mut **c)
-            .await?
-        {
-            Some(row) => Some((user_from_row(&row)?, row.try_get::<bool, _>("disabled")?)),
-            None => None,
-        }
-    });
-    found.ok_or_else(|| invalid("username", format!("no user \"{username}\"")))
-}
 
 /// Enabled admins, counted under the chain lock.
 async fn enabled_admins(tx: &mut WriteTx) -> Result<i64, StoreError> {

@@ -26,7 +26,7 @@ use sqlx::Row;
 use super::audit::{NewRecord, append, canonical_json};
 use super::{StoreError, WriteTx};
 use crate::domain::common::audit::AuditKey;
-use crate::domain::staff::Role;
+use crate::domain::staff::{Role, check_username};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct User {
@@ -129,6 +129,27 @@ where
         role: role.parse().map_err(StoreError::Internal)?,
         must_change_password: row.try_get("must_change_password")?,
     })
+}
+
+/// The account called `username` with its disabled flag, or an error naming
+/// it (the name checked first). Admin changes and tokens all look it up so.
+pub(super) async fn account(
+    tx: &mut WriteTx,
+    username: &str,
+) -> Result<(User, bool), AccountError> {
+    check_username(username).map_err(|m| invalid("username", m))?;
+    let sql = format!("{SELECT_USER} WHERE username = $1");
+    let found = on_tx!(tx, |c| {
+        match sqlx::query(&sql)
+            .bind(username)
+            .fetch_optional(&mut **c)
+            .await?
+        {
+            Some(row) => Some((user_from_row(&row)?, row.try_get::<bool, _>("disabled")?)),
+            None => None,
+        }
+    });
+    found.ok_or_else(|| invalid("username", format!("no user \"{username}\"")))
 }
 
 pub(super) const SELECT_USER: &str =

@@ -5,8 +5,8 @@ use serde_json::json;
 use sqlx::Row;
 
 use super::{
-    AccountError, SELECT_USER, User, append_staff, invalid, random_hex, session_id_hash,
-    staff_record, time_text, user_from_row,
+    AccountError, User, account, append_staff, invalid, random_hex, session_id_hash, staff_record,
+    time_text, user_from_row,
 };
 use crate::domain::common::audit::AuditKey;
 use crate::domain::common::text::FreeText;
@@ -69,22 +69,11 @@ pub(super) fn token_shaped(token: &str) -> bool {
 
 /// The live account called `username` (not disabled), or an error naming it.
 pub(super) async fn live_user(tx: &mut WriteTx, username: &str) -> Result<User, AccountError> {
-    let sql = format!("{SELECT_USER} WHERE username = $1");
-    let found = on_tx!(tx, |c| {
-        match sqlx::query(&sql)
-            .bind(username)
-            .fetch_optional(&mut **c)
-            .await?
-        {
-            Some(row) => Some((user_from_row(&row)?, row.try_get::<bool, _>("disabled")?)),
-            None => None,
-        }
-    });
-    match found {
-        None => Err(invalid("username", format!("no user \"{username}\""))),
-        Some((_, true)) => Err(invalid("username", format!("\"{username}\" is disabled"))),
-        Some((user, false)) => Ok(user),
+    let (user, disabled) = account(tx, username).await?;
+    if disabled {
+        return Err(invalid("username", format!("\"{username}\" is disabled")));
     }
+    Ok(user)
 }
 
 /// Issues a new API token for `username` (`actor` is who issues it) and
@@ -151,17 +140,7 @@ pub async fn revoke_tokens(
 ) -> Result<Vec<TokenInfo>, AccountError> {
     check_username(username).map_err(|m| invalid("username", m))?;
     let mut tx = begin_write(db).await?;
-    let sql = format!("{SELECT_USER} WHERE username = $1");
-    let user = on_tx!(&mut tx, |c| {
-        match sqlx::query(&sql)
-            .bind(username)
-            .fetch_optional(&mut **c)
-            .await?
-        {
-            Some(row) => user_from_row(&row)?,
-            None => return Err(invalid("username", format!("no user \"{username}\""))),
-        }
-    });
+    let (user, _) = account(&mut tx, username).await?;
     let (column, value) = match which {
         RevokeWhich::Id(id) => ("id", id),
         RevokeWhich::Label(label) => ("label", label),
