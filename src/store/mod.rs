@@ -16,16 +16,31 @@ pub mod write_error;
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
-};
+use sqlx::postgres::{PgConnectOptions, PgPool};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqliteSynchronous};
 
 /// The embedded default: a file in the working directory.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite:pitbook.db";
 
 const POOL_CONNECTIONS_MAX: u32 = 16;
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Either backend's pool, sized and timed alike; `shown_url` is the URL as
+/// an error may show it (PostgreSQL's without its password).
+async fn open_pool<DB: sqlx::Database>(
+    options: <DB::Connection as sqlx::Connection>::Options,
+    shown_url: String,
+) -> Result<sqlx::Pool<DB>, StoreError> {
+    sqlx::pool::PoolOptions::<DB>::new()
+        .max_connections(POOL_CONNECTIONS_MAX)
+        .acquire_timeout(ACQUIRE_TIMEOUT)
+        .connect_with(options)
+        .await
+        .map_err(|source| StoreError::Unreachable {
+            url: shown_url,
+            source,
+        })
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -108,29 +123,11 @@ impl Db {
                 .synchronous(SqliteSynchronous::Full)
                 .foreign_keys(true)
                 .busy_timeout(ACQUIRE_TIMEOUT);
-            let pool = SqlitePoolOptions::new()
-                .max_connections(POOL_CONNECTIONS_MAX)
-                .acquire_timeout(ACQUIRE_TIMEOUT)
-                .connect_with(options)
-                .await
-                .map_err(|source| StoreError::Unreachable {
-                    url: url.to_string(),
-                    source,
-                })?;
-            Ok(Db::Sqlite(pool))
+            Ok(Db::Sqlite(open_pool(options, url.to_string()).await?))
         } else {
             let options = PgConnectOptions::from_str(url)
                 .map_err(|e| StoreError::Url(format!("\"{}\": {e}", redact(url))))?;
-            let pool = PgPoolOptions::new()
-                .max_connections(POOL_CONNECTIONS_MAX)
-                .acquire_timeout(ACQUIRE_TIMEOUT)
-                .connect_with(options)
-                .await
-                .map_err(|source| StoreError::Unreachable {
-                    url: redact(url),
-                    source,
-                })?;
-            Ok(Db::Postgres(pool))
+            Ok(Db::Postgres(open_pool(options, redact(url)).await?))
         }
     }
 
