@@ -195,31 +195,29 @@ fn check(
     let money = |text: &Option<String>| text.as_deref().map(Money::parse);
     let bank_ok = money(&row.bank) == want.bank.map(Ok);
     let house_ok = money(&row.house_collection) == want.house_collection.map(Ok);
+    // A column compared as it is, shown as it reads.
+    fn column<T: PartialEq + ToString>(
+        name: &'static str,
+        stored: &T,
+        folded: &T,
+    ) -> (&'static str, bool, String, String) {
+        (
+            name,
+            stored != folded,
+            stored.to_string(),
+            folded.to_string(),
+        )
+    }
     let differs = [
-        (
-            "table",
-            row.table != want.table,
-            row.table.clone(),
-            want.table.clone(),
-        ),
-        (
-            "dealer",
-            row.dealer != want.dealer,
-            row.dealer.clone(),
-            want.dealer.clone(),
-        ),
+        column("table", &row.table, &want.table),
+        column("dealer", &row.dealer, &want.dealer),
         (
             "status",
             row.status != want.status,
             row.status.clone(),
             want.status.to_string(),
         ),
-        (
-            "version",
-            row.version != want.version,
-            row.version.to_string(),
-            want.version.to_string(),
-        ),
+        column("version", &row.version, &want.version),
         (
             "bank",
             !bank_ok,
@@ -232,12 +230,7 @@ fn check(
             format!("{:?}", row.house_collection),
             format!("{:?}", want.house_collection.map(|m| m.to_canonical())),
         ),
-        (
-            "last_seq",
-            row.last_seq != want.last_seq,
-            row.last_seq.to_string(),
-            want.last_seq.to_string(),
-        ),
+        column("last_seq", &row.last_seq, &want.last_seq),
         (
             "settlement_seq",
             want.settlement_seq.is_some() && row.settlement_seq != want.settlement_seq,
