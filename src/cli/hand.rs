@@ -173,18 +173,11 @@ fn settings_text(r: &SettingsResponse) -> String {
         r.settings.len(),
         r.fouled_count
     );
-    let width = r
-        .settings
-        .iter()
-        .map(|s| s.high.name.chars().count())
-        .max()
-        .unwrap_or(0);
-    let low_width = r
-        .settings
-        .iter()
-        .map(|s| s.low.name.chars().count())
-        .max()
-        .unwrap_or(0);
+    let widest = |names: &mut dyn Iterator<Item = &str>| {
+        names.map(|name| name.chars().count()).max().unwrap_or(0)
+    };
+    let width = widest(&mut r.settings.iter().map(|s| s.high.name.as_str()));
+    let low_width = widest(&mut r.settings.iter().map(|s| s.low.name.as_str()));
     for s in &r.settings {
         let mark = if s.fouled {
             "FOUL"
