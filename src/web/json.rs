@@ -7,9 +7,12 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, post};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::ApiError;
+use crate::domain::common::field_error::AsFieldError;
 
 /// Longest request body accepted on the JSON API.
 pub const BODY_BYTES_MAX: usize = 256 * 1024;
@@ -23,6 +26,21 @@ pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     }
     crate::domain::common::json::parse_with_path(body)
         .map_err(|e| ApiError::bad_input(e.path, e.message))
+}
+
+/// A POST route answered by a pure core function of its JSON body: the
+/// parse's refusal or the core's is the API's 422, the answer its JSON.
+pub fn core_post<S, Q, R, E>(core: fn(&Q) -> Result<R, E>) -> MethodRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Q: DeserializeOwned + 'static,
+    R: Serialize + 'static,
+    E: AsFieldError + std::fmt::Display + 'static,
+{
+    post(move |body: Body| async move {
+        let req: Q = parse(&body)?;
+        core(&req).map(Json).map_err(|e| ApiError::refused(&e))
+    })
 }
 
 /// A JSON route's request body, read under the one limit every JSON route

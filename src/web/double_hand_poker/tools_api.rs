@@ -17,20 +17,24 @@ use crate::domain::double_hand_poker::tools::{
     self, CardsRequest, CardsText, DiceRequest, DiceResponse, EvalResponse, HouseWayResponse,
     SettingsResponse, ToolError,
 };
-use crate::web::{ApiError, AppState, json};
+use crate::web::json::core_post;
+use crate::web::{ApiError, AppState};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/v1/hands/eval", get(eval_get).post(eval_post))
+        .route(
+            "/api/v1/hands/eval",
+            get(eval_get).merge(core_post(tools::eval)),
+        )
         .route(
             "/api/v1/hands/house-way",
-            get(house_way_get).post(house_way_post),
+            get(house_way_get).merge(core_post(tools::house_way)),
         )
         .route(
             "/api/v1/hands/settings",
-            get(settings_get).post(settings_post),
+            get(settings_get).merge(core_post(tools::settings)),
         )
-        .route("/api/v1/dice", get(dice_get).post(dice_post))
+        .route("/api/v1/dice", get(dice_get).merge(core_post(tools::dice)))
 }
 
 /// `?cards=As+Ks+Qs+Js+Ts&profile=nevada&joker=wild&wheel=lowest`
@@ -79,18 +83,10 @@ fn respond<T: Serialize>(r: Result<T, ToolError>) -> Result<Json<T>, ApiError> {
     r.map(Json).map_err(|e| ApiError::refused(&e))
 }
 
-async fn eval_post(body: json::Body) -> Result<Json<EvalResponse>, ApiError> {
-    respond(tools::eval(&json::parse(&body)?))
-}
-
 async fn eval_get(
     q: Result<Query<CardsQuery>, QueryRejection>,
 ) -> Result<Json<EvalResponse>, ApiError> {
     respond(tools::eval(&cards_query(q)?))
-}
-
-async fn house_way_post(body: json::Body) -> Result<Json<HouseWayResponse>, ApiError> {
-    respond(tools::house_way(&json::parse(&body)?))
 }
 
 async fn house_way_get(
@@ -99,18 +95,10 @@ async fn house_way_get(
     respond(tools::house_way(&cards_query(q)?))
 }
 
-async fn settings_post(body: json::Body) -> Result<Json<SettingsResponse>, ApiError> {
-    respond(tools::settings(&json::parse(&body)?))
-}
-
 async fn settings_get(
     q: Result<Query<CardsQuery>, QueryRejection>,
 ) -> Result<Json<SettingsResponse>, ApiError> {
     respond(tools::settings(&cards_query(q)?))
-}
-
-async fn dice_post(body: json::Body) -> Result<Json<DiceResponse>, ApiError> {
-    respond(tools::dice(&json::parse::<DiceRequest>(&body)?))
 }
 
 async fn dice_get(
