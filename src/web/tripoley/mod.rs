@@ -335,12 +335,12 @@ fn whole(fields: &Fields, name: &str, field: &str) -> Result<Option<i64>, String
 
 /// The round as typed in steps 1–4.
 fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, String> {
-    let mut entry = RoundEntry::default();
+    let mut entry = RoundEntry {
+        hands: steps::by_seat(game, fields, "hand_"),
+        shown: steps::by_seat(game, fields, "shown_"),
+        ..RoundEntry::default()
+    };
     for (i, name) in game.players.iter().enumerate() {
-        let hand = fields.get(&format!("hand_{i}")).trim();
-        if !hand.is_empty() {
-            entry.hands.push((name.clone(), hand.to_string()));
-        }
         if let Some(c) = whole(
             fields,
             &format!("contrib_{i}"),
@@ -351,10 +351,6 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
         if !fields.get(&format!("fold_{i}")).is_empty() {
             entry.folded.push(name.clone());
         }
-        let shown = fields.get(&format!("shown_{i}")).trim();
-        if !shown.is_empty() {
-            entry.shown.push((name.clone(), shown.to_string()));
-        }
         if let Some(left) = whole(
             fields,
             &format!("left_{i}"),
@@ -363,13 +359,11 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
             entry.cards_left.push((name.clone(), left));
         }
     }
-    let spare = fields.get("hand_spare").trim();
-    if !spare.is_empty() {
+    if let Some(spare) = fields.filled("hand_spare") {
         entry.hands.push(("spare".into(), spare.to_string()));
     }
     entry.dealer_swaps = !fields.get("swap").is_empty();
-    let buyer = fields.get("buyer").trim();
-    if !buyer.is_empty() {
+    if let Some(buyer) = fields.filled("buyer") {
         let price = whole(fields, "price", "spare.auction.price")?
             .ok_or("spare.auction.price: required with a buyer")?;
         entry.auction = Some((buyer.to_string(), price));
@@ -383,15 +377,7 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
 }
 
 fn final_hands(game: &TripoleyGame, fields: &Fields) -> Vec<(String, String)> {
-    game.players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let cards = fields.get(&format!("final_{i}")).trim().to_string();
-            (p.clone(), cards)
-        })
-        .filter(|(_, h)| !h.is_empty())
-        .collect()
+    steps::by_seat(game, fields, "final_")
 }
 
 /// The action of the game page's forms; "check" and the deal read back

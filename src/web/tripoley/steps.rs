@@ -239,13 +239,13 @@ pub fn view(game: &TripoleyGame, progress: &Progress) -> StepView {
 }
 
 /// The seat-numbered inputs `prefix{seat}` that were filled in, by name.
-fn by_seat(game: &TripoleyGame, fields: &Fields, prefix: &str) -> Vec<(String, String)> {
+pub(super) fn by_seat(game: &TripoleyGame, fields: &Fields, prefix: &str) -> Vec<(String, String)> {
     game.players
         .iter()
         .enumerate()
         .filter_map(|(i, name)| {
-            let text = fields.get(&format!("{prefix}{i}")).trim();
-            (!text.is_empty()).then(|| (name.clone(), text.to_string()))
+            let text = fields.filled(&format!("{prefix}{i}"))?;
+            Some((name.clone(), text.to_string()))
         })
         .collect()
 }
@@ -256,20 +256,19 @@ pub fn step_of(game: &TripoleyGame, fields: &Fields) -> Result<RoundStep, String
         "ante" => RoundStep::Ante,
         "deal" => {
             let mut hands = by_seat(game, fields, "hand_");
-            let spare = fields.get("hand_spare").trim();
-            if !spare.is_empty() {
+            if let Some(spare) = fields.filled("hand_spare") {
                 hands.push(("spare".into(), spare.to_string()));
             }
             RoundStep::Deal { hands }
         }
         "spare" => {
-            let buyer = fields.get("buyer").trim();
-            let auction = if buyer.is_empty() {
-                None
-            } else {
-                let price = whole(fields, "price", "spare.auction.price")?
-                    .ok_or("spare.auction.price: required with a buyer")?;
-                Some((buyer.to_string(), price))
+            let auction = match fields.filled("buyer") {
+                None => None,
+                Some(buyer) => {
+                    let price = whole(fields, "price", "spare.auction.price")?
+                        .ok_or("spare.auction.price: required with a buyer")?;
+                    Some((buyer.to_string(), price))
+                }
             };
             RoundStep::Spare {
                 dealer_swaps: !fields.get("swap").is_empty(),

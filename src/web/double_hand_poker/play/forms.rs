@@ -18,6 +18,11 @@ impl Fields {
             .find(|(k, _)| k == name)
             .map_or("", |(_, v)| v.as_str())
     }
+
+    /// What was typed into `name`, trimmed; None when that leaves nothing.
+    pub fn filled(&self, name: &str) -> Option<&str> {
+        Some(self.get(name).trim()).filter(|text| !text.is_empty())
+    }
 }
 
 pub(super) type Refused = (String, String);
