@@ -16,7 +16,7 @@ use crate::domain::staff::{Action, allows};
 use crate::store::kept_games::{self, KeptGame, KeptGameError, StoredGame};
 use crate::web::double_hand_poker::play::forms::Fields;
 use crate::web::error::internal;
-use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff};
+use crate::web::{ApiError, AppState, CsrfForm, PageContext, PagePost, Staff};
 
 /// Keeping a game is for dealers, supervisors and admins; everyone reads.
 pub(super) const KEEP: Action = Action::ActOnTable { assigned: true };
@@ -214,10 +214,7 @@ pub(super) fn refused<G: KeptPages>(
 }
 
 async fn act<G: KeptPages>(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(id): Path<String>,
-    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
+    PagePost(state, uri, id, staff, form): PagePost<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
     staff.require(&state, KEEP, uri.path()).await?;

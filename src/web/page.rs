@@ -4,7 +4,8 @@
 //! CSRF token before the handler runs.
 
 use axum::body::{Body, Bytes};
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
+use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::{Form, http};
 use serde::de::DeserializeOwned;
@@ -65,6 +66,28 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for CsrfForm<T> {
             .map_or("", |(_, v)| v.as_str());
         staff.check_csrf(sent)?;
         Ok(CsrfForm(staff, form))
+    }
+}
+
+/// A [`CsrfForm`] posted to the page of one thing named in the path (a
+/// table, a hand, a game, an account): the state, the request's URI (a role
+/// check sends the sign-in back to its path), the path's one segment, who
+/// posted and the form, in that order. Extracted in the order the handlers had: the path,
+/// then the form.
+pub struct PagePost<T>(pub AppState, pub Uri, pub String, pub Staff, pub T);
+
+impl<T: DeserializeOwned + Send> FromRequest<AppState> for PagePost<T> {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, Response> {
+        let (mut parts, body) = req.into_parts();
+        let uri = parts.uri.clone();
+        let Path(id) = Path::<String>::from_request_parts(&mut parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let CsrfForm(staff, form) =
+            CsrfForm::from_request(Request::from_parts(parts, body), state).await?;
+        Ok(PagePost(state.clone(), uri, id, staff, form))
     }
 }
 

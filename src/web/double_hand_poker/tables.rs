@@ -20,7 +20,7 @@ use crate::store::double_hand_poker::hands::HandCommand;
 use crate::store::double_hand_poker::tables::{self, AtTable, HandSummary, Table, TableStoreError};
 use crate::web::error::{command_status, internal};
 use crate::web::staff::page;
-use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff};
+use crate::web::{ApiError, AppState, CsrfForm, PageContext, PagePost, Staff};
 
 /// Hands listed on a table's page.
 const RECENT_HANDS: i64 = 20;
@@ -345,10 +345,7 @@ struct DealerForm {
 }
 
 async fn dealers(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(name): Path<String>,
-    CsrfForm(staff, form): CsrfForm<DealerForm>,
+    PagePost(state, uri, name, staff, form): PagePost<DealerForm>,
 ) -> Result<Response, Response> {
     staff
         .require(&state, Action::AssignDealers, uri.path())
@@ -386,10 +383,7 @@ struct OpenForm {
 
 /// Opens a hand with the table's rules as they are now.
 async fn open_hand(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(name): Path<String>,
-    CsrfForm(staff, form): CsrfForm<OpenForm>,
+    PagePost(state, uri, name, staff, form): PagePost<OpenForm>,
 ) -> Result<Response, Response> {
     let table = load_table(&state, &name).await?;
     require_play(&state, &staff, &name, uri.path()).await?;

@@ -19,7 +19,7 @@ use super::page;
 use crate::domain::staff::{Action, Role};
 use crate::store::staff::{self as store, AccountError, RevokeWhich, TokenInfo};
 use crate::web::error::internal;
-use crate::web::{ApiError, AppState, CsrfForm, NoFields, PageContext, Staff};
+use crate::web::{ApiError, AppState, CsrfForm, NoFields, PageContext, PagePost, Staff};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -229,19 +229,13 @@ async fn set_disabled(
 }
 
 async fn disable(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(name): Path<String>,
-    CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
+    PagePost(state, uri, name, staff, NoFields {}): PagePost<NoFields>,
 ) -> Result<Response, Response> {
     set_disabled(state, staff, uri, name, true).await
 }
 
 async fn enable(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(name): Path<String>,
-    CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
+    PagePost(state, uri, name, staff, NoFields {}): PagePost<NoFields>,
 ) -> Result<Response, Response> {
     set_disabled(state, staff, uri, name, false).await
 }
@@ -253,10 +247,7 @@ struct RoleForm {
 }
 
 async fn set_role(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(name): Path<String>,
-    CsrfForm(staff, form): CsrfForm<RoleForm>,
+    PagePost(state, uri, name, staff, form): PagePost<RoleForm>,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
     let result = match form.role.parse::<Role>() {
@@ -285,10 +276,7 @@ async fn set_role(
 }
 
 async fn reset_password(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(name): Path<String>,
-    CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
+    PagePost(state, uri, name, staff, NoFields {}): PagePost<NoFields>,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
     let actor = &staff.0.user.username;
@@ -355,10 +343,7 @@ struct RevokeForm {
 }
 
 async fn revoke_token(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(name): Path<String>,
-    CsrfForm(staff, form): CsrfForm<RevokeForm>,
+    PagePost(state, uri, name, staff, form): PagePost<RevokeForm>,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
     let actor = &staff.0.user.username;

@@ -12,7 +12,7 @@ use crate::domain::common::field_error::AsFieldError;
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use serde::Deserialize;
@@ -24,7 +24,7 @@ use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
 use crate::store::double_hand_poker::tables;
 use crate::web::error::{command_status, internal};
 use crate::web::staff::page;
-use crate::web::{ApiError, AppState, CsrfForm, PageContext, Staff, Typed};
+use crate::web::{ApiError, AppState, PageContext, PagePost, Staff, Typed};
 use forms::{Fields, events_of};
 use view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
 
@@ -276,10 +276,7 @@ async fn show(
 }
 
 async fn act(
-    State(state): State<AppState>,
-    uri: Uri,
-    Path(id): Path<String>,
-    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
+    PagePost(state, uri, id, staff, form): PagePost<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
     let loaded = load(&state, &id).await?;
