@@ -28,7 +28,7 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 pub use error::ApiError;
-pub use page::{CsrfForm, NoFields, PageContext, PagePost, Typed};
+pub use page::{AtPath, CsrfForm, NoFields, PageContext, PagePost, Typed};
 pub use staff::session::Staff;
 
 use crate::domain::common::audit::AuditKey;

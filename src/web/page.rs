@@ -1,11 +1,13 @@
 //! Page scaffolding, once: the [`PageContext`] every signed-in page renders
 //! its header and form heads from, and [`CsrfForm`], the extractor of every
 //! POST form of a signed-in page, which refuses a form without the session's
-//! CSRF token before the handler runs.
+//! CSRF token before the handler runs; [`PagePost`] and [`AtPath`], the heads
+//! of the handlers about one thing named in the path.
 
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::Uri;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::{Form, http};
 use serde::de::DeserializeOwned;
@@ -88,6 +90,23 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for PagePost<T> {
         let CsrfForm(staff, form) =
             CsrfForm::from_request(Request::from_parts(parts, body), state).await?;
         Ok(PagePost(state.clone(), uri, id, staff, form))
+    }
+}
+
+/// A signed-in request about one thing named in the path (a table, a hand,
+/// an account): the state, who asks, the request's URI (for the role
+/// check) and the path's one segment, extracted in that order.
+pub struct AtPath(pub AppState, pub Staff, pub Uri, pub String);
+
+impl FromRequestParts<AppState> for AtPath {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        let staff = Staff::from_request_parts(parts, state).await?;
+        let Path(id) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        Ok(AtPath(state.clone(), staff, parts.uri.clone(), id))
     }
 }
 

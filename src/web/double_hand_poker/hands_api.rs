@@ -6,7 +6,7 @@
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -17,7 +17,7 @@ use crate::domain::double_hand_poker::hand_record::{HandError, HandEvent, open_r
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
 use crate::store::double_hand_poker::tables::{self, AtTable};
-use crate::web::{ApiError, AppState, Staff, json};
+use crate::web::{ApiError, AppState, AtPath, Staff, json};
 
 const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 
@@ -65,10 +65,7 @@ async fn open_hand(
 }
 
 async fn command(
-    State(state): State<AppState>,
-    staff: Staff,
-    uri: Uri,
-    Path(id): Path<String>,
+    AtPath(state, staff, uri, id): AtPath,
     body: json::Body,
 ) -> Result<Response, Response> {
     run(&state, &staff, uri.path(), Some(&id), &body).await
@@ -185,12 +182,7 @@ async fn require_assignment(
     staff.require(state, action, path).await
 }
 
-async fn show_hand(
-    State(state): State<AppState>,
-    staff: Staff,
-    uri: Uri,
-    Path(id): Path<String>,
-) -> Result<Response, Response> {
+async fn show_hand(AtPath(state, staff, uri, id): AtPath) -> Result<Response, Response> {
     staff.require(&state, Action::Read, uri.path()).await?;
     match hands::get(&state.db, &id)
         .await

@@ -3,7 +3,7 @@
 //! store calls and checks as the tables pages; each change is audited.
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -14,7 +14,7 @@ use serde_json::json;
 use crate::domain::double_hand_poker::table::TableConfig;
 use crate::domain::staff::Action;
 use crate::store::double_hand_poker::tables::{self, TableStoreError};
-use crate::web::{ApiError, AppState, Staff, json};
+use crate::web::{ApiError, AppState, AtPath, Staff, json};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -45,12 +45,7 @@ async fn create(
     Ok((StatusCode::CREATED, Json(config)).into_response())
 }
 
-async fn show(
-    State(state): State<AppState>,
-    staff: Staff,
-    uri: Uri,
-    Path(name): Path<String>,
-) -> Result<Response, Response> {
+async fn show(AtPath(state, staff, uri, name): AtPath) -> Result<Response, Response> {
     staff.require(&state, Action::Read, uri.path()).await?;
     match tables::get(&state.db, &name)
         .await
@@ -70,10 +65,7 @@ struct Assignment {
 
 /// `{"dealer": "dana", "assigned": true}` assigns, `false` unassigns.
 async fn dealers(
-    State(state): State<AppState>,
-    staff: Staff,
-    uri: Uri,
-    Path(name): Path<String>,
+    AtPath(state, staff, uri, name): AtPath,
     body: Bytes,
 ) -> Result<Response, Response> {
     staff

@@ -9,7 +9,7 @@
 use crate::domain::common::field_error::FieldError;
 use askama::Template;
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::Uri;
 use axum::response::Response;
 use axum::routing::{get, post};
@@ -19,7 +19,7 @@ use super::page;
 use crate::domain::staff::{Action, Role};
 use crate::store::staff::{self as store, AccountError, RevokeWhich, TokenInfo};
 use crate::web::error::internal;
-use crate::web::{ApiError, AppState, CsrfForm, NoFields, PageContext, PagePost, Staff};
+use crate::web::{ApiError, AppState, AtPath, CsrfForm, NoFields, PageContext, PagePost, Staff};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -326,12 +326,7 @@ async fn render_tokens(
     }))
 }
 
-async fn tokens(
-    State(state): State<AppState>,
-    staff: Staff,
-    uri: Uri,
-    Path(name): Path<String>,
-) -> Result<Response, Response> {
+async fn tokens(AtPath(state, staff, uri, name): AtPath) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
     render_tokens(&state, &staff, &name, None, None).await
 }
