@@ -11,6 +11,7 @@ mod store_args;
 mod tripoley;
 mod user;
 
+use std::io::Read;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -177,5 +178,29 @@ pub(crate) fn output<T: serde::Serialize>(
     } else {
         print!("{}", text(value));
         Ok(())
+    }
+}
+
+/// The bytes of `file` (stdin when absent or `-`) with the name messages
+/// give their source. Reads at most one byte more than `max`, so a huge input
+/// is refused (by the caller or the engine) without being held in memory.
+fn read_file_or_stdin(
+    file: Option<&std::path::Path>,
+    max: usize,
+) -> Result<(Vec<u8>, String), CliError> {
+    let read = |reader: &mut dyn Read, source: String| {
+        let mut bytes = Vec::new();
+        Read::take(reader, max as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::Failure(format!("cannot read {source}: {e}")))?;
+        Ok((bytes, source))
+    };
+    match file {
+        Some(path) if path.as_os_str() != "-" => {
+            let mut file = std::fs::File::open(path)
+                .map_err(|e| CliError::Failure(format!("cannot read {}: {e}", path.display())))?;
+            read(&mut file, path.display().to_string())
+        }
+        _ => read(&mut std::io::stdin().lock(), "stdin".to_string()),
     }
 }

@@ -3,7 +3,7 @@
 //! `POST /api/v1/settle` (`domain::double_hand_poker::settle`); without `--pretty` stdout is
 //! exactly the API's body plus a newline. See docs/settle.md.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -22,14 +22,9 @@ pub struct SettleArgs {
 }
 
 pub fn run(args: SettleArgs) -> Result<(), CliError> {
-    let text = match args.file.as_deref() {
-        Some(path) if path.as_os_str() != "-" => {
-            let file = std::fs::File::open(path)
-                .map_err(|e| CliError::Failure(format!("cannot read {}: {e}", path.display())))?;
-            read_input(file, &path.display().to_string())?
-        }
-        _ => read_input(std::io::stdin().lock(), "stdin")?,
-    };
+    let max = limits::INPUT_BYTES_MAX;
+    let (bytes, source) = super::read_file_or_stdin(args.file.as_deref(), max)?;
+    let text = input_text(bytes, &source, max)?;
     let scenario = settle::parse_scenario(&text).map_err(settle_error)?;
     let settlement = settle::settle(&scenario).map_err(settle_error)?;
     let json = if args.pretty {
@@ -44,15 +39,9 @@ pub fn run(args: SettleArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Failure(format!("cannot write to stdout: {e}")))
 }
 
-/// Reads at most one byte more than the engine accepts, so an endless or
-/// huge input is refused without being held in memory.
-fn read_input(reader: impl Read, source: &str) -> Result<String, CliError> {
-    let max = limits::INPUT_BYTES_MAX;
-    let mut bytes = Vec::new();
-    reader
-        .take(max as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::Failure(format!("cannot read {source}: {e}")))?;
+/// The input read (one byte more than `max` at most) as text: too long or
+/// not UTF-8 is bad input naming its source.
+fn input_text(bytes: Vec<u8>, source: &str, max: usize) -> Result<String, CliError> {
     if bytes.len() > max {
         return Err(CliError::BadInput(format!(
             "input: {source} is more than the limit of {max} bytes"

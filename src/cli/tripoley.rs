@@ -5,7 +5,7 @@
 //! `--pretty` stdout is exactly the API's body plus a newline.
 //! See docs/tripoley.md.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
@@ -39,14 +39,7 @@ pub fn run(command: TripoleyCommand) -> Result<(), CliError> {
         TripoleyCommand::Round(args) => (args, tripoley::round_json),
         TripoleyCommand::Final(args) => (args, tripoley::final_json),
     };
-    let bytes = match args.file.as_deref() {
-        Some(path) if path.as_os_str() != "-" => {
-            let file = std::fs::File::open(path)
-                .map_err(|e| CliError::Failure(format!("cannot read {}: {e}", path.display())))?;
-            read_input(file, &path.display().to_string())?
-        }
-        _ => read_input(std::io::stdin().lock(), "stdin")?,
-    };
+    let (bytes, _) = super::read_file_or_stdin(args.file.as_deref(), INPUT_BYTES_MAX)?;
     let json = compute(&bytes, args.pretty).map_err(|e| {
         if e.is_bad_input() {
             CliError::BadInput(e.to_string())
@@ -58,15 +51,4 @@ pub fn run(command: TripoleyCommand) -> Result<(), CliError> {
     writeln!(out, "{json}")
         .and_then(|()| out.flush())
         .map_err(|e| CliError::Failure(format!("cannot write to stdout: {e}")))
-}
-
-/// Reads at most one byte more than the engine accepts, so a huge input is
-/// refused (by the engine, with its message) without being held in memory.
-fn read_input(reader: impl Read, source: &str) -> Result<Vec<u8>, CliError> {
-    let mut bytes = Vec::new();
-    reader
-        .take(INPUT_BYTES_MAX as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::Failure(format!("cannot read {source}: {e}")))?;
-    Ok(bytes)
 }
