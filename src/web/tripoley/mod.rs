@@ -75,13 +75,59 @@ impl KeptPages for TripoleyGame {
         render(staff, stored, typed, Vec::new(), error)
     }
 
+    /// The action of the game page's forms; "check" and the deal read back
+    /// answer with the page, recording nothing.
     fn action_of(
         staff: &Staff,
-        stored: &StoredGame,
+        current: &StoredGame,
         fields: &Fields,
         typed: &[(String, String)],
     ) -> Result<TripoleyAction, Box<Response>> {
-        action_of(staff, stored, fields, typed)
+        let refuse = |message: String| Box::new(refused(staff, current, typed, message));
+        let action = match fields.get("action") {
+            "check" | "round" => {
+                TripoleyAction::Round(round_entry(&current.game, fields).map_err(refuse)?)
+            }
+            "step" if fields.get("read") == "1" => {
+                // The deal read back (money cards, 8-9-10, best five): nothing recorded.
+                return Err(Box::new(render(
+                    staff,
+                    current,
+                    typed.to_vec(),
+                    Vec::new(),
+                    None,
+                )));
+            }
+            "step" => TripoleyAction::Step(steps::step_of(&current.game, fields).map_err(refuse)?),
+            "final" => TripoleyAction::Final(final_hands(&current.game, fields)),
+            other => {
+                return Err(refuse(format!(
+                    "action: \"{other}\" is not an action of this game"
+                )));
+            }
+        };
+        if fields.get("action") != "check" {
+            return Ok(action);
+        }
+        // Step 1–4 checked by the engine, nothing recorded.
+        let TripoleyAction::Round(entry) = &action else {
+            return Err(Box::new(internal("check without a round")));
+        };
+        Err(Box::new(match current.game.apply_round(entry) {
+            Ok((_, out)) => render(
+                staff,
+                current,
+                typed.to_vec(),
+                out.outcome
+                    .steps
+                    .iter()
+                    .map(|s| s.explanation.clone())
+                    .collect(),
+                None,
+            ),
+            Err(e) if e.is_bad_input() => *refuse(e.to_string()),
+            Err(e) => internal(e),
+        }))
     }
 }
 
@@ -378,59 +424,4 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
 
 fn final_hands(game: &TripoleyGame, fields: &Fields) -> Vec<(String, String)> {
     steps::by_seat(game, fields, "final_")
-}
-
-/// The action of the game page's forms; "check" and the deal read back
-/// answer with the page, recording nothing.
-fn action_of(
-    staff: &Staff,
-    current: &StoredGame,
-    fields: &Fields,
-    typed: &[(String, String)],
-) -> Result<TripoleyAction, Box<Response>> {
-    let refuse = |message: String| Box::new(refused(staff, current, typed, message));
-    let action = match fields.get("action") {
-        "check" | "round" => {
-            TripoleyAction::Round(round_entry(&current.game, fields).map_err(refuse)?)
-        }
-        "step" if fields.get("read") == "1" => {
-            // The deal read back (money cards, 8-9-10, best five): nothing recorded.
-            return Err(Box::new(render(
-                staff,
-                current,
-                typed.to_vec(),
-                Vec::new(),
-                None,
-            )));
-        }
-        "step" => TripoleyAction::Step(steps::step_of(&current.game, fields).map_err(refuse)?),
-        "final" => TripoleyAction::Final(final_hands(&current.game, fields)),
-        other => {
-            return Err(refuse(format!(
-                "action: \"{other}\" is not an action of this game"
-            )));
-        }
-    };
-    if fields.get("action") != "check" {
-        return Ok(action);
-    }
-    // Step 1–4 checked by the engine, nothing recorded.
-    let TripoleyAction::Round(entry) = &action else {
-        return Err(Box::new(internal("check without a round")));
-    };
-    Err(Box::new(match current.game.apply_round(entry) {
-        Ok((_, out)) => render(
-            staff,
-            current,
-            typed.to_vec(),
-            out.outcome
-                .steps
-                .iter()
-                .map(|s| s.explanation.clone())
-                .collect(),
-            None,
-        ),
-        Err(e) if e.is_bad_input() => *refuse(e.to_string()),
-        Err(e) => internal(e),
-    }))
 }
