@@ -214,7 +214,13 @@ pub(super) fn refused<G: KeptPages>(
 }
 
 async fn act<G: KeptPages>(
-    PagePost(state, uri, id, staff, form): PagePost<Vec<(String, String)>>,
+    PagePost {
+        state,
+        uri,
+        id,
+        staff,
+        form,
+    }: PagePost<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
     staff.require(&state, KEEP, uri.path()).await?;

@@ -74,9 +74,17 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for CsrfForm<T> {
 /// A [`CsrfForm`] posted to the page of one thing named in the path (a
 /// table, a hand, a game, an account): the state, the request's URI (a role
 /// check sends the sign-in back to its path), the path's one segment, who
-/// posted and the form, in that order. Extracted in the order the handlers had: the path,
-/// then the form.
-pub struct PagePost<T>(pub AppState, pub Uri, pub String, pub Staff, pub T);
+/// posted and the form. Named fields, so a handler can't swap two by
+/// position. Extracted in the order the handlers had: the path, then the
+/// form.
+pub struct PagePost<T> {
+    pub state: AppState,
+    pub uri: Uri,
+    /// The path's one segment: the table, hand, game or account.
+    pub id: String,
+    pub staff: Staff,
+    pub form: T,
+}
 
 impl<T: DeserializeOwned + Send> FromRequest<AppState> for PagePost<T> {
     type Rejection = Response;
@@ -89,14 +97,26 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for PagePost<T> {
             .map_err(IntoResponse::into_response)?;
         let CsrfForm(staff, form) =
             CsrfForm::from_request(Request::from_parts(parts, body), state).await?;
-        Ok(PagePost(state.clone(), uri, id, staff, form))
+        Ok(PagePost {
+            state: state.clone(),
+            uri,
+            id,
+            staff,
+            form,
+        })
     }
 }
 
 /// A signed-in request about one thing named in the path (a table, a hand,
 /// an account): the state, who asks, the request's URI (for the role
-/// check) and the path's one segment, extracted in that order.
-pub struct AtPath(pub AppState, pub Staff, pub Uri, pub String);
+/// check) and the path's one segment, extracted in that order (named fields, as `PagePost`).
+pub struct AtPath {
+    pub state: AppState,
+    pub staff: Staff,
+    pub uri: Uri,
+    /// The path's one segment: the table, hand or account.
+    pub id: String,
+}
 
 impl FromRequestParts<AppState> for AtPath {
     type Rejection = Response;
@@ -106,7 +126,12 @@ impl FromRequestParts<AppState> for AtPath {
         let Path(id) = Path::<String>::from_request_parts(parts, state)
             .await
             .map_err(IntoResponse::into_response)?;
-        Ok(AtPath(state.clone(), staff, parts.uri.clone(), id))
+        Ok(AtPath {
+            state: state.clone(),
+            staff,
+            uri: parts.uri.clone(),
+            id,
+        })
     }
 }
 

@@ -65,7 +65,12 @@ async fn open_hand(
 }
 
 async fn command(
-    AtPath(state, staff, uri, id): AtPath,
+    AtPath {
+        state,
+        staff,
+        uri,
+        id,
+    }: AtPath,
     body: json::Body,
 ) -> Result<Response, Response> {
     run(&state, &staff, uri.path(), Some(&id), &body).await
@@ -182,7 +187,14 @@ async fn require_assignment(
     staff.require(state, action, path).await
 }
 
-async fn show_hand(AtPath(state, staff, uri, id): AtPath) -> Result<Response, Response> {
+async fn show_hand(
+    AtPath {
+        state,
+        staff,
+        uri,
+        id,
+    }: AtPath,
+) -> Result<Response, Response> {
     staff.require(&state, Action::Read, uri.path()).await?;
     match hands::get(&state.db, &id)
         .await

@@ -345,7 +345,13 @@ struct DealerForm {
 }
 
 async fn dealers(
-    PagePost(state, uri, name, staff, form): PagePost<DealerForm>,
+    PagePost {
+        state,
+        uri,
+        id: name,
+        staff,
+        form,
+    }: PagePost<DealerForm>,
 ) -> Result<Response, Response> {
     staff
         .require(&state, Action::AssignDealers, uri.path())
@@ -383,7 +389,13 @@ struct OpenForm {
 
 /// Opens a hand with the table's rules as they are now.
 async fn open_hand(
-    PagePost(state, uri, name, staff, form): PagePost<OpenForm>,
+    PagePost {
+        state,
+        uri,
+        id: name,
+        staff,
+        form,
+    }: PagePost<OpenForm>,
 ) -> Result<Response, Response> {
     let table = load_table(&state, &name).await?;
     require_play(&state, &staff, &name, uri.path()).await?;

@@ -45,7 +45,14 @@ async fn create(
     Ok((StatusCode::CREATED, Json(config)).into_response())
 }
 
-async fn show(AtPath(state, staff, uri, name): AtPath) -> Result<Response, Response> {
+async fn show(
+    AtPath {
+        state,
+        staff,
+        uri,
+        id: name,
+    }: AtPath,
+) -> Result<Response, Response> {
     staff.require(&state, Action::Read, uri.path()).await?;
     match tables::get(&state.db, &name)
         .await
@@ -65,7 +72,12 @@ struct Assignment {
 
 /// `{"dealer": "dana", "assigned": true}` assigns, `false` unassigns.
 async fn dealers(
-    AtPath(state, staff, uri, name): AtPath,
+    AtPath {
+        state,
+        staff,
+        uri,
+        id: name,
+    }: AtPath,
     body: Bytes,
 ) -> Result<Response, Response> {
     staff

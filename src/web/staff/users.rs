@@ -229,13 +229,25 @@ async fn set_disabled(
 }
 
 async fn disable(
-    PagePost(state, uri, name, staff, NoFields {}): PagePost<NoFields>,
+    PagePost {
+        state,
+        uri,
+        id: name,
+        staff,
+        form: NoFields {},
+    }: PagePost<NoFields>,
 ) -> Result<Response, Response> {
     set_disabled(state, staff, uri, name, true).await
 }
 
 async fn enable(
-    PagePost(state, uri, name, staff, NoFields {}): PagePost<NoFields>,
+    PagePost {
+        state,
+        uri,
+        id: name,
+        staff,
+        form: NoFields {},
+    }: PagePost<NoFields>,
 ) -> Result<Response, Response> {
     set_disabled(state, staff, uri, name, false).await
 }
@@ -247,7 +259,13 @@ struct RoleForm {
 }
 
 async fn set_role(
-    PagePost(state, uri, name, staff, form): PagePost<RoleForm>,
+    PagePost {
+        state,
+        uri,
+        id: name,
+        staff,
+        form,
+    }: PagePost<RoleForm>,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
     let result = match form.role.parse::<Role>() {
@@ -276,7 +294,13 @@ async fn set_role(
 }
 
 async fn reset_password(
-    PagePost(state, uri, name, staff, NoFields {}): PagePost<NoFields>,
+    PagePost {
+        state,
+        uri,
+        id: name,
+        staff,
+        form: NoFields {},
+    }: PagePost<NoFields>,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
     let actor = &staff.0.user.username;
@@ -326,7 +350,14 @@ async fn render_tokens(
     }))
 }
 
-async fn tokens(AtPath(state, staff, uri, name): AtPath) -> Result<Response, Response> {
+async fn tokens(
+    AtPath {
+        state,
+        staff,
+        uri,
+        id: name,
+    }: AtPath,
+) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
     render_tokens(&state, &staff, &name, None, None).await
 }
@@ -338,7 +369,13 @@ struct RevokeForm {
 }
 
 async fn revoke_token(
-    PagePost(state, uri, name, staff, form): PagePost<RevokeForm>,
+    PagePost {
+        state,
+        uri,
+        id: name,
+        staff,
+        form,
+    }: PagePost<RevokeForm>,
 ) -> Result<Response, Response> {
     admin(&staff, &state, &uri).await?;
     let actor = &staff.0.user.username;

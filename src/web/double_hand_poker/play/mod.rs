@@ -276,7 +276,13 @@ async fn show(
 }
 
 async fn act(
-    PagePost(state, uri, id, staff, form): PagePost<Vec<(String, String)>>,
+    PagePost {
+        state,
+        uri,
+        id,
+        staff,
+        form,
+    }: PagePost<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let fields = Fields(form);
     let loaded = load(&state, &id).await?;
