@@ -2,11 +2,12 @@
 //! verification and who ran it, and "verify now" — whose result is itself
 //! an audit record (`chain_verified`), so the page shows the last one.
 
+use crate::web::PageResult;
 use askama::Template;
 use axum::Router;
 use axum::extract::State;
 use axum::http::Uri;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect};
 use axum::routing::get;
 
 use super::staff::page;
@@ -14,7 +15,6 @@ use super::{AppState, CsrfForm, NoFields, PageContext, Staff};
 use crate::domain::staff::Action;
 use crate::store::audit::{NewRecord, canonical_json, last_of_type, record};
 use crate::store::verify;
-use crate::web::error::internal;
 
 /// One verification at a time: it reads the whole log.
 static VERIFYING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -34,14 +34,12 @@ struct ChainPage {
     can_verify: bool,
 }
 
-async fn show(State(state): State<AppState>, staff: Staff) -> Result<Response, Response> {
+async fn show(State(state): State<AppState>, staff: Staff) -> PageResult {
     let head = verify::anchor(&state.db)
-        .await
-        .map_err(internal)?
+        .await?
         .map_or("empty".to_string(), |a| a.to_string());
     let last = last_of_type(&state.db, "chain_verified")
-        .await
-        .map_err(internal)?
+        .await?
         .map(|r| (r.recorded_at, r.actor, r.payload));
     let last = last.map(|(at, who, payload)| {
         let v: serde_json::Value = serde_json::from_str(&payload).unwrap_or_default();
@@ -76,29 +74,25 @@ async fn verify_now(
     State(state): State<AppState>,
     uri: Uri,
     CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
-) -> Result<Response, Response> {
+) -> PageResult {
     staff
         .require(&state, Action::VerifyChain, uri.path())
         .await?;
     let Ok(_running) = VERIFYING.try_lock() else {
         return Ok(Redirect::to("/chain").into_response());
     };
-    let report = verify::verify(&state.db, &state.audit_key, 1, None)
-        .await
-        .map_err(internal)?;
+    let report = verify::verify(&state.db, &state.audit_key, 1, None).await?;
     if !report.ok() {
         tracing::error!(problem = ?report.problem, "audit chain verification FAILED");
     }
-    let payload = serde_json::to_value(&report).map_err(internal)?;
+    let payload = serde_json::to_value(&report)?;
     let entry = NewRecord {
         actor: staff.0.user.username.clone(),
         table: None,
         hand: None,
         event_type: "chain_verified".into(),
-        payload: canonical_json(&payload).map_err(internal)?,
+        payload: canonical_json(&payload)?,
     };
-    record(&state.db, &state.audit_key, entry)
-        .await
-        .map_err(internal)?;
+    record(&state.db, &state.audit_key, entry).await?;
     Ok(Redirect::to("/chain").into_response())
 }

@@ -88,6 +88,74 @@ pub fn internal(e: impl std::fmt::Display) -> Response {
     ApiError::internal(e).into_response()
 }
 
+/// What every page handler returns: its page, or the answer it gives
+/// instead.
+pub type PageResult = Result<Response, PageError>;
+
+/// A page handler's failure, one type for every page: an answer already
+/// made (a refused form shown again with 422, the sign-in, a 403 or 404),
+/// or a bug or an outage, which `?` turns into the logged generic 500 so no
+/// handler maps the store's errors by hand.
+#[derive(Debug)]
+pub enum PageError {
+    Answer(Response),
+    Internal(String),
+}
+
+impl PageError {
+    /// A bug or an outage, with the detail for the log.
+    pub fn internal(detail: impl std::fmt::Display) -> PageError {
+        PageError::Internal(detail.to_string())
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        match self {
+            PageError::Answer(r) => r,
+            PageError::Internal(detail) => internal(detail),
+        }
+    }
+}
+
+/// For the JSON routes that share a page's helpers (the role check, the
+/// table lookup): the same answer.
+impl From<PageError> for Response {
+    fn from(e: PageError) -> Self {
+        e.into_response()
+    }
+}
+
+impl From<Response> for PageError {
+    fn from(r: Response) -> Self {
+        PageError::Answer(r)
+    }
+}
+
+impl From<Box<Response>> for PageError {
+    fn from(r: Box<Response>) -> Self {
+        PageError::Answer(*r)
+    }
+}
+
+impl From<ApiError> for PageError {
+    fn from(e: ApiError) -> Self {
+        PageError::Answer(e.into_response())
+    }
+}
+
+/// The errors a page can only report as internal.
+macro_rules! internal_page_errors {
+    ($($t:ty),*) => {$(
+        impl From<$t> for PageError {
+            fn from(e: $t) -> Self {
+                PageError::Internal(e.to_string())
+            }
+        }
+    )*};
+}
+internal_page_errors!(crate::store::StoreError, askama::Error, serde_json::Error);
+
 /// The hand store's refusals as HTTP: 409 for a conflict with the hand's
 /// state (a stale version, an event the phase does not allow), 500 for the
 /// store or a hand error that is not bad input, 422 for the rest.

@@ -6,6 +6,7 @@
 //! module keeps only its pages' content: its forms read into its start and
 //! its actions, its templates.
 
+use crate::web::{PageError, PageResult};
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri};
@@ -164,7 +165,7 @@ async fn start<G: KeptPages>(
     State(state): State<AppState>,
     uri: Uri,
     CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
-) -> Result<Response, Response> {
+) -> PageResult {
     let fields = Fields(form);
     staff.require(&state, KEEP, uri.path()).await?;
     let game = match G::new_game(&fields) {
@@ -176,7 +177,7 @@ async fn start<G: KeptPages>(
         Ok(id) => Ok(Redirect::to(&format!("{}/{id}", G::PATH)).into_response()),
         Err(e) => match rules_refusal(e) {
             Ok(refused) => Ok(list_page::<G>(&state, &staff, fields.0, Some(refused)).await),
-            Err(e) => Err(internal(e)),
+            Err(e) => Err(PageError::internal(e)),
         },
     }
 }
@@ -185,11 +186,11 @@ fn not_found(id: &str) -> Response {
     ApiError::NotFound(format!("game: no game \"{id}\"")).into_response()
 }
 
-async fn load<G: KeptGame>(state: &AppState, id: &str) -> Result<StoredGame<G>, Response> {
+async fn load<G: KeptGame>(state: &AppState, id: &str) -> Result<StoredGame<G>, PageError> {
     match kept_games::get(&state.db, id).await {
         Ok(Some(g)) => Ok(g),
-        Ok(None) => Err(not_found(id)),
-        Err(e) => Err(internal(e)),
+        Ok(None) => Err(not_found(id).into()),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -197,7 +198,7 @@ async fn show<G: KeptPages>(
     State(state): State<AppState>,
     staff: Staff,
     Path(id): Path<String>,
-) -> Result<Response, Response> {
+) -> PageResult {
     let stored = load::<G>(&state, &id).await?;
     Ok(G::game_page(&staff, &stored, Vec::new(), None))
 }
@@ -221,7 +222,7 @@ async fn act<G: KeptPages>(
         staff,
         form,
     }: PagePost<Vec<(String, String)>>,
-) -> Result<Response, Response> {
+) -> PageResult {
     let fields = Fields(form);
     staff.require(&state, KEEP, uri.path()).await?;
     let current = load::<G>(&state, &id).await?;
@@ -259,7 +260,7 @@ async fn act<G: KeptPages>(
             let error = (StatusCode::CONFLICT, format!("{e}. Nothing was recorded."));
             Ok(G::game_page(&staff, &stored, typed, Some(error)))
         }
-        Err(KeptGameError::Unknown(id)) => Err(not_found(&id)),
-        Err(e @ (KeptGameError::Store(_) | KeptGameError::Game(_))) => Err(internal(e)),
+        Err(KeptGameError::Unknown(id)) => Err(not_found(&id).into()),
+        Err(e @ (KeptGameError::Store(_) | KeptGameError::Game(_))) => Err(PageError::internal(e)),
     }
 }

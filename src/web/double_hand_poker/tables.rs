@@ -3,6 +3,7 @@
 //! dealers; opening a hand. Every form is CSRF-checked; a refused form is
 //! shown again with what was typed and the message beside the field.
 
+use crate::web::{PageError, PageResult};
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, State};
@@ -196,7 +197,7 @@ async fn create(
     State(state): State<AppState>,
     uri: Uri,
     CsrfForm(staff, form): CsrfForm<TableForm>,
-) -> Result<Response, Response> {
+) -> PageResult {
     staff
         .require(&state, Action::ManageTables, uri.path())
         .await?;
@@ -212,7 +213,7 @@ async fn create(
             let refused = (e.field(), e.message().to_string());
             Ok(tables_page(&state, &staff, form, Some(refused)).await)
         }
-        Err(TableStoreError::Store(e)) => Err(internal(e)),
+        Err(TableStoreError::Store(e)) => Err(PageError::internal(e)),
     }
 }
 
@@ -233,11 +234,11 @@ struct TablePage<'a> {
     dealer_error: String,
 }
 
-pub(super) async fn load_table(state: &AppState, name: &str) -> Result<Table, Response> {
+pub(super) async fn load_table(state: &AppState, name: &str) -> Result<Table, PageError> {
     match tables::get(&state.db, name).await {
         Ok(Some(t)) => Ok(t),
-        Ok(None) => Err(ApiError::NotFound(format!("table: no table \"{name}\"")).into_response()),
-        Err(e) => Err(internal(e)),
+        Ok(None) => Err(ApiError::NotFound(format!("table: no table \"{name}\"")).into()),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -248,9 +249,9 @@ pub(super) async fn require_play(
     staff: &Staff,
     table: &str,
     path: &str,
-) -> Result<(), Response> {
+) -> Result<(), PageError> {
     let action = play_action(state, staff, table).await?;
-    staff.require(state, action, path).await
+    Ok(staff.require(state, action, path).await?)
 }
 
 /// Whether the signed-in staff member may run hands at `table`.
@@ -258,17 +259,16 @@ pub(super) async fn may_play(
     state: &AppState,
     staff: &Staff,
     table: &str,
-) -> Result<bool, Response> {
+) -> Result<bool, PageError> {
     let action = play_action(state, staff, table).await?;
     Ok(allows(staff.0.user.role, action))
 }
 
 /// What running hands at `table` takes of the signed-in staff member: a
 /// training table takes the training right, a real one the assignment.
-async fn play_action(state: &AppState, staff: &Staff, table: &str) -> Result<Action, Response> {
-    let found = tables::assignment(&state.db, AtTable::Table(table), &staff.0.user.username)
-        .await
-        .map_err(internal)?;
+async fn play_action(state: &AppState, staff: &Staff, table: &str) -> Result<Action, PageError> {
+    let found =
+        tables::assignment(&state.db, AtTable::Table(table), &staff.0.user.username).await?;
     Ok(found.map_or(Action::ActOnTable { assigned: false }, |a| a.run_hands()))
 }
 
@@ -277,11 +277,9 @@ async fn table_page(
     staff: &Staff,
     name: &str,
     dealer_error: String,
-) -> Result<Response, Response> {
+) -> PageResult {
     let table = load_table(state, name).await?;
-    let hands = tables::hands(&state.db, name, RECENT_HANDS)
-        .await
-        .map_err(internal)?;
+    let hands = tables::hands(&state.db, name, RECENT_HANDS).await?;
     let can_play = may_play(state, staff, name).await?;
     let user = &staff.0.user;
     let config = &table.config;
@@ -328,11 +326,7 @@ async fn table_page(
     })
 }
 
-async fn show(
-    State(state): State<AppState>,
-    staff: Staff,
-    Path(name): Path<String>,
-) -> Result<Response, Response> {
+async fn show(State(state): State<AppState>, staff: Staff, Path(name): Path<String>) -> PageResult {
     table_page(&state, &staff, &name, String::new()).await
 }
 
@@ -352,7 +346,7 @@ async fn dealers(
         staff,
         form,
     }: PagePost<DealerForm>,
-) -> Result<Response, Response> {
+) -> PageResult {
     staff
         .require(&state, Action::AssignDealers, uri.path())
         .await?;
@@ -377,7 +371,7 @@ async fn dealers(
     {
         Ok(()) => Ok(Redirect::to(&format!("/tables/{name}")).into_response()),
         Err(TableStoreError::Invalid(e)) => table_page(&state, &staff, &name, e.to_string()).await,
-        Err(TableStoreError::Store(e)) => Err(internal(e)),
+        Err(TableStoreError::Store(e)) => Err(PageError::internal(e)),
     }
 }
 
@@ -396,7 +390,7 @@ async fn open_hand(
         staff,
         form,
     }: PagePost<OpenForm>,
-) -> Result<Response, Response> {
+) -> PageResult {
     let table = load_table(&state, &name).await?;
     require_play(&state, &staff, &name, uri.path()).await?;
     let config = &table.config;
@@ -416,7 +410,9 @@ async fn open_hand(
     };
     match state.hand_writer.submit(None, command).await {
         Ok((result, _)) => Ok(Redirect::to(&format!("/hands/{}", result.hand_id)).into_response()),
-        Err(e) if command_status(&e) == StatusCode::INTERNAL_SERVER_ERROR => Err(internal(e)),
+        Err(e) if command_status(&e) == StatusCode::INTERNAL_SERVER_ERROR => {
+            Err(PageError::internal(e))
+        }
         Err(e) => table_page(&state, &staff, &name, e.to_string()).await,
     }
 }

@@ -6,6 +6,7 @@
 pub mod session;
 mod users;
 
+use crate::web::PageResult;
 use askama::Template;
 use std::net::SocketAddr;
 
@@ -99,10 +100,11 @@ async fn login(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Form(form): Form<LoginForm>,
-) -> Result<Response, Response> {
+) -> PageResult {
     let address = client_address(&state.trusted_proxies, peer.ip(), &headers);
     let expected = cookie(&headers, LOGIN_CSRF_COOKIE).unwrap_or_default();
-    check_login_csrf(&state.audit_key, &expected, &form.csrf)?;
+    check_login_csrf(&state.audit_key, &expected, &form.csrf)
+        .map_err(IntoResponse::into_response)?;
     let username = form.username.trim().to_string();
     let mut again = LoginPage {
         csrf: form.csrf.clone(),
@@ -160,7 +162,7 @@ async fn login(
             again.password_error = Some(e.to_string());
             Ok(page(&again))
         }
-        Err(LoginError::Store(e)) => Err(ApiError::from(e).into_response()),
+        Err(LoginError::Store(e)) => Err(ApiError::from(e).into()),
     }
 }
 
@@ -168,7 +170,7 @@ async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,
     CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
-) -> Result<Response, Response> {
+) -> PageResult {
     store::logout(&state.db, &state.audit_key, &staff.0)
         .await
         .map_err(|e| ApiError::from(e).into_response())?;
@@ -215,7 +217,7 @@ async fn password_page(staff: Staff) -> Response {
 async fn change_password(
     State(state): State<AppState>,
     CsrfForm(staff, form): CsrfForm<PasswordForm>,
-) -> Result<Response, Response> {
+) -> PageResult {
     let mut again = PasswordPage::for_staff(&staff);
     if form.new != form.confirm {
         again.confirm_error = Some("the two new passwords differ".into());
@@ -241,7 +243,7 @@ async fn change_password(
             }
             Ok(page(&again))
         }
-        Err(AccountError::Store(e)) => Err(ApiError::from(e).into_response()),
+        Err(AccountError::Store(e)) => Err(ApiError::from(e).into()),
     }
 }
 

@@ -7,18 +7,17 @@
 //! The same changes as `pitbook user …` (`store::staff::admin`).
 
 use crate::domain::common::field_error::FieldError;
+use crate::web::{PageError, PageResult};
 use askama::Template;
 use axum::Router;
 use axum::extract::State;
 use axum::http::Uri;
-use axum::response::Response;
 use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::page;
 use crate::domain::staff::{Action, Role};
 use crate::store::staff::{self as store, AccountError, RevokeWhich, TokenInfo};
-use crate::web::error::internal;
 use crate::web::{ApiError, AppState, AtPath, CsrfForm, NoFields, PageContext, PagePost, Staff};
 
 pub fn router() -> Router<AppState> {
@@ -71,12 +70,14 @@ struct Outcome {
     add_error: Option<FieldError>,
 }
 
-async fn admin(staff: &Staff, state: &AppState, uri: &Uri) -> Result<(), Response> {
-    staff.require(state, Action::ManageUsers, uri.path()).await
+async fn admin(staff: &Staff, state: &AppState, uri: &Uri) -> Result<(), PageError> {
+    Ok(staff
+        .require(state, Action::ManageUsers, uri.path())
+        .await?)
 }
 
-async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> Result<Response, Response> {
-    let accounts = store::list_users(&state.db).await.map_err(internal)?;
+async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> PageResult {
+    let accounts = store::list_users(&state.db).await?;
     let rows = accounts
         .into_iter()
         .map(|(u, disabled)| {
@@ -129,7 +130,7 @@ async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> Result<Res
     }))
 }
 
-async fn list(State(state): State<AppState>, staff: Staff, uri: Uri) -> Result<Response, Response> {
+async fn list(State(state): State<AppState>, staff: Staff, uri: Uri) -> PageResult {
     admin(&staff, &state, &uri).await?;
     render(&state, &staff, Outcome::default()).await
 }
@@ -146,7 +147,7 @@ async fn add(
     State(state): State<AppState>,
     uri: Uri,
     CsrfForm(staff, form): CsrfForm<AddForm>,
-) -> Result<Response, Response> {
+) -> PageResult {
     admin(&staff, &state, &uri).await?;
     let username = form.username.trim().to_string();
     let refused = |e: FieldError| Outcome {
@@ -180,7 +181,7 @@ async fn add(
             ..Outcome::default()
         },
         Err(AccountError::Invalid(e)) => refused(e),
-        Err(AccountError::Store(e)) => return Err(internal(e)),
+        Err(AccountError::Store(e)) => return Err(PageError::internal(e)),
     };
     render(&state, &staff, outcome).await
 }
@@ -192,14 +193,14 @@ async fn row_result<T>(
     name: &str,
     result: Result<T, AccountError>,
     notice: impl FnOnce(T) -> Outcome,
-) -> Result<Response, Response> {
+) -> PageResult {
     let outcome = match result {
         Ok(done) => notice(done),
         Err(AccountError::Invalid(e)) => Outcome {
             row_error: Some((name.to_string(), e)),
             ..Outcome::default()
         },
-        Err(AccountError::Store(e)) => return Err(internal(e)),
+        Err(AccountError::Store(e)) => return Err(PageError::internal(e)),
     };
     render(state, staff, outcome).await
 }
@@ -210,7 +211,7 @@ async fn set_disabled(
     uri: Uri,
     name: String,
     disabled: bool,
-) -> Result<Response, Response> {
+) -> PageResult {
     admin(&staff, &state, &uri).await?;
     let actor = &staff.0.user.username;
     let result =
@@ -236,7 +237,7 @@ async fn disable(
         staff,
         form: NoFields {},
     }: PagePost<NoFields>,
-) -> Result<Response, Response> {
+) -> PageResult {
     set_disabled(state, staff, uri, name, true).await
 }
 
@@ -248,7 +249,7 @@ async fn enable(
         staff,
         form: NoFields {},
     }: PagePost<NoFields>,
-) -> Result<Response, Response> {
+) -> PageResult {
     set_disabled(state, staff, uri, name, false).await
 }
 
@@ -266,7 +267,7 @@ async fn set_role(
         staff,
         form,
     }: PagePost<RoleForm>,
-) -> Result<Response, Response> {
+) -> PageResult {
     admin(&staff, &state, &uri).await?;
     let result = match form.role.parse::<Role>() {
         Ok(role) => {
@@ -288,7 +289,7 @@ async fn set_role(
             typed_role: Some((name.clone(), form.role.clone())),
             ..Outcome::default()
         },
-        Err(AccountError::Store(e)) => return Err(internal(e)),
+        Err(AccountError::Store(e)) => return Err(PageError::internal(e)),
     };
     render(&state, &staff, outcome).await
 }
@@ -301,7 +302,7 @@ async fn reset_password(
         staff,
         form: NoFields {},
     }: PagePost<NoFields>,
-) -> Result<Response, Response> {
+) -> PageResult {
     admin(&staff, &state, &uri).await?;
     let actor = &staff.0.user.username;
     let result = store::admin::reset_password(&state.db, &state.audit_key, actor, &name).await;
@@ -331,15 +332,13 @@ async fn render_tokens(
     name: &str,
     notice: Option<String>,
     error: Option<String>,
-) -> Result<Response, Response> {
+) -> PageResult {
     let tokens = match store::admin::tokens_of(&state.db, name).await {
         Ok(t) => t,
         Err(AccountError::Invalid(e)) => {
-            return Err(axum::response::IntoResponse::into_response(
-                ApiError::NotFound(e.to_string()),
-            ));
+            return Err(ApiError::NotFound(e.to_string()).into());
         }
-        Err(AccountError::Store(e)) => return Err(internal(e)),
+        Err(AccountError::Store(e)) => return Err(PageError::internal(e)),
     };
     Ok(page(&TokensPage {
         ctx: PageContext::of(staff),
@@ -357,7 +356,7 @@ async fn tokens(
         uri,
         id: name,
     }: AtPath,
-) -> Result<Response, Response> {
+) -> PageResult {
     admin(&staff, &state, &uri).await?;
     render_tokens(&state, &staff, &name, None, None).await
 }
@@ -376,7 +375,7 @@ async fn revoke_token(
         staff,
         form,
     }: PagePost<RevokeForm>,
-) -> Result<Response, Response> {
+) -> PageResult {
     admin(&staff, &state, &uri).await?;
     let actor = &staff.0.user.username;
     let which = RevokeWhich::Id(form.id.clone());
@@ -392,6 +391,6 @@ async fn revoke_token(
         Err(AccountError::Invalid(e)) => {
             render_tokens(&state, &staff, &name, None, Some(e.message().to_string())).await
         }
-        Err(AccountError::Store(e)) => Err(internal(e)),
+        Err(AccountError::Store(e)) => Err(PageError::internal(e)),
     }
 }

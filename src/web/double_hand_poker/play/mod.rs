@@ -9,11 +9,12 @@ mod pd;
 mod view;
 
 use crate::domain::common::field_error::AsFieldError;
+use crate::web::{PageError, PageResult};
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect};
 use axum::routing::get;
 use serde::Deserialize;
 
@@ -22,7 +23,7 @@ use crate::domain::double_hand_poker::table::{PastHand, PdProposal, TableConfig,
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
 use crate::store::double_hand_poker::tables;
-use crate::web::error::{command_status, internal};
+use crate::web::error::command_status;
 use crate::web::staff::page;
 use crate::web::{ApiError, AppState, PageContext, PagePost, Staff, Typed};
 use forms::{Fields, events_of};
@@ -37,15 +38,15 @@ pub fn router() -> Router<AppState> {
         .route("/hands/{id}/record", get(record))
 }
 
-async fn load(state: &AppState, id: &str) -> Result<Loaded, Response> {
+async fn load(state: &AppState, id: &str) -> Result<Loaded, PageError> {
     let view = match hands::get(&state.db, id).await {
         Ok(Some(view)) => view,
         Ok(None) => {
-            return Err(ApiError::NotFound(format!("hand: no hand \"{id}\"")).into_response());
+            return Err(ApiError::NotFound(format!("hand: no hand \"{id}\"")).into());
         }
-        Err(e) => return Err(internal(e)),
+        Err(e) => return Err(e.into()),
     };
-    Loaded::from_view(view).map_err(internal)
+    Loaded::from_view(view).map_err(PageError::internal)
 }
 
 #[derive(Deserialize, Default)]
@@ -116,11 +117,8 @@ impl HandPage<'_> {
     }
 }
 
-async fn table_of(state: &AppState, name: &str) -> Result<Option<TableConfig>, Response> {
-    Ok(tables::get(&state.db, name)
-        .await
-        .map_err(internal)?
-        .map(|t| t.config))
+async fn table_of(state: &AppState, name: &str) -> Result<Option<TableConfig>, PageError> {
+    Ok(tables::get(&state.db, name).await?.map(|t| t.config))
 }
 
 /// The rotation proposal from the table's last closed hands.
@@ -167,7 +165,7 @@ async fn render(
     loaded: &Loaded,
     query: &ShowQuery,
     refusal: Refusal,
-) -> Result<Response, Response> {
+) -> PageResult {
     let table = table_of(state, &loaded.state.table).await?;
     let step = loaded.step(query.step.as_deref());
     // The refusals typed into a refused form, else those the page carries.
@@ -270,7 +268,7 @@ async fn show(
     staff: Staff,
     Path(id): Path<String>,
     Query(query): Query<ShowQuery>,
-) -> Result<Response, Response> {
+) -> PageResult {
     let loaded = load(&state, &id).await?;
     render(&state, &staff, &loaded, &query, Refusal::default()).await
 }
@@ -283,7 +281,7 @@ async fn act(
         staff,
         form,
     }: PagePost<Vec<(String, String)>>,
-) -> Result<Response, Response> {
+) -> PageResult {
     let fields = Fields(form);
     let loaded = load(&state, &id).await?;
     let step = fields.get("step").to_string();
@@ -332,7 +330,7 @@ async fn act(
         Err(e) => {
             let status = match command_status(&e) {
                 s @ (StatusCode::CONFLICT | StatusCode::UNPROCESSABLE_ENTITY) => s,
-                _ => return Err(internal(e)),
+                _ => return Err(PageError::internal(e)),
             };
             let field = form_field(&e);
             let message = match status {
@@ -384,11 +382,7 @@ struct RecordPage<'a> {
 }
 
 /// Every event of a hand: who, when, what, with its chain position.
-async fn record(
-    State(state): State<AppState>,
-    staff: Staff,
-    Path(id): Path<String>,
-) -> Result<Response, Response> {
+async fn record(State(state): State<AppState>, staff: Staff, Path(id): Path<String>) -> PageResult {
     let loaded = load(&state, &id).await?;
     Ok(page(&RecordPage {
         ctx: PageContext::of(&staff),
