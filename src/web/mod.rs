@@ -1,6 +1,7 @@
 //! The web shell: axum routers (one per module, merged here), request ids,
 //! request logging, graceful shutdown. Handlers translate HTTP to domain calls.
 
+mod assets;
 mod audit;
 mod dice_games;
 mod double_hand_poker;
@@ -91,6 +92,7 @@ pub fn router(state: AppState) -> Router {
         .merge(compute)
         .merge(double_hand_poker::router())
         .merge(staff::router())
+        .merge(assets::router())
         .merge(audit::router())
         .merge(dice_games::router())
         .merge(tripoley::router())

@@ -257,13 +257,39 @@ pub fn parse_card(text: &str) -> Result<Card, CardError> {
 /// Parses cards separated by whitespace and/or commas. A card named twice is
 /// an error. An empty text gives no cards (callers check the count).
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardError> {
-    let cards = text
+    let mut cards = Vec::new();
+    for token in text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
-        .map(parse_card)
-        .collect::<Result<Vec<Card>, CardError>>()?;
+    {
+        match parse_card(token) {
+            Ok(card) => cards.push(card),
+            // Cards typed without spaces ("AsKd10h", as a dealer types
+            // fastest); refused as the token typed when they are not.
+            Err(e) => cards.extend(parse_run(token).ok_or(e)?),
+        }
+    }
     check_unique(&cards)?;
     Ok(cards)
+}
+
+/// A run of cards with nothing between them: each a rank (`10` or one
+/// character) then a suit, or the joker `JK`.
+fn parse_run(run: &str) -> Option<Vec<Card>> {
+    let chars: Vec<char> = run.chars().collect();
+    let mut cards = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let joker = chars.len() - i >= 2
+            && chars[i].eq_ignore_ascii_case(&'j')
+            && chars[i + 1].eq_ignore_ascii_case(&'k');
+        let ten = chars[i] == '1' && chars.get(i + 1) == Some(&'0');
+        let width = if joker || !ten { 2 } else { 3 };
+        let card: String = chars.get(i..i + width)?.iter().collect();
+        cards.push(parse_card(&card).ok()?);
+        i += width;
+    }
+    Some(cards)
 }
 
 /// Parses exactly `N` cards and checks them as a deal under `opts`.
@@ -405,6 +431,31 @@ mod tests {
         assert_eq!(Card::JOKER.suit(), None);
         assert_eq!(Card::from_index(53), None);
         assert!(card("2s") < card("2h") && card("2c") < card("3s") && card("Ac") < Card::JOKER);
+    }
+
+    #[test]
+    fn cards_typed_without_spaces_are_read_one_by_one() {
+        for (typed, read) in [
+            ("AsKd", "As Kd"),
+            ("askdqhjstc9d8h", "As Kd Qh Js Tc 9d 8h"),
+            ("10hJK2c", "Th JK 2c"),
+            ("As KdQh, 10c", "As Kd Qh Tc"),
+            ("K♥q♦", "Kh Qd"),
+        ] {
+            assert_eq!(format_cards(&parse_cards(typed).unwrap()), read, "{typed}");
+        }
+        // Not a run of cards: refused as typed, the whole run named.
+        for bad in ["AsK", "AsXx", "JKs", "AAs", "As1"] {
+            assert_eq!(
+                parse_cards(bad).unwrap_err(),
+                CardError::Unknown(bad.to_string()),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            parse_cards("AsAs").unwrap_err(),
+            CardError::Duplicate(card("As"))
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod setting;
 pub mod settle;
 pub mod table;
 pub mod tools;
+pub mod wagers_again;
 
 #[cfg(test)]
 pub(crate) mod test_options;

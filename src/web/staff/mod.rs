@@ -34,19 +34,6 @@ pub fn router() -> Router<AppState> {
         .route("/password", get(password_page).post(change_password))
         .merge(users::router())
         .route("/api/v1/me", get(me))
-        .route("/static/pitbook.css", get(stylesheet))
-}
-
-const CSS: &str = include_str!("../../../static/pitbook.css");
-
-async fn stylesheet() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
-            (header::CACHE_CONTROL, "public, max-age=3600"),
-        ],
-        CSS,
-    )
 }
 
 pub(super) fn page(t: &impl Template) -> Response {

@@ -58,17 +58,7 @@ pub(super) fn events_of(
             // The table's limits, unit and seats are the hand's rules,
             // checked by the core on every path.
             let amount = v::money_field("amount", fields.get("amount"))?;
-            // The id comes from the form's idempotency key, so a form sent
-            // twice is the same command (and is recorded once).
-            let key: String = fields
-                .get("idempotency_key")
-                .chars()
-                .filter(char::is_ascii_alphanumeric)
-                .take(12)
-                .collect();
-            if key.is_empty() {
-                return Err(refuse("idempotency_key", "missing: reload the page"));
-            }
+            let key = wager_key(fields)?;
             vec![HandEvent::WagerPlaced {
                 id: format!("w-{key}"),
                 seat: int_field(fields, "seat")?,
@@ -78,6 +68,7 @@ pub(super) fn events_of(
                 payout: None,
             }]
         }
+        "again" => super::again::events(fields, &wager_key(fields)?)?,
         "remove" => vec![HandEvent::WagerRemoved {
             id: text_field(fields, "wager")?,
             reason: "entered by mistake; removed by the dealer".into(),
@@ -143,6 +134,21 @@ pub(super) fn events_of(
             ));
         }
     })
+}
+
+/// A wager's id is made from the form's idempotency key, so a form sent
+/// twice is the same command (and is recorded once).
+fn wager_key(fields: &Fields) -> Result<String, Refused> {
+    let key: String = fields
+        .get("idempotency_key")
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .take(12)
+        .collect();
+    if key.is_empty() {
+        return Err(refuse("idempotency_key", "missing: reload the page"));
+    }
+    Ok(key)
 }
 
 fn outcome_field(fields: &Fields, name: &str) -> Result<Outcome, Refused> {

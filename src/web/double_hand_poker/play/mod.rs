@@ -4,6 +4,7 @@
 //! (409) and a double-submitted form settled once (its idempotency key is
 //! rendered into the form). After close only a supervisor voids or corrects.
 
+mod again;
 pub(in crate::web) mod forms;
 mod pd;
 mod view;
@@ -55,6 +56,8 @@ struct ShowQuery {
     mode: Option<String>,
     /// PD screen: the refusals so far (`SEAT:NAME, …`), before the PD is set.
     declined: Option<String>,
+    /// Wagers screen: the seat tapped on the drawing.
+    seat: Option<i64>,
 }
 
 /// What was typed and what was wrong, to show the form again.
@@ -101,6 +104,10 @@ struct HandPage<'a> {
     error_field: String,
     error: String,
     typed: Vec<(String, String)>,
+    /// Wagers step: the last closed hand's wagers, offered again.
+    again: Vec<again::AgainRow>,
+    /// Wagers step: the seat tapped on the drawing, else empty.
+    seat_chosen: String,
 }
 
 impl HandPage<'_> {
@@ -222,6 +229,12 @@ async fn render(
     if let Some(pd) = loaded.state.pd() {
         all_seats.push(pd.seat);
     }
+    let can_play = may_play(state, staff, &loaded.state.table).await?;
+    let again = if step == Step::Wagers && can_play {
+        again::offers(state, loaded).await
+    } else {
+        Vec::new()
+    };
     let status = refusal.status;
     let body = page(&HandPage {
         ctx: PageContext::of(staff),
@@ -251,11 +264,13 @@ async fn render(
         next_step,
         pending,
         summary,
-        can_play: may_play(state, staff, &loaded.state.table).await?,
+        can_play,
         can_correct: allows(user.role, Action::CorrectHands),
         error_field: refusal.field,
         error: refusal.message,
         typed: refusal.typed,
+        again,
+        seat_chosen: query.seat.map(|s| s.to_string()).unwrap_or_default(),
     });
     Ok(match status {
         Some(s) => (s, body).into_response(),
@@ -297,6 +312,7 @@ async fn act(
         step: (step == "dice").then(|| "dice".to_string()),
         mode: (fields.get("mode") == "cards").then(|| "cards".to_string()),
         declined: None,
+        seat: None,
     };
     let again = |field: String, message: String, status: StatusCode| Refusal {
         field,
@@ -320,7 +336,7 @@ async fn act(
     };
     match state.hand_writer.submit(Some(id.clone()), command).await {
         Ok(_) => {
-            let next = if step == "wager" || step == "remove" {
+            let next = if matches!(step.as_str(), "wager" | "again" | "remove") {
                 format!("/hands/{id}")
             } else {
                 format!("/hands/{id}#step")

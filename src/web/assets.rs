@@ -1,0 +1,45 @@
+//! The files the pages load, served by the app itself (no network at
+//! runtime): the stylesheet and the small scripts of progressive
+//! enhancement. Each is compiled into the binary; every page works without
+//! the scripts. Cached for an hour (every other answer is `no-store`).
+
+use axum::Router;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+
+use super::AppState;
+
+/// Path, content type and content of every served file.
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "/static/pitbook.css",
+        "text/css; charset=utf-8",
+        include_str!("../../static/pitbook.css"),
+    ),
+    (
+        "/static/enhance.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/enhance.js"),
+    ),
+];
+
+pub fn router() -> Router<AppState> {
+    ASSETS
+        .iter()
+        .fold(Router::new(), |router, &(path, content_type, body)| {
+            router.route(
+                path,
+                get(move || async move {
+                    (
+                        [
+                            (header::CONTENT_TYPE, content_type),
+                            (header::CACHE_CONTROL, "public, max-age=3600"),
+                        ],
+                        body,
+                    )
+                        .into_response()
+                }),
+            )
+        })
+}
