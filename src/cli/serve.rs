@@ -58,6 +58,17 @@ pub struct ServeArgs {
     #[arg(long, env = "PITBOOK_ANCHOR_INTERVAL_MINS", default_value_t = 15,
           value_parser = clap::value_parser!(u64).range(1..=1440))]
     pub anchor_interval_mins: u64,
+    /// The cardroom's time zone (an IANA name: America/Los_Angeles): the
+    /// pages show times in it, with UTC beside; the record keeps UTC.
+    #[arg(long, env = "PITBOOK_TIME_ZONE", default_value = "UTC",
+          value_parser = parse_time_zone)]
+    pub time_zone: chrono_tz::Tz,
+}
+
+fn parse_time_zone(name: &str) -> Result<chrono_tz::Tz, String> {
+    name.parse().map_err(|_| {
+        format!("\"{name}\" is not a time zone name (e.g. UTC, America/Los_Angeles, Europe/London)")
+    })
 }
 
 impl ServeArgs {
@@ -100,11 +111,13 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
             request_timeout_secs = args.request_timeout_secs,
             max_connections = args.max_connections,
             anchor_log = %anchors.path().display(),
+            time_zone = %args.time_zone,
             "pitbook listening"
         );
         let state = AppState::new(db.clone(), audit_key.clone())
             .map_err(|e| CliError::Failure(format!("starting the hand writer: {e}")))?
-            .with_trusted_proxies(args.trusted_proxy);
+            .with_trusted_proxies(args.trusted_proxy)
+            .with_time_zone(args.time_zone);
         let login_guard = state.login_guard.clone();
         let every = Duration::from_secs(args.anchor_interval_mins * 60);
         let periodic = tokio::spawn(append_anchors(anchors.clone(), db.clone(), every));

@@ -14,6 +14,7 @@ pub mod page;
 pub mod server;
 mod staff;
 mod svg;
+pub mod time;
 mod tripoley;
 
 use std::future::Future;
@@ -51,6 +52,9 @@ pub struct AppState {
     pub login_guard: Arc<LoginGuard>,
     /// Reverse proxies whose `X-Forwarded-For` names the client (`--trusted-proxy`).
     pub trusted_proxies: Arc<Vec<IpAddr>>,
+    /// The cardroom's time zone: pages show times in it, with UTC beside
+    /// (`--time-zone`; the record keeps UTC).
+    pub time_zone: chrono_tz::Tz,
 }
 
 impl AppState {
@@ -69,7 +73,14 @@ impl AppState {
             hand_writer,
             login_guard,
             trusted_proxies: Arc::new(Vec::new()),
+            time_zone: chrono_tz::UTC,
         })
+    }
+
+    /// Shows the pages' times in `zone`.
+    pub fn with_time_zone(mut self, zone: chrono_tz::Tz) -> AppState {
+        self.time_zone = zone;
+        self
     }
 
     /// Takes the client address from `X-Forwarded-For` on requests from these peers.

@@ -326,6 +326,15 @@ fn form_encode(text: &str) -> String {
 /// Starts the real server on 127.0.0.1:0 over a fresh database with the
 /// account [`TEST_ADMIN`] and an API token for it, which `client` sends.
 pub async fn spawn_app(backend: Backend) -> TestApp {
+    spawn_app_with(backend, |state| state).await
+}
+
+/// [`spawn_app`] with the app state changed by `configure` first (a time
+/// zone, trusted proxies).
+pub async fn spawn_app_with(
+    backend: Backend,
+    configure: impl FnOnce(AppState) -> AppState,
+) -> TestApp {
     let database = TestDb::new(backend).await;
     let db = &database.db;
     pitbook::store::staff::add_user(
@@ -348,7 +357,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
         .expect("bind");
     let address = format!("http://{}", listener.local_addr().expect("addr"));
     let (tx, rx) = oneshot::channel::<()>();
-    let state = AppState::new(database.db.clone(), test_key()).expect("the app state");
+    let state = configure(AppState::new(database.db.clone(), test_key()).expect("the app state"));
     let login_guard = state.login_guard.clone();
     tokio::spawn(async move {
         let _ = web::serve(listener, state, async {

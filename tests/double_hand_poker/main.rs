@@ -18,6 +18,7 @@ mod http_play;
 mod http_settle;
 mod http_table_rules;
 mod http_wagers_again;
+mod http_what_happened;
 mod settle_docs;
 mod settle_errors;
 mod settle_hands;

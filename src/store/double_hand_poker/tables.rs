@@ -37,6 +37,29 @@ pub struct HandSummary {
     pub dealer: String,
     pub bank: Option<String>,
     pub opened_at: String,
+    /// A supervisor corrected a seat's result after close.
+    pub corrected: bool,
+}
+
+impl HandSummary {
+    /// The hand's state in the floor's words: a hand whose PD is not set
+    /// yet is waiting for its PD, not betting.
+    pub fn status_words(&self) -> &'static str {
+        match (self.status.as_str(), &self.bank, self.corrected) {
+            ("betting", None, _) => "waiting for the PD",
+            ("betting", Some(_), _) => "taking wagers",
+            ("dealt", _, _) => "dealt: results and settlement",
+            ("closed", _, true) => "closed, corrected",
+            ("closed", _, false) => "closed",
+            ("voided", _, _) => "voided",
+            _ => "unknown",
+        }
+    }
+
+    /// Whether the hand is still being played.
+    pub fn is_open(&self) -> bool {
+        matches!(self.status.as_str(), "betting" | "dealt")
+    }
 }
 
 async fn config_record(
@@ -427,7 +450,9 @@ pub async fn set_dealer(
 
 /// The table's hands, newest first (at most `limit`).
 pub async fn hands(db: &Db, table: &str, limit: i64) -> Result<Vec<HandSummary>, StoreError> {
-    let sql = "SELECT id, status, dealer, CAST(bank AS TEXT), opened_at FROM hands \
+    let sql = "SELECT id, status, dealer, CAST(bank AS TEXT), opened_at, \
+               EXISTS (SELECT 1 FROM audit_log a WHERE a.hand_id = hands.id \
+                       AND a.event_type = 'outcome_corrected') FROM hands \
                WHERE table_id = $1 ORDER BY opened_at DESC, id DESC LIMIT $2";
     Ok(on_pool!(db, |pool| sqlx::query(sql)
         .bind(table)
@@ -441,6 +466,7 @@ pub async fn hands(db: &Db, table: &str, limit: i64) -> Result<Vec<HandSummary>,
             dealer: r.get(2),
             bank: r.get(3),
             opened_at: r.get(4),
+            corrected: r.get(5),
         })
         .collect()))
 }

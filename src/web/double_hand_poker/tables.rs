@@ -226,7 +226,8 @@ struct TablePage<'a> {
     player_schedule: String,
     bank_schedule: String,
     limits: String,
-    hands: Vec<HandSummary>,
+    /// The recent hands, each with when it was opened on the floor's clock.
+    hands: Vec<(HandSummary, crate::web::time::When)>,
     current: Option<&'a HandSummary>,
     can_assign: bool,
     can_play: bool,
@@ -292,9 +293,7 @@ async fn table_page(
             hi.map_or("—".into(), |m| m.to_string())
         ),
     };
-    let current = hands
-        .iter()
-        .find(|h| matches!(h.status.as_str(), "betting" | "dealt"));
+    let current = hands.iter().find(|h| h.is_open());
     let failed = !dealer_error.is_empty();
     let body = page(&TablePage {
         ctx: PageContext::of(staff),
@@ -312,7 +311,15 @@ async fn table_page(
         bank_schedule: schedule_text(config.bank_schedule.as_deref()),
         limits,
         current,
-        hands: hands.clone(),
+        hands: hands
+            .iter()
+            .map(|h| {
+                (
+                    h.clone(),
+                    crate::web::time::when(state.time_zone, &h.opened_at),
+                )
+            })
+            .collect(),
         table: &table,
         can_assign: allows(user.role, Action::AssignDealers),
         can_play,

@@ -5,6 +5,7 @@
 //! rendered into the form). After close only a supervisor voids or corrects.
 
 mod again;
+mod changes;
 pub(in crate::web) mod forms;
 mod pd;
 mod view;
@@ -108,6 +109,8 @@ struct HandPage<'a> {
     again: Vec<again::AgainRow>,
     /// Wagers step: the seat tapped on the drawing, else empty.
     seat_chosen: String,
+    /// Corrections and the void, with who and when.
+    changes: Vec<changes::ChangeRow>,
 }
 
 impl HandPage<'_> {
@@ -271,6 +274,7 @@ async fn render(
         typed: refusal.typed,
         again,
         seat_chosen: query.seat.map(|s| s.to_string()).unwrap_or_default(),
+        changes: changes::rows(loaded, state.time_zone),
     });
     Ok(match status {
         Some(s) => (s, body).into_response(),
@@ -393,8 +397,14 @@ struct RecordPage<'a> {
     id: &'a str,
     table: &'a str,
     status: &'a str,
-    /// Each record, with its event in words where the page has them.
-    events: Vec<(&'a crate::store::audit::AuditRecord, String)>,
+    /// Each record, with its event in words where the page has them, and
+    /// when on the cardroom's clock.
+    events: Vec<(
+        &'a crate::store::audit::AuditRecord,
+        String,
+        crate::web::time::When,
+    )>,
+    changes: Vec<changes::ChangeRow>,
 }
 
 /// Every event of a hand: who, when, what, with its chain position.
@@ -414,8 +424,13 @@ async fn record(State(state): State<AppState>, staff: Staff, Path(id): Path<Stri
                     "pd_set" => pd::pd_set_note(&r.payload).unwrap_or_default(),
                     _ => String::new(),
                 };
-                (r, note)
+                (
+                    r,
+                    note,
+                    crate::web::time::when(state.time_zone, &r.recorded_at),
+                )
             })
             .collect(),
+        changes: changes::rows(&loaded, state.time_zone),
     }))
 }
