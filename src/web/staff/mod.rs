@@ -35,6 +35,29 @@ pub fn router() -> Router<AppState> {
         .merge(users::router())
         .route("/api/v1/me", get(me))
         .route("/static/pitbook.css", get(stylesheet))
+        .route(
+            "/static/hands.css",
+            get(|| asset("text/css; charset=utf-8", HANDS_CSS)),
+        )
+        .route(
+            "/static/cards.js",
+            get(|| asset("text/javascript; charset=utf-8", CARDS_JS)),
+        )
+}
+
+/// The set hands' and the card picker's styles, and the card picker
+/// (progressive enhancement: every form works without it).
+const HANDS_CSS: &str = include_str!("../../../static/hands.css");
+const CARDS_JS: &str = include_str!("../../../static/cards.js");
+
+async fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
 }
 
 const CSS: &str = include_str!("../../../static/pitbook.css");

@@ -101,6 +101,10 @@ struct HandPage<'a> {
     error_field: String,
     error: String,
     typed: Vec<(String, String)>,
+    /// Every seat's hands in words (`hand/hands_shown.html`).
+    hands_shown: Vec<crate::domain::double_hand_poker::hand_words::SeatWords>,
+    /// The house-way preview's link, under the hand's card rules.
+    house_way_href: String,
 }
 
 impl HandPage<'_> {
@@ -256,6 +260,8 @@ async fn render(
         error_field: refusal.field,
         error: refusal.message,
         typed: refusal.typed,
+        hands_shown: loaded.hands_shown(),
+        house_way_href: loaded.house_way_href(),
     });
     Ok(match status {
         Some(s) => (s, body).into_response(),
@@ -379,6 +385,8 @@ struct RecordPage<'a> {
     status: &'a str,
     /// Each record, with its event in words where the page has them.
     events: Vec<(&'a crate::store::audit::AuditRecord, String)>,
+    /// Every seat's hands in words (`hand/hands_shown.html`).
+    hands_shown: Vec<crate::domain::double_hand_poker::hand_words::SeatWords>,
 }
 
 /// Every event of a hand: who, when, what, with its chain position.
@@ -401,5 +409,6 @@ async fn record(State(state): State<AppState>, staff: Staff, Path(id): Path<Stri
                 (r, note)
             })
             .collect(),
+        hands_shown: loaded.hands_shown(),
     }))
 }
