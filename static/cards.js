@@ -2,6 +2,20 @@
 // data-cards="N". One panel of 13 rank and 4 suit buttons (and the joker,
 // "remove the last card", "clear") appends a card to the card input last
 // focused; typing still works, and every form works without this script.
+// Also: a page reached by a redirect to #step gets no autofocus from the
+// browser (a fragment wins); the element marked autofocus is focused here,
+// so the form being worked is in view and one key or tap away.
+(function () {
+  'use strict';
+  var auto = document.querySelector('[autofocus]');
+  if (!auto || !location.hash) return;
+  // After the browser has applied the fragment (which clears the focus).
+  window.addEventListener('load', function () {
+    window.requestAnimationFrame(function () {
+      if (document.activeElement === document.body) auto.focus();
+    });
+  });
+})();
 (function () {
   'use strict';
   var inputs = document.querySelectorAll('input[data-cards]');
@@ -40,7 +54,7 @@
     var n = cardsIn(target).length;
     var want = target.getAttribute('data-cards');
     var name = target.getAttribute('aria-label') || (target.labels && target.labels[0] && target.labels[0].textContent) || 'cards';
-    where.textContent = 'Adding to ' + name + ': ' + n + ' of ' + want + ' cards' + (rank ? ', rank ' + rank + ': now its suit' : '');
+    where.textContent = 'Adding to ' + name + ' — ' + n + ' of ' + want + ' cards' + (rank ? ', rank ' + rank + ': now its suit' : '');
     inputs.forEach(function (i) { i.classList.toggle('picking', i === target); });
   }
 
