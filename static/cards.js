@@ -39,6 +39,8 @@
   function button(text, label, onTap, cls) {
     var b = document.createElement('button');
     b.type = 'button';
+    // For touch: a keyboard types the cards, so Tab goes on to the form.
+    b.tabIndex = -1;
     b.textContent = text;
     b.setAttribute('aria-label', label);
     if (cls) b.className = cls;
@@ -65,12 +67,16 @@
     target.dispatchEvent(new Event('input', { bubbles: true }));
     rank = '';
     rankKeys.forEach(function (b) { b.setAttribute('aria-pressed', 'false'); });
-    // On to the next card input when this one is full.
-    var full = cards.length >= Number(target.getAttribute('data-cards'));
-    if (full) {
+    // A full input hands on: seven cards to the next seat's empty seven,
+    // a high five to its low two.
+    var want = target.getAttribute('data-cards');
+    if (cards.length >= Number(want)) {
       var list = Array.prototype.slice.call(inputs);
-      var next = list[list.indexOf(target) + 1];
-      if (next && next.getAttribute('data-cards') === '7' && !next.value) target = next;
+      var after = list.slice(list.indexOf(target) + 1);
+      var next = want === '7'
+        ? after.filter(function (i) { return i.getAttribute('data-cards') === '7' && !i.value; })[0]
+        : want === '5' ? after.filter(function (i) { return !i.value; })[0] : null;
+      if (next) target = next;
     }
     show();
   }
