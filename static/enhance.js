@@ -36,6 +36,7 @@
     const header = next.querySelector('body > header');
     if (header) document.querySelector('body > header')?.replaceWith(header);
     if (url && url !== location.href) history.pushState({ pitbook: true }, '', url);
+    document.dispatchEvent(new CustomEvent('pitbook:page'));
     focusNext(body);
     return true;
   }
@@ -74,5 +75,12 @@
   // Back and forward: the page as it is now, from the server.
   window.addEventListener('popstate', () => location.reload());
 
-  document.addEventListener('DOMContentLoaded', () => focusNext(main()));
+  // A page reached by a redirect to #step gets no autofocus from the
+  // browser (the fragment wins, and clears the focus once applied): the
+  // field to work next is focused here.
+  window.addEventListener('load', () =>
+    requestAnimationFrame(() => {
+      if (document.activeElement === document.body) focusNext(main());
+    }),
+  );
 })();

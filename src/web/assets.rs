@@ -18,6 +18,16 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../static/pitbook.css"),
     ),
     (
+        "/static/hands.css",
+        "text/css; charset=utf-8",
+        include_str!("../../static/hands.css"),
+    ),
+    (
+        "/static/cards.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/cards.js"),
+    ),
+    (
         "/static/enhance.js",
         "text/javascript; charset=utf-8",
         include_str!("../../static/enhance.js"),

@@ -13,6 +13,7 @@ mod hand_store;
 mod hands_docs;
 mod http_field_errors;
 mod http_hands;
+mod http_hands_shown;
 mod http_pd_rotation;
 mod http_play;
 mod http_settle;

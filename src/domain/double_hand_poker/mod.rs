@@ -5,6 +5,7 @@
 pub mod action_dice;
 pub mod hand_history;
 pub mod hand_record;
+pub mod hand_words;
 pub mod house_way;
 pub mod options;
 pub mod outcome;

@@ -1,8 +1,10 @@
 //! Double Hand Poker over HTTP: the hand tools and the settlement (compute
-//! only), the hand store's API, the tables (pages and API) and the guided hand.
+//! only), the hand store's API, the tables (pages and API), the guided hand
+//! and the house-way preview page.
 
 mod drawing;
 mod hands_api;
+mod house_way_page;
 // `play::forms::Fields` is also what the kept games' pages read their forms with.
 pub(super) mod play;
 mod settle_api;
@@ -30,4 +32,5 @@ pub fn router() -> Router<AppState> {
         .merge(tables::router())
         .merge(tables_api::router())
         .merge(play::router())
+        .merge(house_way_page::router())
 }

@@ -111,6 +111,10 @@ struct HandPage<'a> {
     seat_chosen: String,
     /// Corrections and the void, with who and when.
     changes: Vec<changes::ChangeRow>,
+    /// Every seat's hands in words (`hand/hands_shown.html`).
+    hands_shown: Vec<crate::domain::double_hand_poker::hand_words::SeatWords>,
+    /// The house-way preview's link, under the hand's card rules.
+    house_way_href: String,
 }
 
 impl HandPage<'_> {
@@ -275,6 +279,8 @@ async fn render(
         again,
         seat_chosen: query.seat.map(|s| s.to_string()).unwrap_or_default(),
         changes: changes::rows(loaded, state.time_zone),
+        hands_shown: loaded.hands_shown(),
+        house_way_href: loaded.house_way_href(),
     });
     Ok(match status {
         Some(s) => (s, body).into_response(),
@@ -405,6 +411,8 @@ struct RecordPage<'a> {
         crate::web::time::When,
     )>,
     changes: Vec<changes::ChangeRow>,
+    /// Every seat's hands in words (`hand/hands_shown.html`).
+    hands_shown: Vec<crate::domain::double_hand_poker::hand_words::SeatWords>,
 }
 
 /// Every event of a hand: who, when, what, with its chain position.
@@ -432,5 +440,6 @@ async fn record(State(state): State<AppState>, staff: Staff, Path(id): Path<Stri
             })
             .collect(),
         changes: changes::rows(&loaded, state.time_zone),
+        hands_shown: loaded.hands_shown(),
     }))
 }

@@ -4,6 +4,9 @@
 
 use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState, Phase};
+use crate::domain::double_hand_poker::hand_words::{self, SeatWords};
+use crate::domain::double_hand_poker::house_way::ReferenceHouseWay;
+use crate::domain::double_hand_poker::options::RuleOptions;
 use crate::domain::double_hand_poker::settle::{self, Schedule, Settlement};
 use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
 use crate::store::double_hand_poker::hands::HandView;
@@ -185,6 +188,29 @@ impl Loaded {
         let scenario = self.state.scenario().ok()?;
         let settlement = settle::settle(&scenario).ok()?;
         Some(f(&settlement))
+    }
+
+    /// Every seat's hands in words once the results decide the hand
+    /// (empty before).
+    pub fn hands_shown(&self) -> Vec<SeatWords> {
+        self.state
+            .scenario()
+            .map(|s| hand_words::hands_shown(&s, &ReferenceHouseWay))
+            .unwrap_or_default()
+    }
+
+    /// The house-way preview under the hand's card rules, with the way back.
+    pub fn house_way_href(&self) -> String {
+        let input = self.state.scenario_input();
+        let opts = RuleOptions::for_profile(input.profile.unwrap_or_default())
+            .with(&input.options.unwrap_or_default());
+        format!(
+            "/tools/house-way?profile={}&joker={}&wheel={}&hand={}",
+            opts.profile,
+            hand_words::joker_name(opts.joker),
+            hand_words::wheel_name(opts.wheel),
+            self.view.id
+        )
     }
 
     pub fn drawing(&self, current_seat: Option<i64>, in_action: Option<&str>) -> Svg {

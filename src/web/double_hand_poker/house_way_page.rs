@@ -1,0 +1,134 @@
+//! The house-way preview page, `GET /tools/house-way?cards=…`: the dealer
+//! types seven cards (and may choose the profile, the joker and the wheel,
+//! as `GET /api/v1/hands/house-way` takes them) and sees the setting — high
+//! five, low two, as cards and words — and the house-way rule that made it,
+//! before committing anything. Pure: nothing is stored. Bad cards or a bad
+//! option: 422, the message beside its field, what was typed kept.
+
+use askama::Template;
+use axum::Router;
+use axum::extract::Query;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use crate::domain::double_hand_poker::hand_words::{self, HouseWayPreview};
+use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
+use crate::domain::double_hand_poker::tools::CardsRequest;
+use crate::web::staff::page;
+use crate::web::{AppState, PageContext, PageResult, Staff};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/tools/house-way", get(preview))
+}
+
+/// What the form sends; every field may be missing (the empty form).
+#[derive(Debug, Default, Deserialize)]
+struct PreviewQuery {
+    #[serde(default)]
+    cards: String,
+    #[serde(default)]
+    profile: String,
+    #[serde(default)]
+    joker: String,
+    #[serde(default)]
+    wheel: String,
+    /// The hand the dealer came from, for the link back.
+    #[serde(default)]
+    hand: String,
+}
+
+#[derive(Template)]
+#[template(path = "double_hand_poker/house_way.html")]
+struct PreviewPage {
+    ctx: PageContext,
+    cards: String,
+    profile: String,
+    joker: String,
+    wheel: String,
+    /// The hand to go back to (only letters, digits and `-`), or empty.
+    hand: String,
+    preview: Option<HouseWayPreview>,
+    error_field: &'static str,
+    error: String,
+}
+
+impl PreviewPage {
+    fn is_error(&self, name: &str) -> bool {
+        self.error_field == name
+    }
+}
+
+/// An option's value from its name, or the message for the field.
+fn option<T: DeserializeOwned>(text: &str, choices: &str) -> Result<Option<T>, String> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    serde_json::from_value(serde_json::Value::String(text.trim().to_string()))
+        .map(Some)
+        .map_err(|_| format!("\"{text}\" is not {choices}"))
+}
+
+fn request(q: &PreviewQuery) -> Result<CardsRequest, (&'static str, String)> {
+    let profile = match q.profile.trim() {
+        "" => None,
+        p => Some(Profile::parse(p).ok_or_else(|| {
+            (
+                "profile",
+                format!("\"{}\" is not lucky-chances or nevada", q.profile),
+            )
+        })?),
+    };
+    let joker = option(&q.joker, "bug, wild or none").map_err(|m| ("joker", m))?;
+    let wheel = option(&q.wheel, "lowest or second_highest").map_err(|m| ("wheel", m))?;
+    Ok(CardsRequest {
+        cards: crate::domain::double_hand_poker::tools::CardsText(q.cards.clone()),
+        profile,
+        options: Some(OptionOverrides {
+            joker,
+            wheel,
+            ..OptionOverrides::default()
+        }),
+    })
+}
+
+async fn preview(staff: Staff, Query(q): Query<PreviewQuery>) -> PageResult {
+    let hand: String = q
+        .hand
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(64)
+        .collect();
+    let mut page_data = PreviewPage {
+        ctx: PageContext::of(&staff),
+        cards: q.cards.clone(),
+        profile: q.profile.trim().to_string(),
+        joker: q.joker.trim().to_string(),
+        wheel: q.wheel.trim().to_string(),
+        hand,
+        preview: None,
+        error_field: "",
+        error: String::new(),
+    };
+    let outcome = request(&q).and_then(|req| {
+        if q.cards.trim().is_empty() {
+            return Ok(None);
+        }
+        hand_words::house_way_preview(&req)
+            .map(Some)
+            .map_err(|e| ("cards", e.message))
+    });
+    match outcome {
+        Ok(preview) => {
+            page_data.preview = preview;
+            Ok(page(&page_data))
+        }
+        Err((field, message)) => {
+            page_data.error_field = field;
+            page_data.error = message;
+            Ok((StatusCode::UNPROCESSABLE_ENTITY, page(&page_data)).into_response())
+        }
+    }
+}
