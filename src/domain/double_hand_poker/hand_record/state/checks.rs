@@ -2,7 +2,7 @@
 //! and the settlement rules probed on the hand as it stands.
 
 use super::apply::{push_everywhere, upsert};
-use super::{Check, HandState, Phase, REASON_CHARS_MAX, Results};
+use super::{Check, HandState, Phase, REASON_CHARS_MAX};
 use crate::domain::cards;
 use crate::domain::common::text::{FreeText, NAME_CHARS_MAX};
 use crate::domain::double_hand_poker::hand_record::HandError;
@@ -119,13 +119,11 @@ impl HandState {
     pub(super) fn probe_with_results(&self) -> Result<(), HandError> {
         let mut input = self.input.clone();
         let mut outcomes = push_everywhere(&input.wagers);
-        if let Results::Outcomes(list) = &self.results {
-            for (seat, outcome) in list {
-                if !outcomes.0.iter().any(|(k, _)| k == seat) {
-                    return Err(HandError::NoWagersOnSeat(seat.clone()));
-                }
-                outcomes = SeatMap(upsert(&outcomes.0, seat.clone(), *outcome));
+        for (seat, outcome) in self.results.outcomes() {
+            if !outcomes.0.iter().any(|(k, _)| k == seat) {
+                return Err(HandError::NoWagersOnSeat(seat.clone()));
             }
+            outcomes = SeatMap(upsert(&outcomes.0, seat.clone(), outcome));
         }
         input.outcomes = Some(outcomes);
         Scenario::from_input(&input)?;
@@ -134,12 +132,9 @@ impl HandState {
 
     /// Cards recorded so far: each hand readable, no card twice at the table.
     pub(super) fn check_recorded_cards(&self) -> Result<(), HandError> {
-        let Results::Hands(list) = &self.results else {
-            return Ok(());
-        };
         let options = self.scenario_probe_options()?;
         let mut all = Vec::new();
-        for (seat, hand) in list {
+        for (seat, hand) in self.results.hands() {
             for (field, value) in [
                 ("high", &hand.high),
                 ("low", &hand.low),
