@@ -345,7 +345,26 @@ async fn a_supervisor_voids_and_corrects_with_a_reason(backend: Backend) {
         "{}",
         page.body
     );
-    ok(&mut sue, &hand, "void-form", &[("reason", "wrong table")]).await;
+    // A void asks first (tests/double_hand_poker/http_mistakes.rs), then voids.
+    let page = submit(&mut sue, &hand, "void-form", &[("reason", "wrong table")]).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let confirm = form_html(&page.body, "void-confirm-form");
+    let pairs: Vec<(String, String)> = [
+        "csrf",
+        "version",
+        "idempotency_key",
+        "step",
+        "confirm",
+        "reason",
+    ]
+    .iter()
+    .map(|n| (n.to_string(), input_value(&confirm, n)))
+    .collect();
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(sue.post(&hand, &pairs).await.status, 303);
     let page = sue.get(&hand).await;
     assert!(page.body.contains("id=\"voided\""), "{}", page.body);
     let record = sue.get(&format!("{hand}/record")).await;
@@ -497,7 +516,15 @@ async fn hands_entered_as_cards_are_decided_by_the_rules(backend: Backend) {
     )
     .await;
     assert_eq!(page.status, 422, "{}", page.body);
-    assert!(page.body.contains("id=\"form-error\""), "{}", page.body);
+    // Shown once, beside the seat at fault, naming it and the other seat.
+    assert!(
+        page.body.contains(
+            "id=\"seat-7-error\">Seat 7: card &#34;As&#34; is already in the hand of seat 1"
+        ),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("id=\"form-error\""), "{}", page.body);
     assert_eq!(records(&app, "hand_recorded").await, 0);
     // Six cards typed for a seat: refused with the count, what was typed kept.
     let page = submit(

@@ -4,11 +4,12 @@
 //! (409) and a double-submitted form settled once (its idempotency key is
 //! rendered into the form). After close only a supervisor voids or corrects.
 
+mod ask;
 pub(in crate::web) mod forms;
 mod pd;
 mod view;
+mod words;
 
-use crate::domain::common::field_error::AsFieldError;
 use crate::web::{PageError, PageResult};
 use askama::Template;
 use axum::Router;
@@ -21,11 +22,12 @@ use serde::Deserialize;
 use super::tables::{may_play, require_play};
 use crate::domain::double_hand_poker::table::{PastHand, PdProposal, TableConfig, propose_pd};
 use crate::domain::staff::{Action, allows};
-use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
+use crate::store::double_hand_poker::hands::{self, HandCommand};
 use crate::store::double_hand_poker::tables;
 use crate::web::error::command_status;
 use crate::web::staff::page;
 use crate::web::{ApiError, AppState, PageContext, PagePost, Staff, Typed};
+use ask::{Refusal, ask_first};
 use forms::{Fields, events_of};
 use view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
 
@@ -57,15 +59,6 @@ struct ShowQuery {
     declined: Option<String>,
 }
 
-/// What was typed and what was wrong, to show the form again.
-#[derive(Default)]
-struct Refusal {
-    field: String,
-    message: String,
-    typed: Vec<(String, String)>,
-    status: Option<StatusCode>,
-}
-
 #[derive(Template)]
 #[template(path = "double_hand_poker/hand.html")]
 struct HandPage<'a> {
@@ -90,7 +83,6 @@ struct HandPage<'a> {
     pd_choice: String,
     wagers: Vec<WagerRow>,
     seats: Vec<i64>,
-    all_seats: Vec<i64>,
     cards_mode: bool,
     steps: Vec<StepRow>,
     next_step: Option<usize>,
@@ -101,9 +93,41 @@ struct HandPage<'a> {
     error_field: String,
     error: String,
     typed: Vec<(String, String)>,
+    /// A wager that repeats one on its seat, asked about before recording
+    /// ("Seat 3, Ann already has a 50.00 wager. Add a second one?").
+    duplicate: String,
+    /// A void posted, shown again to be confirmed.
+    void_confirm: bool,
 }
 
 impl HandPage<'_> {
+    /// What was typed into `name` of the form `step` (the supervisor's
+    /// forms share names), else empty.
+    fn typed_in(&self, step: &str, name: &str) -> String {
+        if self.typed.value_or("step", "") == step {
+            self.typed.value_or(name, "")
+        } else {
+            String::new()
+        }
+    }
+
+    /// The refusal is about seat `seat` of the results form.
+    fn seat_error(&self, seat: impl std::fmt::Display) -> bool {
+        ["outcome", "cards", "high", "low"]
+            .iter()
+            .any(|p| self.error_field == format!("{p}_{seat}"))
+    }
+
+    /// Seat `seat`'s card inputs are shown open: cards asked for, typed,
+    /// or refused.
+    fn cards_open(&self, seat: impl std::fmt::Display) -> bool {
+        self.cards_mode
+            || ["cards", "high", "low"].iter().any(|p| {
+                let name = format!("{p}_{seat}");
+                !self.typed.value_or(&name, "").trim().is_empty() || self.error_field == name
+            })
+    }
+
     /// The PD's option as typed, else `bank_two` when the proposed PD banks
     /// the second of two hands; otherwise the dealer chooses.
     fn option_chosen(&self) -> String {
@@ -218,10 +242,6 @@ async fn render(
         None
     };
     let user = &staff.0.user;
-    let mut all_seats = loaded.wagered_seats();
-    if let Some(pd) = loaded.state.pd() {
-        all_seats.push(pd.seat);
-    }
     let status = refusal.status;
     let body = page(&HandPage {
         ctx: PageContext::of(staff),
@@ -245,7 +265,6 @@ async fn render(
         pd_choice: pd::choice_text(loaded.state.pd_choice()),
         wagers: loaded.wager_rows(table.as_ref()),
         seats: loaded.wagered_seats(),
-        all_seats,
         cards_mode: query.mode.as_deref() == Some("cards"),
         steps,
         next_step,
@@ -256,6 +275,8 @@ async fn render(
         error_field: refusal.field,
         error: refusal.message,
         typed: refusal.typed,
+        duplicate: refusal.duplicate,
+        void_confirm: refusal.void_confirm,
     });
     Ok(match status {
         Some(s) => (s, body).into_response(),
@@ -303,14 +324,24 @@ async fn act(
         message,
         typed: fields.0.clone(),
         status: Some(status),
+        ..Refusal::default()
     };
     let events = match events_of(&step, &fields, &loaded, table.as_ref()) {
         Ok(events) => events,
         Err((field, message)) => {
+            let field = words::page_field(&step, &field);
+            let message = words::capitalized(&message);
             let refusal = again(field, message, StatusCode::UNPROCESSABLE_ENTITY);
             return render(&state, &staff, &loaded, &query, refusal).await;
         }
     };
+    if let Some(asked) = ask_first(&step, &fields, &loaded, &events) {
+        let refusal = Refusal {
+            typed: fields.0.clone(),
+            ..asked
+        };
+        return render(&state, &staff, &loaded, &query, refusal).await;
+    }
     let expected_version = fields.get("version").trim().parse::<u64>().ok();
     let command = HandCommand {
         idempotency_key: fields.get("idempotency_key").to_string(),
@@ -332,14 +363,8 @@ async fn act(
                 s @ (StatusCode::CONFLICT | StatusCode::UNPROCESSABLE_ENTITY) => s,
                 _ => return Err(PageError::internal(e)),
             };
-            let field = form_field(&e);
-            let message = match status {
-                StatusCode::CONFLICT => format!(
-                    "{e}. Nothing was recorded: the hand changed since this page was shown; it is shown as it is now."
-                ),
-                _ => e.to_string(),
-            };
             let loaded = load(&state, &id).await?;
+            let (field, message) = words::refused(&e, status, &loaded, &step);
             render(
                 &state,
                 &staff,
@@ -349,24 +374,6 @@ async fn act(
             )
             .await
         }
-    }
-}
-
-/// The form field a refusal is shown beside, from the field path its error
-/// names (`events[0].amount` → `amount`); the form itself when the path is
-/// none of the form's fields.
-fn form_field(e: &CommandError) -> String {
-    let Some(error) = e.field_error() else {
-        return "form".to_string();
-    };
-    let path = error.field();
-    if path.contains("declined") {
-        return "declined".to_string();
-    }
-    let field = path.rsplit('.').next().unwrap_or(path);
-    match field {
-        "seat" | "player" | "bank" | "amount" | "bettor" | "dice" | "reason" => field.to_string(),
-        _ => "form".to_string(),
     }
 }
 

@@ -131,41 +131,56 @@ impl HandState {
     }
 
     /// Cards recorded so far: each hand readable, no card twice at the table.
+    /// Each refusal names the seat at fault (the later of two holding the
+    /// same card, in the order recorded) in its field and its words.
     pub(super) fn check_recorded_cards(&self) -> Result<(), HandError> {
         let options = self.scenario_probe_options()?;
         let mut all = Vec::new();
+        // The seat that holds each card so far.
+        let mut holder: Vec<(cards::Card, &str)> = Vec::new();
         for (seat, hand) in self.results.hands() {
             for (field, value) in [
                 ("high", &hand.high),
                 ("low", &hand.low),
                 ("cards", &hand.cards),
             ] {
-                if let Some(text) = value {
-                    let parsed = cards::parse_cards(text).map_err(|e| HandError::Cards {
-                        field: format!("hands.{seat}.{field}"),
-                        message: e.to_string(),
-                    })?;
-                    let want = match field {
-                        "high" => 5,
-                        "low" => 2,
-                        _ => 7,
-                    };
-                    if parsed.len() != want {
-                        return Err(HandError::Cards {
-                            field: format!("hands.{seat}.{field}"),
-                            message: format!(
-                                "\"{text}\" is {} cards; {} is exactly {want} cards",
-                                parsed.len(),
-                                match field {
-                                    "high" => "a high hand",
-                                    "low" => "a low hand",
-                                    _ => "a seat's hand to set",
-                                }
-                            ),
-                        });
-                    }
-                    all.extend(parsed);
+                let Some(text) = value else { continue };
+                let at = format!("hands.{seat}.{field}");
+                let parsed = cards::parse_cards(text).map_err(|e| HandError::Cards {
+                    field: at.clone(),
+                    message: e.to_string(),
+                })?;
+                let want = match field {
+                    "high" => 5,
+                    "low" => 2,
+                    _ => 7,
+                };
+                if parsed.len() != want {
+                    return Err(HandError::Cards {
+                        field: at,
+                        message: format!(
+                            "\"{text}\" is {} cards; {} is exactly {want} cards",
+                            parsed.len(),
+                            match field {
+                                "high" => "a high hand",
+                                "low" => "a low hand",
+                                _ => "a seat's hand to set",
+                            }
+                        ),
+                    });
                 }
+                for card in &parsed {
+                    if let Some((_, first)) = holder.iter().find(|(c, _)| c == card) {
+                        let message = if *first == seat.as_str() {
+                            format!("card \"{card}\" is typed twice in seat {seat}'s hand")
+                        } else {
+                            format!("card \"{card}\" is already in the hand of seat {first}")
+                        };
+                        return Err(HandError::Cards { field: at, message });
+                    }
+                    holder.push((*card, seat.as_str()));
+                }
+                all.extend(parsed);
             }
         }
         cards::check_deal(&all, &options).map_err(|e| HandError::Cards {
