@@ -118,3 +118,28 @@ pub async fn ok(b: &mut Browser, hand: &str, form: &str, fields: &[(&str, &str)]
     let page = submit(b, hand, form, fields).await;
     assert_eq!(page.status, 303, "{form} {fields:?}: {}", page.body);
 }
+
+/// Voids `hand` through the page as a supervisor does: the void form, then
+/// its confirmation (the void asks first).
+pub async fn void_hand(b: &mut Browser, hand: &str, reason: &str) {
+    let page = submit(b, hand, "void-form", &[("reason", reason)]).await;
+    assert_eq!(page.status, 200, "the void asks first: {}", page.body);
+    let confirm = form_html(&page.body, "void-confirm-form");
+    let fields: Vec<(String, String)> = [
+        "csrf",
+        "version",
+        "idempotency_key",
+        "step",
+        "confirm",
+        "reason",
+    ]
+    .iter()
+    .map(|n| (n.to_string(), input_value(&confirm, n)))
+    .collect();
+    let pairs: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let done = b.post(hand, &pairs).await;
+    assert_eq!(done.status, 303, "the confirmed void: {}", done.body);
+}

@@ -93,10 +93,12 @@ async fn the_hands_are_shown_on_the_hand_page_and_its_record(backend: Backend) {
         "{}",
         page.body
     );
+    // The PD's seven cards (seat 1) are the first to enter.
+    let pd_cards = &page.body[page.body.find("id=\"cards_1\"").expect("the PD's cards")..];
+    let pd_cards = &pd_cards[..pd_cards.find('>').unwrap()];
     assert!(
-        page.body.contains("data-cards=\"7\" autofocus"),
-        "{}",
-        page.body
+        pd_cards.contains("data-cards=\"7\"") && pd_cards.contains("autofocus"),
+        "{pd_cards}"
     );
     // Every page loads the picker (it only acts on `data-cards` inputs).
     assert!(

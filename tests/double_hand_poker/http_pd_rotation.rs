@@ -251,7 +251,7 @@ async fn bad_pd_choices_are_refused_beside_the_field(backend: Backend) {
         (
             pd("", ""),
             "option-error",
-            "choose whether the PD banks two hands or one",
+            "Choose whether the PD banks two hands or one",
         ),
         (
             pd("bank_three", ""),
@@ -266,17 +266,17 @@ async fn bad_pd_choices_are_refused_beside_the_field(backend: Backend) {
         (
             pd("bank_one", "1:Dana"),
             "declined-error",
-            "events[0].declined[0].seat: \"1\" is the PD's seat",
+            "\"1\" is the PD's seat",
         ),
         (
             pd("bank_one", "2:Ann, 9:Zed"),
             "declined-error",
-            "events[0].declined[1].seat: \"9\" is not a seat at this 7-seat table",
+            "\"9\" is not a seat at this 7-seat table",
         ),
         (
             pd("bank_one", "2:Ann, 2:Al"),
             "declined-error",
-            "events[0].declined[1].seat: \"2\" is listed twice",
+            "\"2\" is listed twice",
         ),
     ];
     for (fields, error_id, message) in cases {

@@ -7,7 +7,7 @@
 use crate::common::browser::{Browser, csrf_of, input_value, signed_in};
 use crate::common::play::{
     DANA_BANKS_200, create_table, dana_banks_200, form_html, ok, open_hand, submit,
-    table_with_dealer,
+    table_with_dealer, void_hand,
 };
 use crate::common::{Backend, TEST_PASSWORD as PASSWORD, records, spawn_app, test_key};
 use pitbook::domain::staff::Role;
@@ -345,7 +345,8 @@ async fn a_supervisor_voids_and_corrects_with_a_reason(backend: Backend) {
         "{}",
         page.body
     );
-    ok(&mut sue, &hand, "void-form", &[("reason", "wrong table")]).await;
+    // A void asks first (tests/double_hand_poker/http_mistakes.rs), then voids.
+    void_hand(&mut sue, &hand, "wrong table").await;
     let page = sue.get(&hand).await;
     assert!(page.body.contains("id=\"voided\""), "{}", page.body);
     let record = sue.get(&format!("{hand}/record")).await;
@@ -497,7 +498,15 @@ async fn hands_entered_as_cards_are_decided_by_the_rules(backend: Backend) {
     )
     .await;
     assert_eq!(page.status, 422, "{}", page.body);
-    assert!(page.body.contains("id=\"form-error\""), "{}", page.body);
+    // Shown once, beside the seat at fault, naming it and the other seat.
+    assert!(
+        page.body.contains(
+            "id=\"seat-7-error\">Seat 7: card &#34;As&#34; is already in the hand of seat 1"
+        ),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("id=\"form-error\""), "{}", page.body);
     assert_eq!(records(&app, "hand_recorded").await, 0);
     // Six cards typed for a seat: refused with the count, what was typed kept.
     let page = submit(

@@ -6,7 +6,7 @@
 //! times are on the cardroom's clock with UTC beside.
 
 use crate::common::browser::{Browser, signed_in};
-use crate::common::play::{dana_banks_200, ok, open_hand, table_with_dealer};
+use crate::common::play::{dana_banks_200, ok, open_hand, table_with_dealer, void_hand};
 use crate::common::{Backend, TEST_PASSWORD as PASSWORD, spawn_app_with};
 use pitbook::domain::staff::Role;
 
@@ -102,13 +102,7 @@ async fn corrections_and_voids_show_who_when_why_and_what_changed(backend: Backe
         ("reason", "the cards were misread"),
     ];
     ok(&mut sue, &first, "correct-form", &correction).await;
-    ok(
-        &mut sue,
-        &second,
-        "void-form",
-        &[("reason", "misdeal found on review")],
-    )
-    .await;
+    void_hand(&mut sue, &second, "misdeal found on review").await;
 
     for path in [first.clone(), format!("{first}/record")] {
         let page = dana.get(&path).await;

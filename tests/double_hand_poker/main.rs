@@ -14,6 +14,8 @@ mod hands_docs;
 mod http_field_errors;
 mod http_hands;
 mod http_hands_shown;
+mod http_mistakes;
+mod http_mixed_results;
 mod http_pd_rotation;
 mod http_play;
 mod http_settle;

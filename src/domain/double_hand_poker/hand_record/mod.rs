@@ -2,12 +2,14 @@
 //! store persists the events and replays them; the verifier replays them
 //! again and must get the settlement that was recorded.
 
+mod duplicate;
 mod events;
 mod pd;
 mod posted;
 mod recorded;
 mod state;
 
+pub use duplicate::duplicate_wager;
 pub use events::{GAME_DOUBLE_HAND_POKER, HandEvent};
 pub use pd::{Declined, PdOption, check_declined};
 pub use posted::{PostedRules, open_request, opened_at};
@@ -35,7 +37,8 @@ pub enum HandError {
     UnknownWager(String),
     #[error("event.seat: seat {0} has no wagers")]
     NoWagersOnSeat(String),
-    #[error("event: a hand records either outcomes or hands for its seats, not both")]
+    /// A correction names a seat's outcome or its hand: exactly one.
+    #[error("event: a correction gives the seat's outcome or its hand, exactly one of them")]
     MixedResults,
     #[error("event.wagers: \"{id}\" is not the next step in action order (next: \"{expected}\")")]
     StepOrder { id: String, expected: String },
@@ -159,3 +162,6 @@ mod tests;
 
 #[cfg(test)]
 mod posted_tests;
+
+#[cfg(test)]
+mod mixed_tests;

@@ -73,13 +73,40 @@ pub struct PdChoice {
     pub declined: Vec<Declined>,
 }
 
-/// Results of the seats: either outcomes or hands, never both.
+/// The result recorded for one seat: the outcome the dealer read, or the
+/// seat's hand (the PD's seat has a hand only), which the rules decide.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum SeatResult {
+    Outcome(Outcome),
+    Hand(HandInput),
+}
+
+/// Each seat's result, keyed by seat number text, in the order last
+/// recorded (a seat recorded again moves to the end).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-enum Results {
-    #[default]
-    None,
-    Outcomes(Vec<(String, Outcome)>),
-    Hands(Vec<(String, HandInput)>),
+struct Results(Vec<(String, SeatResult)>);
+
+impl Results {
+    fn outcomes(&self) -> impl Iterator<Item = (&String, Outcome)> {
+        self.0.iter().filter_map(|(k, r)| match r {
+            SeatResult::Outcome(o) => Some((k, *o)),
+            SeatResult::Hand(_) => None,
+        })
+    }
+
+    fn hands(&self) -> impl Iterator<Item = (&String, &HandInput)> {
+        self.0.iter().filter_map(|(k, r)| match r {
+            SeatResult::Hand(h) => Some((k, h)),
+            SeatResult::Outcome(_) => None,
+        })
+    }
+
+    /// Records (or replaces) a seat's result.
+    fn set(&mut self, seat: i64, result: SeatResult) {
+        let key = seat.to_string();
+        self.0.retain(|(k, _)| *k != key);
+        self.0.push((key, result));
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -152,20 +179,47 @@ impl HandState {
         HandState::apply_with(state, event, Check::Full)
     }
 
-    /// The scenario of the hand as it stands: every seat's result must be in.
+    /// The scenario of the hand as it stands: every seat's result must be
+    /// in, and the PD's hand when any seat is entered as cards.
     pub fn scenario(&self) -> Result<Scenario, HandError> {
-        Ok(Scenario::from_input(&self.scenario_input())?)
+        Ok(Scenario::from_seat_results(&self.scenario_input())?)
     }
 
-    /// The settlement contract's input for this hand.
+    /// The settlement contract's input for this hand: the seats entered as
+    /// results in `outcomes`, those entered as cards (and the PD's hand) in
+    /// `hands`. A hand with both kinds (recorded per seat) is read by
+    /// [`Scenario::from_seat_results`]; one with a single kind, or none
+    /// yet (empty `outcomes`), is exactly the settle contract's input.
     pub fn scenario_input(&self) -> ScenarioInput {
         let mut input = self.input.clone();
-        match &self.results {
-            Results::None => input.outcomes = Some(SeatMap::default()),
-            Results::Outcomes(list) => input.outcomes = Some(SeatMap(list.clone())),
-            Results::Hands(list) => input.hands = Some(SeatMap(list.clone())),
+        let outcomes: Vec<(String, Outcome)> = self
+            .results
+            .outcomes()
+            .map(|(k, o)| (k.clone(), o))
+            .collect();
+        let hands: Vec<(String, HandInput)> = self
+            .results
+            .hands()
+            .map(|(k, h)| (k.clone(), h.clone()))
+            .collect();
+        if hands.is_empty() || !outcomes.is_empty() {
+            input.outcomes = Some(SeatMap(outcomes));
+        }
+        if !hands.is_empty() {
+            input.hands = Some(SeatMap(hands));
         }
         input
+    }
+
+    /// How each seat's result was entered: `Some(true)` as cards,
+    /// `Some(false)` as an outcome, None not yet.
+    pub fn entered_as_cards(&self, seat: i64) -> Option<bool> {
+        let key = seat.to_string();
+        self.results
+            .0
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, r)| matches!(r, SeatResult::Hand(_)))
     }
 
     /// The recorded settlement (closed hands).

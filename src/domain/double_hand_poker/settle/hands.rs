@@ -73,15 +73,33 @@ struct Parsed {
     house_way_rule: Option<String>,
 }
 
+/// The seats a deal is decided for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Seats {
+    /// The PD's seat.
+    pub pd: u8,
+    /// The table's seat count.
+    pub count: u8,
+    /// Bit `s` set when seat `s` has wagers.
+    pub with_wagers: u32,
+    /// Bit `s` set for each seat that must be given as a hand (every seat
+    /// with wagers, unless a hand's record gives some as outcomes).
+    pub need: u32,
+}
+
 pub(crate) fn decide_seats(
     input: &SeatMap<HandInput>,
-    pd_seat: u8,
-    seats: u8,
-    with_wagers: u32,
+    at: Seats,
     wagers: &[Wager],
     pd_player: &str,
     options: &RuleOptions,
 ) -> Result<SeatHands, SettleError> {
+    let Seats {
+        pd: pd_seat,
+        count: seats,
+        with_wagers,
+        need,
+    } = at;
     let house_way = ReferenceHouseWay;
     let mut parsed: Vec<Parsed> = Vec::with_capacity(input.0.len());
     for (key, h) in &input.0 {
@@ -103,11 +121,15 @@ pub(crate) fn decide_seats(
     let Some(pd) = parsed.iter().find(|p| p.seat == pd_seat) else {
         return Err(SettleError::MissingHand {
             seat: pd_seat,
-            why: "it is the PD's seat; every seat is decided against it",
+            why: if need == with_wagers {
+                "it is the PD's seat; every seat is decided against it"
+            } else {
+                "it is the PD's seat; a seat entered as cards is decided against it"
+            },
         });
     };
     if let Some(s) =
-        (1..=seats).find(|&s| with_wagers & (1 << s) != 0 && parsed.iter().all(|p| p.seat != s))
+        (1..=seats).find(|&s| need & (1 << s) != 0 && parsed.iter().all(|p| p.seat != s))
     {
         return Err(SettleError::MissingHand {
             seat: s,

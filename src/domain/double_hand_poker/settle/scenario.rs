@@ -155,6 +155,19 @@ impl Scenario {
     /// input has `hands`, the outcome of each seat is decided here by the
     /// hand-rules engine.
     pub fn from_input(input: &ScenarioInput) -> Result<Scenario, SettleError> {
+        Scenario::build(input, false)
+    }
+
+    /// Like [`Scenario::from_input`], for a hand's record, whose results
+    /// are per seat: `outcomes` and `hands` may both be given, for
+    /// different seats. A seat given as an outcome is settled by it; the
+    /// seats given as hands are decided against the PD's hand, which is
+    /// then needed. With one of the two only, exactly `from_input`.
+    pub fn from_seat_results(input: &ScenarioInput) -> Result<Scenario, SettleError> {
+        Scenario::build(input, true)
+    }
+
+    fn build(input: &ScenarioInput, per_seat: bool) -> Result<Scenario, SettleError> {
         let options = RuleOptions::for_profile(input.profile.unwrap_or_default())
             .with(&input.options.clone().unwrap_or_default());
         let unit = options.min_unit;
@@ -187,20 +200,30 @@ impl Scenario {
         let (wagers, bettors) = wagers(&input.wagers, pd_seat, seats, unit, grid)?;
 
         let with_wagers = seats_with_wagers(&wagers);
+        let decide = |h, need| {
+            let seats_of = hands::Seats {
+                pd: pd_seat,
+                count: seats,
+                with_wagers,
+                need,
+            };
+            hands::decide_seats(h, seats_of, &wagers, &player, &options)
+        };
         let (outcomes, hands) = match (&input.outcomes, &input.hands) {
+            (Some(o), Some(h)) if per_seat => {
+                let given = given_seats(o, h, seats)?;
+                let mut out = outcomes(o, pd_seat, seats, with_wagers, with_wagers & !given)?;
+                let decided = decide(h, with_wagers & given)?;
+                for (slot, decided) in out.iter_mut().zip(decided.outcomes()) {
+                    *slot = slot.or(decided);
+                }
+                (out, Some(decided))
+            }
             (Some(_), Some(_)) => return Err(SettleError::BothOutcomesAndHands),
             (None, None) => return Err(SettleError::NeitherOutcomesNorHands),
-            (Some(o), None) => (outcomes(o, pd_seat, seats, with_wagers)?, None),
+            (Some(o), None) => (outcomes(o, pd_seat, seats, with_wagers, with_wagers)?, None),
             (None, Some(h)) => {
-                let decided = hands::decide_seats(
-                    h,
-                    pd_seat,
-                    seats,
-                    with_wagers,
-                    &wagers,
-                    &player,
-                    &options,
-                )?;
+                let decided = decide(h, with_wagers)?;
                 (decided.outcomes(), Some(decided))
             }
         };

@@ -3,7 +3,8 @@
 //! refusal) and the hand's rules are checked by the hand writer.
 
 use super::view::{self as v, Loaded};
-use crate::domain::double_hand_poker::hand_record::HandEvent;
+use crate::domain::common::text::FreeText;
+use crate::domain::double_hand_poker::hand_record::{HandEvent, REASON_CHARS_MAX};
 use crate::domain::double_hand_poker::outcome::Outcome;
 use crate::domain::double_hand_poker::settle::{HandInput, SetBy};
 use crate::domain::double_hand_poker::table::TableConfig;
@@ -118,15 +119,36 @@ pub(super) fn events_of(
         }],
         "close" => vec![HandEvent::HandClosed { settlement: None }],
         "void" => vec![HandEvent::HandVoided {
-            reason: text_field(fields, "reason")?,
+            reason: reason_field(fields)?,
         }],
-        "correct" => vec![HandEvent::OutcomeCorrected {
-            seat: int_field(fields, "seat")?,
-            outcome: Some(outcome_field(fields, "outcome")?),
-            hand: None,
-            reason: text_field(fields, "reason")?,
-            settlement: None,
-        }],
+        "correct" => {
+            let seat = int_field(fields, "seat")?;
+            // The seat's result, or its cards (seven for the house way, or
+            // the high and low hands as set): whichever way it was entered.
+            let hand = hand_of(fields, "cards", "high", "low", &format!("Seat {seat}"))?;
+            let outcome = match (&hand, fields.get("outcome")) {
+                (None, _) => Some(outcome_field(fields, "outcome").map_err(|_| {
+                    refuse(
+                        "outcome",
+                        "choose the result (player, PD or push), or type the seat's cards",
+                    )
+                })?),
+                (Some(_), "") => None,
+                (Some(_), _) => {
+                    return Err(refuse(
+                        "outcome",
+                        "give the result or the cards, not both: leave one of them blank",
+                    ));
+                }
+            };
+            vec![HandEvent::OutcomeCorrected {
+                seat,
+                outcome,
+                hand,
+                reason: reason_field(fields)?,
+                settlement: None,
+            }]
+        }
         other => {
             return Err(refuse(
                 "step",
@@ -164,48 +186,124 @@ fn outcome_field(fields: &Fields, name: &str) -> Result<Outcome, Refused> {
     }
 }
 
-/// Per seat: the outcome, or (cards mode) the set hand or 7 cards for the
-/// house way — the PD's hand too.
-fn results(fields: &Fields, loaded: &Loaded) -> Result<Vec<HandEvent>, Refused> {
-    let seats = loaded.wagered_seats();
-    if fields.get("mode") != "cards" {
-        return seats
-            .iter()
-            .map(|&seat| {
-                Ok(HandEvent::OutcomeRecorded {
-                    seat,
-                    outcome: outcome_field(fields, &format!("outcome_{seat}"))?,
-                })
-            })
-            .collect();
+/// A reason typed on the page: required, checked as the hand checks it.
+fn reason_field(fields: &Fields) -> Result<String, Refused> {
+    let text = fields.get("reason").trim();
+    if text.is_empty() {
+        return Err(refuse("reason", "a reason is required"));
     }
+    FreeText::paragraph("reason", text, REASON_CHARS_MAX)
+        .map_err(|e| refuse("reason", e.message))?;
+    Ok(text.to_string())
+}
+
+/// The hand typed into `cards` (seven, set by the house way) or `high` and
+/// `low` (as the player set them); None when all three are blank. `who`
+/// names the seat in the refusal.
+fn hand_of(
+    fields: &Fields,
+    cards: &str,
+    high: &str,
+    low: &str,
+    who: &str,
+) -> Result<Option<HandInput>, Refused> {
+    let (c, h, l) = (
+        fields.filled(cards),
+        fields.filled(high),
+        fields.filled(low),
+    );
+    Ok(match (c, h, l) {
+        (None, None, None) => None,
+        (Some(c), None, None) => Some(HandInput {
+            cards: Some(c.to_string()),
+            set: Some(SetBy::House),
+            ..HandInput::default()
+        }),
+        (None, Some(h), Some(l)) => Some(HandInput {
+            high: Some(h.to_string()),
+            low: Some(l.to_string()),
+            ..HandInput::default()
+        }),
+        (None, Some(_), None) => {
+            return Err(refuse(
+                low,
+                format!("{who}: type the low hand (2 cards) too"),
+            ));
+        }
+        (None, None, Some(_)) => {
+            return Err(refuse(
+                high,
+                format!("{who}: type the high hand (5 cards) too"),
+            ));
+        }
+        (Some(_), _, _) => {
+            return Err(refuse(
+                cards,
+                format!(
+                    "{who}: give seven cards for the house way, or the high and low hands as set, not both"
+                ),
+            ));
+        }
+    })
+}
+
+/// Per seat with wagers: its cards when typed, else the result chosen; the
+/// PD's hand first, needed once any seat is entered as cards.
+fn results(fields: &Fields, loaded: &Loaded) -> Result<Vec<HandEvent>, Refused> {
     let pd_seat = loaded.state.pd().map_or(1, |p| p.seat);
-    seats
-        .iter()
-        .chain(std::iter::once(&pd_seat))
-        .map(|&seat| {
-            let cards = fields.get(&format!("cards_{seat}")).trim().to_string();
-            let high = fields.get(&format!("high_{seat}")).trim().to_string();
-            let low = fields.get(&format!("low_{seat}")).trim().to_string();
-            let hand = match (cards.is_empty(), high.is_empty() && low.is_empty()) {
-                (false, true) => HandInput {
-                    cards: Some(cards),
-                    set: Some(SetBy::House),
-                    ..HandInput::default()
-                },
-                (true, false) => HandInput {
-                    high: Some(high),
-                    low: Some(low),
-                    ..HandInput::default()
-                },
-                _ => {
-                    return Err(refuse(
-                        &format!("cards_{seat}"),
-                        "give seven cards for the house way, or the high and low hands as set",
-                    ));
-                }
-            };
-            Ok(HandEvent::HandRecorded { seat, hand })
-        })
-        .collect()
+    let mut events = Vec::new();
+    let mut any_cards = false;
+    for seat in loaded.wagered_seats() {
+        let who = format!("Seat {seat}");
+        let hand = hand_of(
+            fields,
+            &format!("cards_{seat}"),
+            &format!("high_{seat}"),
+            &format!("low_{seat}"),
+            &who,
+        )?;
+        events.push(match hand {
+            Some(hand) => {
+                any_cards = true;
+                HandEvent::HandRecorded { seat, hand }
+            }
+            None => {
+                let name = format!("outcome_{seat}");
+                let outcome = outcome_field(fields, &name).map_err(|_| {
+                    refuse(
+                        &name,
+                        format!("{who}: choose player, PD or push, or type the seat's cards"),
+                    )
+                })?;
+                HandEvent::OutcomeRecorded { seat, outcome }
+            }
+        });
+    }
+    let who = format!("Seat {pd_seat} (the PD)");
+    let pd_hand = hand_of(
+        fields,
+        &format!("cards_{pd_seat}"),
+        &format!("high_{pd_seat}"),
+        &format!("low_{pd_seat}"),
+        &who,
+    )?;
+    match pd_hand {
+        Some(hand) => events.insert(
+            0,
+            HandEvent::HandRecorded {
+                seat: pd_seat,
+                hand,
+            },
+        ),
+        None if any_cards => {
+            return Err(refuse(
+                &format!("cards_{pd_seat}"),
+                format!(
+                    "{who}: type the PD's cards — the seats entered as cards are decided against the PD's hand"
+                ),
+            ));
+        }
+        None => {}
+    }
+    Ok(events)
 }

@@ -5,12 +5,13 @@
 //! rendered into the form). After close only a supervisor voids or corrects.
 
 mod again;
+mod ask;
 mod changes;
 pub(in crate::web) mod forms;
 mod pd;
 mod view;
+mod words;
 
-use crate::domain::common::field_error::AsFieldError;
 use crate::web::{PageError, PageResult};
 use askama::Template;
 use axum::Router;
@@ -23,11 +24,12 @@ use serde::Deserialize;
 use super::tables::{may_play, require_play};
 use crate::domain::double_hand_poker::table::{PastHand, PdProposal, TableConfig, propose_pd};
 use crate::domain::staff::{Action, allows};
-use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
+use crate::store::double_hand_poker::hands::{self, HandCommand};
 use crate::store::double_hand_poker::tables;
 use crate::web::error::command_status;
 use crate::web::staff::page;
 use crate::web::{ApiError, AppState, PageContext, PagePost, Staff, Typed};
+use ask::{Refusal, ask_first};
 use forms::{Fields, events_of};
 use view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
 
@@ -61,15 +63,6 @@ struct ShowQuery {
     seat: Option<i64>,
 }
 
-/// What was typed and what was wrong, to show the form again.
-#[derive(Default)]
-struct Refusal {
-    field: String,
-    message: String,
-    typed: Vec<(String, String)>,
-    status: Option<StatusCode>,
-}
-
 #[derive(Template)]
 #[template(path = "double_hand_poker/hand.html")]
 struct HandPage<'a> {
@@ -94,7 +87,6 @@ struct HandPage<'a> {
     pd_choice: String,
     wagers: Vec<WagerRow>,
     seats: Vec<i64>,
-    all_seats: Vec<i64>,
     cards_mode: bool,
     steps: Vec<StepRow>,
     next_step: Option<usize>,
@@ -115,9 +107,41 @@ struct HandPage<'a> {
     hands_shown: Vec<crate::domain::double_hand_poker::hand_words::SeatWords>,
     /// The house-way preview's link, under the hand's card rules.
     house_way_href: String,
+    /// A wager that repeats one on its seat, asked about before recording
+    /// ("Seat 3, Ann already has a 50.00 wager. Add a second one?").
+    duplicate: String,
+    /// A void posted, shown again to be confirmed.
+    void_confirm: bool,
 }
 
 impl HandPage<'_> {
+    /// What was typed into `name` of the form `step` (the supervisor's
+    /// forms share names), else empty.
+    fn typed_in(&self, step: &str, name: &str) -> String {
+        if self.typed.value_or("step", "") == step {
+            self.typed.value_or(name, "")
+        } else {
+            String::new()
+        }
+    }
+
+    /// The refusal is about seat `seat` of the results form.
+    fn seat_error(&self, seat: impl std::fmt::Display) -> bool {
+        ["outcome", "cards", "high", "low"]
+            .iter()
+            .any(|p| self.error_field == format!("{p}_{seat}"))
+    }
+
+    /// Seat `seat`'s card inputs are shown open: cards asked for, typed,
+    /// or refused.
+    fn cards_open(&self, seat: impl std::fmt::Display) -> bool {
+        self.cards_mode
+            || ["cards", "high", "low"].iter().any(|p| {
+                let name = format!("{p}_{seat}");
+                !self.typed.value_or(&name, "").trim().is_empty() || self.error_field == name
+            })
+    }
+
     /// The PD's option as typed, else `bank_two` when the proposed PD banks
     /// the second of two hands; otherwise the dealer chooses.
     fn option_chosen(&self) -> String {
@@ -128,6 +152,20 @@ impl HandPage<'_> {
 
     fn is_error(&self, name: &str) -> bool {
         self.error_field == name
+    }
+
+    /// Results step, nothing refused: the first thing to enter has the
+    /// focus — the PD's seven cards when every seat's cards are asked for,
+    /// else the first seat's result.
+    fn focus_first(&self, seat: impl std::fmt::Display, cards: bool) -> bool {
+        if !self.error.is_empty() || cards != self.cards_mode {
+            return false;
+        }
+        let first = match cards {
+            true => self.pd.as_ref().map(|p| p.0),
+            false => self.seats.first().copied(),
+        };
+        first.is_some_and(|first| first.to_string() == seat.to_string())
     }
 }
 
@@ -232,10 +270,6 @@ async fn render(
         None
     };
     let user = &staff.0.user;
-    let mut all_seats = loaded.wagered_seats();
-    if let Some(pd) = loaded.state.pd() {
-        all_seats.push(pd.seat);
-    }
     let can_play = may_play(state, staff, &loaded.state.table).await?;
     let again = if step == Step::Wagers && can_play {
         again::offers(state, loaded).await
@@ -265,7 +299,6 @@ async fn render(
         pd_choice: pd::choice_text(loaded.state.pd_choice()),
         wagers: loaded.wager_rows(table.as_ref()),
         seats: loaded.wagered_seats(),
-        all_seats,
         cards_mode: query.mode.as_deref() == Some("cards"),
         steps,
         next_step,
@@ -281,6 +314,8 @@ async fn render(
         changes: changes::rows(loaded, state.time_zone),
         hands_shown: loaded.hands_shown(),
         house_way_href: loaded.house_way_href(),
+        duplicate: refusal.duplicate,
+        void_confirm: refusal.void_confirm,
     });
     Ok(match status {
         Some(s) => (s, body).into_response(),
@@ -329,14 +364,24 @@ async fn act(
         message,
         typed: fields.0.clone(),
         status: Some(status),
+        ..Refusal::default()
     };
     let events = match events_of(&step, &fields, &loaded, table.as_ref()) {
         Ok(events) => events,
         Err((field, message)) => {
+            let field = words::page_field(&step, &field);
+            let message = words::capitalized(&message);
             let refusal = again(field, message, StatusCode::UNPROCESSABLE_ENTITY);
             return render(&state, &staff, &loaded, &query, refusal).await;
         }
     };
+    if let Some(asked) = ask_first(&step, &fields, &loaded, &events) {
+        let refusal = Refusal {
+            typed: fields.0.clone(),
+            ..asked
+        };
+        return render(&state, &staff, &loaded, &query, refusal).await;
+    }
     let expected_version = fields.get("version").trim().parse::<u64>().ok();
     let command = HandCommand {
         idempotency_key: fields.get("idempotency_key").to_string(),
@@ -358,14 +403,8 @@ async fn act(
                 s @ (StatusCode::CONFLICT | StatusCode::UNPROCESSABLE_ENTITY) => s,
                 _ => return Err(PageError::internal(e)),
             };
-            let field = form_field(&e);
-            let message = match status {
-                StatusCode::CONFLICT => format!(
-                    "{e}. Nothing was recorded: the hand changed since this page was shown; it is shown as it is now."
-                ),
-                _ => e.to_string(),
-            };
             let loaded = load(&state, &id).await?;
+            let (field, message) = words::refused(&e, status, &loaded, &step);
             render(
                 &state,
                 &staff,
@@ -375,24 +414,6 @@ async fn act(
             )
             .await
         }
-    }
-}
-
-/// The form field a refusal is shown beside, from the field path its error
-/// names (`events[0].amount` → `amount`); the form itself when the path is
-/// none of the form's fields.
-fn form_field(e: &CommandError) -> String {
-    let Some(error) = e.field_error() else {
-        return "form".to_string();
-    };
-    let path = error.field();
-    if path.contains("declined") {
-        return "declined".to_string();
-    }
-    let field = path.rsplit('.').next().unwrap_or(path);
-    match field {
-        "seat" | "player" | "bank" | "amount" | "bettor" | "dice" | "reason" => field.to_string(),
-        _ => "form".to_string(),
     }
 }
 

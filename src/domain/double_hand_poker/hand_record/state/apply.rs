@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Check, EVENTS_PER_HAND_MAX, HandState, PdChoice, Phase, Results};
+use super::{Check, EVENTS_PER_HAND_MAX, HandState, PdChoice, Phase, Results, SeatResult};
 use crate::domain::double_hand_poker::hand_record::events::HandEvent;
 use crate::domain::double_hand_poker::hand_record::pd::{Declined, check_declined};
 use crate::domain::double_hand_poker::hand_record::posted::Enforced;
@@ -66,7 +66,7 @@ impl HandState {
                         input,
                         pd_set: false,
                         pd_choice: PdChoice::default(),
-                        results: Results::None,
+                        results: Results::default(),
                         confirmed: BTreeSet::new(),
                         settlement: None,
                         enforced,
@@ -231,7 +231,7 @@ impl HandState {
                 }
             }
             HandEvent::ActionSet { dice, seat } => {
-                let redo = next.phase == Phase::Dealt && next.results == Results::None;
+                let redo = next.phase == Phase::Dealt && next.results.0.is_empty();
                 if next.phase != Phase::Betting && !redo {
                     return Err(
                         next.wrong_phase(event, "the ACTION seat is set once, before any result")
@@ -265,12 +265,7 @@ impl HandState {
                     event,
                     "results are recorded after the dice, before close",
                 )?;
-                let key = seat.to_string();
-                next.results = match &next.results {
-                    Results::Hands(_) => return Err(HandError::MixedResults),
-                    Results::None => Results::Outcomes(vec![(key, *outcome)]),
-                    Results::Outcomes(list) => Results::Outcomes(upsert(list, key, *outcome)),
-                };
+                next.results.set(*seat, SeatResult::Outcome(*outcome));
                 next.confirmed.clear();
                 if full {
                     next.probe_with_results()?;
@@ -282,12 +277,7 @@ impl HandState {
                     event,
                     "hands are recorded after the dice, before close",
                 )?;
-                let key = seat.to_string();
-                next.results = match &next.results {
-                    Results::Outcomes(_) => return Err(HandError::MixedResults),
-                    Results::None => Results::Hands(vec![(key, hand.clone())]),
-                    Results::Hands(list) => Results::Hands(upsert(list, key, hand.clone())),
-                };
+                next.results.set(*seat, SeatResult::Hand(hand.clone()));
                 next.confirmed.clear();
                 if full || next.enforced.is_some() {
                     next.check_recorded_cards()?;
@@ -360,16 +350,17 @@ impl HandState {
                     "a correction changes a closed hand; before close, record the result again",
                 )?;
                 next.reason(reason, check)?;
-                let key = seat.to_string();
-                next.results = match (&next.results, outcome, hand) {
-                    (Results::Outcomes(list), Some(o), None) => {
-                        Results::Outcomes(upsert(list, key, *o))
-                    }
-                    (Results::Hands(list), None, Some(h)) => {
-                        Results::Hands(upsert(list, key, h.clone()))
-                    }
+                // A seat entered either way is corrected either way.
+                let result = match (outcome, hand) {
+                    (Some(o), None) => SeatResult::Outcome(*o),
+                    (None, Some(h)) => SeatResult::Hand(h.clone()),
                     _ => return Err(HandError::MixedResults),
                 };
+                let is_hand = matches!(result, SeatResult::Hand(_));
+                next.results.set(*seat, result);
+                if is_hand && (full || next.enforced.is_some()) {
+                    next.check_recorded_cards()?;
+                }
                 let scenario = next.scenario()?;
                 let (kept, fresh) = settled(&scenario, settlement.as_ref())?;
                 next.settlement = Some(kept);

@@ -2,7 +2,7 @@
 //! and the settlement rules probed on the hand as it stands.
 
 use super::apply::{push_everywhere, upsert};
-use super::{Check, HandState, Phase, REASON_CHARS_MAX, Results};
+use super::{Check, HandState, Phase, REASON_CHARS_MAX};
 use crate::domain::cards;
 use crate::domain::common::text::{FreeText, NAME_CHARS_MAX};
 use crate::domain::double_hand_poker::hand_record::HandError;
@@ -119,13 +119,11 @@ impl HandState {
     pub(super) fn probe_with_results(&self) -> Result<(), HandError> {
         let mut input = self.input.clone();
         let mut outcomes = push_everywhere(&input.wagers);
-        if let Results::Outcomes(list) = &self.results {
-            for (seat, outcome) in list {
-                if !outcomes.0.iter().any(|(k, _)| k == seat) {
-                    return Err(HandError::NoWagersOnSeat(seat.clone()));
-                }
-                outcomes = SeatMap(upsert(&outcomes.0, seat.clone(), *outcome));
+        for (seat, outcome) in self.results.outcomes() {
+            if !outcomes.0.iter().any(|(k, _)| k == seat) {
+                return Err(HandError::NoWagersOnSeat(seat.clone()));
             }
+            outcomes = SeatMap(upsert(&outcomes.0, seat.clone(), outcome));
         }
         input.outcomes = Some(outcomes);
         Scenario::from_input(&input)?;
@@ -133,44 +131,56 @@ impl HandState {
     }
 
     /// Cards recorded so far: each hand readable, no card twice at the table.
+    /// Each refusal names the seat at fault (the later of two holding the
+    /// same card, in the order recorded) in its field and its words.
     pub(super) fn check_recorded_cards(&self) -> Result<(), HandError> {
-        let Results::Hands(list) = &self.results else {
-            return Ok(());
-        };
         let options = self.scenario_probe_options()?;
         let mut all = Vec::new();
-        for (seat, hand) in list {
+        // The seat that holds each card so far.
+        let mut holder: Vec<(cards::Card, &str)> = Vec::new();
+        for (seat, hand) in self.results.hands() {
             for (field, value) in [
                 ("high", &hand.high),
                 ("low", &hand.low),
                 ("cards", &hand.cards),
             ] {
-                if let Some(text) = value {
-                    let parsed = cards::parse_cards(text).map_err(|e| HandError::Cards {
-                        field: format!("hands.{seat}.{field}"),
-                        message: e.to_string(),
-                    })?;
-                    let want = match field {
-                        "high" => 5,
-                        "low" => 2,
-                        _ => 7,
-                    };
-                    if parsed.len() != want {
-                        return Err(HandError::Cards {
-                            field: format!("hands.{seat}.{field}"),
-                            message: format!(
-                                "\"{text}\" is {} cards; {} is exactly {want} cards",
-                                parsed.len(),
-                                match field {
-                                    "high" => "a high hand",
-                                    "low" => "a low hand",
-                                    _ => "a seat's hand to set",
-                                }
-                            ),
-                        });
-                    }
-                    all.extend(parsed);
+                let Some(text) = value else { continue };
+                let at = format!("hands.{seat}.{field}");
+                let parsed = cards::parse_cards(text).map_err(|e| HandError::Cards {
+                    field: at.clone(),
+                    message: e.to_string(),
+                })?;
+                let want = match field {
+                    "high" => 5,
+                    "low" => 2,
+                    _ => 7,
+                };
+                if parsed.len() != want {
+                    return Err(HandError::Cards {
+                        field: at,
+                        message: format!(
+                            "\"{text}\" is {} cards; {} is exactly {want} cards",
+                            parsed.len(),
+                            match field {
+                                "high" => "a high hand",
+                                "low" => "a low hand",
+                                _ => "a seat's hand to set",
+                            }
+                        ),
+                    });
                 }
+                for card in &parsed {
+                    if let Some((_, first)) = holder.iter().find(|(c, _)| c == card) {
+                        let message = if *first == seat.as_str() {
+                            format!("card \"{card}\" is typed twice in seat {seat}'s hand")
+                        } else {
+                            format!("card \"{card}\" is already in the hand of seat {first}")
+                        };
+                        return Err(HandError::Cards { field: at, message });
+                    }
+                    holder.push((*card, seat.as_str()));
+                }
+                all.extend(parsed);
             }
         }
         cards::check_deal(&all, &options).map_err(|e| HandError::Cards {

@@ -11,7 +11,7 @@ use crate::domain::double_hand_poker::outcome::Outcome;
 use crate::domain::double_hand_poker::settle::collection::{self, Schedule};
 use crate::domain::double_hand_poker::settle::error::SettleError;
 use crate::domain::double_hand_poker::settle::input::{
-    ActionInput, ScenarioInput, SeatMap, WagerInput,
+    ActionInput, HandInput, ScenarioInput, SeatMap, WagerInput,
 };
 use crate::domain::double_hand_poker::settle::limits::{
     NAME_CHARS_MAX, UNIT_MIN, WAGERS_MAX, amount_max,
@@ -249,11 +249,37 @@ pub(crate) fn seat_key(field: &str, key: &str, seats: u8) -> Result<u8, SettleEr
     }
 }
 
+/// Bit `s` set for each seat given as a hand, when a hand's record gives
+/// both outcomes and hands: a seat may be given as one of the two only.
+pub(super) fn given_seats(
+    outcomes: &SeatMap<Outcome>,
+    hands: &SeatMap<HandInput>,
+    seats: u8,
+) -> Result<u32, SettleError> {
+    let mut given = 0;
+    for (key, _) in &hands.0 {
+        given |= 1 << seat_key("hands", key, seats)?;
+    }
+    for (key, _) in &outcomes.0 {
+        let s = seat_key("outcomes", key, seats)?;
+        if given & (1 << s) != 0 {
+            return Err(SettleError::invalid(
+                format!("outcomes.{key}"),
+                format!("seat {s} is given both an outcome and a hand; give one of them"),
+            ));
+        }
+    }
+    Ok(given)
+}
+
+/// The outcomes given; `need` has bit `s` set for each seat that must have
+/// one (every seat with wagers, unless its hand decides it).
 pub(super) fn outcomes(
     input: &SeatMap<Outcome>,
     pd_seat: u8,
     seats: u8,
     with_wagers: u32,
+    need: u32,
 ) -> Result<[Option<Outcome>; SEATS_MAX as usize + 1], SettleError> {
     let mut out = [None; SEATS_MAX as usize + 1];
     for (key, outcome) in &input.0 {
@@ -272,8 +298,7 @@ pub(super) fn outcomes(
         }
         out[s as usize] = Some(*outcome);
     }
-    if let Some(s) = (1..=seats).find(|&s| with_wagers & (1 << s) != 0 && out[s as usize].is_none())
-    {
+    if let Some(s) = (1..=seats).find(|&s| need & (1 << s) != 0 && out[s as usize].is_none()) {
         return Err(SettleError::MissingOutcome { seat: s });
     }
     Ok(out)
