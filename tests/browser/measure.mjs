@@ -101,7 +101,9 @@ async function beforeHand(handNumber) {
 }
 
 async function afterHand(handNumber) {
-  await tap(page.getByRole('button', { name: 'Start a new hand' }));
+  // The first hand from the table page; the next from the hand just closed.
+  const next = page.getByRole('button', { name: /Start the next hand/ });
+  await tap((await next.count()) ? next : page.getByRole('button', { name: 'Start a new hand' }));
   const pd = page.locator('#pd-form');
   if ((await pd.getByLabel('PD seat').inputValue()) !== PD.seat) await type(pd.getByLabel('PD seat'), PD.seat);
   if ((await pd.getByLabel('PD player').inputValue()) !== PD.player) await type(pd.getByLabel('PD player'), PD.player);
@@ -128,14 +130,16 @@ async function afterHand(handNumber) {
   const dice = page.locator('#dice-form');
   for (const [i, d] of ['1', '2', '3'].entries()) await type(dice.getByLabel(`die ${i + 1}`), d);
   await tap(dice.getByRole('button', { name: 'Set the ACTION seat' }));
-  await tap(page.getByRole('link', { name: 'Enter the cards instead' }));
+  // Every seat's cards open on one form; typed as a dealer types fastest,
+  // with nothing between the cards.
+  await tap(page.getByRole('link', { name: "Show every seat's cards" }));
   const results = page.locator('#results-form');
-  for (const seat of SEATS) await type(results.getByLabel(`seat ${seat} seven cards`), cardsOf(seat, handNumber));
-  await tap(results.getByRole('button', { name: 'Decide the hands' }));
-  await tap(page.getByRole('button', { name: 'Confirm all remaining steps' }));
-  await tap(page.getByRole('button', { name: 'Close the hand' }));
+  for (const seat of SEATS) {
+    await type(results.locator(`#cards_${seat}`), cardsOf(seat, handNumber).replaceAll(' ', ''));
+  }
+  await tap(results.getByRole('button', { name: 'Record the results' }));
+  await tap(page.getByRole('button', { name: 'Confirm all and close the hand' }));
   await page.locator('#closed').waitFor();
-  await tap(page.getByRole('link', { name: /← Table/ }));
 }
 
 const FLOWS = { before: beforeHand, after: afterHand };

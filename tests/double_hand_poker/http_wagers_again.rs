@@ -211,7 +211,50 @@ fn tag<'a>(html: &'a str, id: &str) -> &'a str {
     &html[start..at + html[at..].find('>').unwrap()]
 }
 
+async fn the_last_steps_close_the_hand_and_the_next_starts_from_it(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut dana = table_with_dealer(&app).await;
+    let hand = open_hand(&mut dana).await;
+    dana_banks_200(&mut dana, &hand).await;
+    let wager = [("seat", "4"), ("bettor", "Ann"), ("amount", "60")];
+    ok(&mut dana, &hand, "wager-form", &wager).await;
+    let dice = [("d1", "1"), ("d2", "1"), ("d3", "2")];
+    ok(&mut dana, &format!("{hand}?step=dice"), "dice-form", &dice).await;
+    ok(&mut dana, &hand, "results-form", &[("outcome_4", "pd")]).await;
+    // One tap: the remaining steps confirmed and the hand closed, as one
+    // command (both recorded).
+    let (confirmed, closed) = (
+        records(&app, "steps_confirmed").await,
+        records(&app, "hand_closed").await,
+    );
+    ok(&mut dana, &hand, "confirm-close", &[]).await;
+    assert_eq!(records(&app, "steps_confirmed").await, confirmed + 1);
+    assert_eq!(records(&app, "hand_closed").await, closed + 1);
+    let page = dana.get(&hand).await;
+    assert!(page.body.contains("id=\"closed\""), "{}", page.body);
+
+    // The closed hand starts the next one at its table.
+    let page = crate::common::play::submit(&mut dana, &hand, "next-hand", &[]).await;
+    assert_eq!(page.status, 303, "{}", page.body);
+    assert!(
+        page.location.starts_with("/hands/") && page.location != hand,
+        "{}",
+        page.location
+    );
+    let next = dana.get(&page.location).await;
+    assert!(next.body.contains("1. Who banks?"), "{}", next.body);
+
+    // An auditor is offered neither.
+    app.add_user("audrey", pitbook::domain::staff::Role::Auditor)
+        .await;
+    let mut audrey = Browser::new(&app);
+    audrey.login("audrey", crate::common::TEST_PASSWORD).await;
+    let page = audrey.get(&hand).await;
+    assert!(!page.body.contains("id=\"next-hand\""), "{}", page.body);
+}
+
 on_both_databases!(
+    the_last_steps_close_the_hand_and_the_next_starts_from_it,
     last_hands_wagers_are_offered_again,
     the_new_pds_seat_and_wagers_are_not_offered,
     the_seat_tapped_on_the_drawing_is_the_forms_seat,

@@ -108,15 +108,13 @@ pub(super) fn events_of(
         "results" => results(fields, loaded)?,
         // The page names the steps it showed, so a form sent twice asks
         // for the same thing.
-        "confirm" => vec![HandEvent::StepsConfirmed {
-            wagers: fields
-                .get("wagers")
-                .split(',')
-                .map(str::trim)
-                .filter(|w| !w.is_empty())
-                .map(str::to_string)
-                .collect(),
-        }],
+        "confirm" => vec![steps_confirmed(fields)],
+        // The walkthrough's last steps confirmed and the hand closed at
+        // once: one command, so both are recorded or neither.
+        "confirm_close" => vec![
+            steps_confirmed(fields),
+            HandEvent::HandClosed { settlement: None },
+        ],
         "close" => vec![HandEvent::HandClosed { settlement: None }],
         "void" => vec![HandEvent::HandVoided {
             reason: reason_field(fields)?,
@@ -156,6 +154,20 @@ pub(super) fn events_of(
             ));
         }
     })
+}
+
+/// The settlement steps the page showed (so a form sent twice asks for the
+/// same thing).
+fn steps_confirmed(fields: &Fields) -> HandEvent {
+    HandEvent::StepsConfirmed {
+        wagers: fields
+            .get("wagers")
+            .split(',')
+            .map(str::trim)
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect(),
+    }
 }
 
 /// A wager's id is made from the form's idempotency key, so a form sent

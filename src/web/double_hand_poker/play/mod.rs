@@ -103,6 +103,9 @@ struct HandPage<'a> {
     seat_chosen: String,
     /// Corrections and the void, with who and when.
     changes: Vec<changes::ChangeRow>,
+    /// A closed hand's "Start the next hand" form: its own key (it opens a
+    /// hand, not an event of this one).
+    next_hand_key: String,
     /// Every seat's hands in words (`hand/hands_shown.html`).
     hands_shown: Vec<crate::domain::double_hand_poker::hand_words::SeatWords>,
     /// The house-way preview's link, under the hand's card rules.
@@ -312,6 +315,7 @@ async fn render(
         again,
         seat_chosen: query.seat.map(|s| s.to_string()).unwrap_or_default(),
         changes: changes::rows(loaded, state.time_zone),
+        next_hand_key: uuid::Uuid::new_v4().to_string(),
         hands_shown: loaded.hands_shown(),
         house_way_href: loaded.house_way_href(),
         duplicate: refusal.duplicate,
