@@ -72,6 +72,14 @@
     send(form, event.submitter);
   });
 
+  // A one-character input (a die) moves on to the next field when filled.
+  document.addEventListener('input', (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || input.maxLength !== 1 || input.value.length !== 1) return;
+    const fields = [...input.form.elements].filter((e) => e.matches('input:not([type=hidden]), button'));
+    fields[fields.indexOf(input) + 1]?.focus();
+  });
+
   // Back and forward: the page as it is now, from the server.
   window.addEventListener('popstate', () => location.reload());
 

@@ -263,13 +263,13 @@ try {
       throw new Mismatch('the walkthrough: expected exactly one confirmed step');
     }
     await page.getByRole('button', { name: 'Confirm all remaining steps' }).click();
-    await page.getByRole('button', { name: 'Close the hand' }).waitFor();
+    await page.getByRole('button', { name: 'Close the hand', exact: true }).waitFor();
     const done = await page.locator('#walk li.done').count();
     if (done !== 4) throw new Mismatch(`the walkthrough: expected 4 confirmed steps, found ${done}`);
   });
 
   await step('close the hand; the final screen', async () => {
-    await page.getByRole('button', { name: 'Close the hand' }).click();
+    await page.getByRole('button', { name: 'Close the hand', exact: true }).click();
     await expectContains(page.locator('#closed'), 'This hand is closed.', 'the closed notice');
     await expectText(page.locator('#pd-net'), '80.00', "the PD's net");
     await expectText(

@@ -95,7 +95,7 @@ async function beforeHand(handNumber) {
   for (const seat of SEATS) await type(results.getByLabel(`seat ${seat} seven cards`), cardsOf(seat, handNumber));
   await tap(results.getByRole('button', { name: 'Decide the hands' }));
   await tap(page.getByRole('button', { name: 'Confirm all remaining steps' }));
-  await tap(page.getByRole('button', { name: 'Close the hand' }));
+  await tap(page.getByRole('button', { name: 'Close the hand', exact: true }));
   await page.locator('#closed').waitFor();
   await tap(page.getByRole('link', { name: /← Table/ }));
 }

@@ -1,0 +1,247 @@
+// The dealer's hand in a real browser (issue 16), after e2e.mjs on the same
+// server (its table DHP-1 has one closed hand: Dana banked, Ann, Bo, Cy and
+// Di bet). Three runs:
+//   1. by touch at a tablet's 1024×768 (taps, the on-screen keyboard's
+//      typing): last hand's wagers placed again with one tap; the dice,
+//      the results, a step confirmed beside the step, the rest confirmed
+//      and the hand closed;
+//   2. by keyboard alone (Tab, typing, Space, Enter) from the closed hand's
+//      "Start the next hand" to the close;
+//   3. without the script: a wager added, Back, and the same wager sent
+//      again — the page must ask before recording a second one;
+//   4. at a phone's 390 px: the table, a hand and its record.
+// Every step of 1 and 2 is checked for horizontal overflow too.
+//
+// Environment: PITBOOK_URL, PITBOOK_ADMIN_PASSWORD (the admin's password
+// after e2e.mjs changed it), PITBOOK_OUT_DIR.
+
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.PITBOOK_URL;
+const PASSWORD = process.env.PITBOOK_ADMIN_PASSWORD;
+const OUT = process.env.PITBOOK_OUT_DIR || 'target/browser';
+if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(BASE || '')) throw new Error('PITBOOK_URL must be http://127.0.0.1:PORT');
+
+class Mismatch extends Error {}
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+let page;
+let current = 'start';
+const problems = [];
+
+async function session(options) {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(15_000);
+  page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error at ${page.url()}: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console error at ${page.url()}: ${m.text()}`));
+  await page.goto(`${BASE}/login`);
+  await page.locator('#username').fill('admin');
+  await page.locator('#password').fill(PASSWORD);
+  await Promise.all([page.waitForURL((u) => u.pathname === '/'), page.getByRole('button', { name: 'Sign in' }).click()]);
+}
+
+async function step(name, fn) {
+  current = name;
+  await fn();
+  await noSidewaysScroll(name);
+  if (problems.length) throw new Mismatch(problems.join('\n'));
+  console.log(`  ok  ${name}`);
+}
+
+async function noSidewaysScroll(where) {
+  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  if (scroll > inner) throw new Mismatch(`${where}: the page scrolls sideways (${scroll} px wide in ${inner})`);
+}
+
+async function heading(text) {
+  await page.locator('h2#step', { hasText: text }).waitFor();
+}
+
+const wagerRows = () => page.locator('#wagers tbody tr');
+
+/** Keyboard only: Tab until `selector` has the focus (at most 60 presses). */
+async function tabTo(selector) {
+  for (let i = 0; i < 60; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s), selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Mismatch(`Tab never reached ${selector}`);
+}
+
+try {
+  console.log(`dealer: chromium ${browser.version()} against ${BASE}`);
+
+  // 1. By touch, at a tablet's size.
+  await session({ viewport: { width: 1024, height: 768 }, hasTouch: true });
+  await step('touch: open the table, start a hand', async () => {
+    await page.goto(`${BASE}/tables/DHP-1`);
+    await page.getByRole('button', { name: 'Start a new hand' }).tap();
+    await heading('1. Who banks?');
+  });
+  await step('touch: the PD (Dana banks 200, two hands)', async () => {
+    const form = page.locator('#pd-form');
+    await form.locator('#seat').fill('1');
+    await form.locator('#player').fill('Dana');
+    await form.locator('#bank').tap();
+    await page.keyboard.type('200');
+    await form.getByLabel('Bank two hands').tap();
+    await form.getByRole('button', { name: 'Set the PD' }).tap();
+    await heading('2. Wagers');
+  });
+  await step("touch: last hand's four wagers placed again with one tap", async () => {
+    await page.locator('#again-all').tap();
+    await wagerRows().nth(3).waitFor();
+    const n = await wagerRows().count();
+    if (n !== 4) throw new Mismatch(`expected the 4 wagers again, found ${n}`);
+  });
+  await step('touch: to the dice; 1, 1, 2', async () => {
+    await page.getByRole('link', { name: /to the dice/ }).tap();
+    await heading('3. Dice');
+    await page.getByLabel('die 1').tap();
+    // The dice move on by themselves: three keys.
+    await page.keyboard.type('112');
+    await page.getByRole('button', { name: 'Set the ACTION seat' }).tap();
+    await heading('4. Hands');
+  });
+  await step('touch: the results tapped in', async () => {
+    const form = page.locator('#results-form');
+    for (const [seat, who] of [['4', 'PD'], ['5', 'Player'], ['6', 'PD'], ['7', 'Player']]) {
+      await form.locator(`#seat-${seat}`).getByLabel(who, { exact: true }).tap();
+    }
+    await form.getByRole('button', { name: 'Record the results' }).tap();
+    await heading('5. Settlement');
+  });
+  await step('touch: one step confirmed beside it, the rest and the close at once', async () => {
+    const first = page.locator('#current-step');
+    const confirm = first.getByRole('button', { name: 'Done: confirm this step' });
+    await confirm.tap();
+    await page.locator('#walk li.done').first().waitFor();
+    await page.getByRole('button', { name: 'Confirm all and close the hand' }).tap();
+    await page.locator('#closed').waitFor();
+    await page.screenshot({ path: join(OUT, 'dealer-touch.png'), fullPage: true });
+  });
+
+  // 2. By keyboard alone, from the closed hand.
+  await step('keyboard: the closed hand starts the next (focus is on it)', async () => {
+    const focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+    if (!/Start the next hand/.test(focused)) throw new Mismatch(`the focus is on "${focused.trim()}"`);
+    await page.keyboard.press('Enter');
+    await heading('1. Who banks?');
+  });
+  await step('keyboard: the PD', async () => {
+    await tabTo('#pd-form #seat');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('1');
+    await tabTo('#pd-form #player');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Dana');
+    await tabTo('#pd-form #bank');
+    await page.keyboard.type('150');
+    // Dana banked two hands already: the option is asked again. Tab lands
+    // on the group's first choice, Space takes it.
+    await tabTo('#pd-form input[name="option"]');
+    await page.keyboard.press('Space');
+    if (!(await page.locator('#pd-form input[value="bank_two"]').isChecked())) {
+      throw new Mismatch('Space did not choose "bank two hands"');
+    }
+    await page.keyboard.press('Enter');
+    await heading('2. Wagers');
+  });
+  await step('keyboard: a wager typed (the seat has the focus), Enter to add', async () => {
+    await page.keyboard.type('5');
+    await tabTo('#bettor');
+    await page.keyboard.type('Bo');
+    await tabTo('#amount');
+    await page.keyboard.type('60');
+    await page.keyboard.press('Enter');
+    await wagerRows().first().waitFor();
+  });
+  await step('keyboard: to the dice, three keys, Enter', async () => {
+    await tabTo('#to-dice');
+    await page.keyboard.press('Enter');
+    await heading('3. Dice');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Enter');
+    await heading('4. Hands');
+  });
+  await step('keyboard: the result by Space, Enter to record', async () => {
+    await tabTo('#seat-5 input[value="player"]');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    await heading('5. Settlement');
+  });
+  await step('keyboard: confirm and close', async () => {
+    await tabTo('#confirm-close button');
+    await page.keyboard.press('Enter');
+    await page.locator('#closed').waitFor();
+  });
+
+  // 3. Without the script (every form a page load, as on a browser with
+  // scripts off): a wager, the browser's Back, the same wager sent again.
+  await session({ viewport: { width: 1024, height: 768 }, hasTouch: true, javaScriptEnabled: false });
+  await step('no script: a new hand, Dana banks 100', async () => {
+    await page.goto(`${BASE}/tables/DHP-1`);
+    await page.getByRole('button', { name: 'Start a new hand' }).tap();
+    await heading('1. Who banks?');
+    const form = page.locator('#pd-form');
+    await form.locator('#seat').fill('1');
+    await form.locator('#player').fill('Dana');
+    await form.locator('#bank').fill('100');
+    await form.getByLabel('Bank two hands').tap();
+    await form.getByRole('button', { name: 'Set the PD' }).tap();
+    await heading('2. Wagers');
+  });
+  await step('no script: a wager, Back, the same wager again asks first', async () => {
+    const add = async () => {
+      const form = page.locator('#wager-form');
+      await form.locator('#seat').fill('4');
+      await form.locator('#bettor').fill('Gus');
+      await form.locator('#amount').fill('10');
+      await form.locator('#backline').check();
+      await form.getByRole('button', { name: 'Add wager' }).tap();
+    };
+    const own = page.locator('#wager-form');
+    await own.locator('#seat').fill('4');
+    await own.locator('#bettor').fill('Ann');
+    await own.locator('#amount').fill('60');
+    await own.getByRole('button', { name: 'Add wager' }).tap();
+    await wagerRows().first().waitFor();
+    await add();
+    await wagerRows().nth(1).waitFor();
+    await page.goBack();
+    await page.locator('#wager-form').waitFor();
+    await add();
+    await page.locator('#duplicate-question').waitFor();
+    const question = await page.locator('#duplicate-question').innerText();
+    if (!/Gus/.test(question) || !/second/.test(question)) throw new Mismatch(`the question: ${question}`);
+    if ((await wagerRows().count()) !== 2) throw new Mismatch('a second wager was recorded before the answer');
+    await page.locator('#keep-one').tap();
+    await page.locator('#wager-form').waitFor();
+    if ((await wagerRows().count()) !== 2) throw new Mismatch('keeping one recorded a second');
+  });
+
+  // 4. At a phone's width.
+  await session({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await step('phone: the table page', async () => {
+    await page.goto(`${BASE}/tables/DHP-1`);
+  });
+  await step('phone: the last hand and its record', async () => {
+    const href = await page.locator('#hands tbody tr').nth(1).locator('a').first().getAttribute('href');
+    await page.goto(`${BASE}${href}`);
+    await page.locator('#closed').waitFor();
+    await page.goto(`${BASE}${href}/record`);
+    await page.screenshot({ path: join(OUT, 'dealer-phone-record.png'), fullPage: true });
+  });
+  console.log('dealer: passed');
+  await browser.close();
+} catch (err) {
+  const failure = join(OUT, 'dealer-failure.png');
+  await page?.screenshot({ path: failure, fullPage: true }).catch(() => {});
+  console.error(`dealer: FAILED at "${current}": ${err.message}\n  page: ${page?.url()}; screenshot ${failure}`);
+  await browser.close().catch(() => {});
+  process.exit(1);
+}
