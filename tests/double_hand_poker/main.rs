@@ -17,6 +17,7 @@ mod http_pd_rotation;
 mod http_play;
 mod http_settle;
 mod http_table_rules;
+mod http_tables_form;
 mod settle_docs;
 mod settle_errors;
 mod settle_hands;
