@@ -60,7 +60,32 @@ echo "load:   $TABLES tables, $HANDS hands (+$WARMUP warm-up), $LOAD_THREADS gen
 
 status=0
 PITBOOK_TOKEN=$token "$load" --url "http://$address" --tables "$TABLES" --hands "$HANDS" \
-    --warmup "$WARMUP" --threads "$LOAD_THREADS" || status=$?
+    --warmup "$WARMUP" --threads "$LOAD_THREADS" &
+load_pid=$!
+# Pages under the load (issue 16): signed in as the supervisor, a third
+# process fetches a table's page and its newest hand's page in turn until
+# the load ends; their latencies (curl's time_total) are summarised below.
+jar=$work/cookies
+page_times=$work/page-times
+: >"$page_times"
+csrf=$(curl -s -c "$jar" "http://$address/login" | sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p' | head -n1)
+curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$csrf" \
+    --data-urlencode "username=loader" --data-urlencode "password=load-test-password" "http://$address/login"
+sleep 2
+while kill -0 "$load_pid" 2>/dev/null; do
+    table=$(curl -s -b "$jar" "http://$address/tables" | sed -n 's/.*href="\(\/tables\/[^"]*\)".*/\1/p' | head -n1)
+    [[ -n $table ]] || { sleep 0.2; continue; }
+    hand=$(curl -s -b "$jar" "http://$address$table" | sed -n 's/.*href="\(\/hands\/[^"/]*\)".*/\1/p' | head -n1)
+    for _ in $(seq 1 20); do
+        curl -s -b "$jar" -o /dev/null -w '%{time_total}\n' "http://$address$table" >>"$page_times"
+        [[ -n $hand ]] && curl -s -b "$jar" -o /dev/null -w '%{time_total}\n' "http://$address$hand" >>"$page_times"
+    done
+done
+wait "$load_pid" || status=$?
+sort -n "$page_times" | awk '{ t[NR] = $1 * 1000 } END {
+    if (NR == 0) { print "pages under load: none fetched"; exit }
+    printf "pages under load: %d fetched (a table page and its newest hand), p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+        NR, t[int(NR * 0.5) + (NR * 0.5 > int(NR * 0.5))], t[int(NR * 0.99) + (NR * 0.99 > int(NR * 0.99))], t[NR] }'
 
 kill -TERM "$server"
 wait "$server" || true

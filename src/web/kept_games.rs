@@ -73,8 +73,72 @@ pub(super) struct GamesList {
     pub can_keep: bool,
     /// What a refused start had typed.
     pub typed: Vec<(String, String)>,
-    /// A refused start's message above the form ("field: message").
+    /// A refused start's field (`players`, `chips` …: the form's input).
+    pub error_field: String,
+    /// Its message in the form's words, shown beside that field.
     pub error: String,
+}
+
+impl GamesList {
+    fn refused(self, error: Option<&(String, String)>) -> GamesList {
+        match error {
+            Some((field, message)) => {
+                let (error_field, error) = in_form_words(field, message);
+                GamesList {
+                    error_field,
+                    error,
+                    ..self
+                }
+            }
+            None => self,
+        }
+    }
+
+    /// Whether the refused start named one of `fields`, each shown beside
+    /// its input (else the message is shown above the form).
+    pub fn beside(&self, fields: &[&str]) -> bool {
+        fields.contains(&self.error_field.as_str())
+    }
+
+    /// The refused start's message when it named `field`, else nothing.
+    pub fn error_on(&self, field: &str) -> &str {
+        if self.error_field == field {
+            &self.error
+        } else {
+            ""
+        }
+    }
+}
+
+/// A refused start in the form's words: a name's place (`players[1]`) is
+/// the players field, the name counted from 1 as the form lists them, and
+/// an invisible character the message names by its code point is not also
+/// printed as a `\u{…}` escape.
+fn in_form_words(field: &str, message: &str) -> (String, String) {
+    let mut plain = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("\\u{") {
+        plain.push_str(&rest[..at]);
+        let tail = &rest[at + 3..];
+        match tail.find('}') {
+            Some(end) if end <= 6 && tail[..end].chars().all(|c| c.is_ascii_hexdigit()) => {
+                rest = &tail[end + 1..];
+            }
+            _ => {
+                plain.push_str("\\u{");
+                rest = tail;
+            }
+        }
+    }
+    plain.push_str(rest);
+    let place = field
+        .strip_prefix("players[")
+        .and_then(|r| r.split_once(']'))
+        .and_then(|(i, _)| i.parse::<usize>().ok());
+    match place {
+        Some(i) => ("players".into(), format!("Player {}: {plain}", i + 1)),
+        None => (field.to_string(), plain),
+    }
 }
 
 /// One game in the list: its id, when it started, the columns between.
@@ -125,23 +189,24 @@ async fn list_page<G: KeptPages>(
         Ok(g) => g,
         Err(e) => return internal(e),
     };
-    let body = G::list_page(GamesList {
-        ctx: PageContext::of(staff),
-        games: games
-            .iter()
-            .map(|g| ListedGame {
-                cells: G::cells(g),
-                id: g.id.clone(),
-                started: g.created_at.clone(),
-            })
-            .collect(),
-        can_keep: allows(staff.0.user.role, KEEP),
-        typed,
-        error: error
-            .as_ref()
-            .map(|(field, message)| format!("{field}: {message}"))
-            .unwrap_or_default(),
-    });
+    let body = G::list_page(
+        GamesList {
+            ctx: PageContext::of(staff),
+            games: games
+                .iter()
+                .map(|g| ListedGame {
+                    cells: G::cells(g),
+                    id: g.id.clone(),
+                    started: g.created_at.clone(),
+                })
+                .collect(),
+            can_keep: allows(staff.0.user.role, KEEP),
+            typed,
+            error_field: String::new(),
+            error: String::new(),
+        }
+        .refused(error.as_ref()),
+    );
     if error.is_some() {
         (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
     } else {
@@ -262,5 +327,36 @@ async fn act<G: KeptPages>(
         }
         Err(KeptGameError::Unknown(id)) => Err(not_found(&id).into()),
         Err(e @ (KeptGameError::Store(_) | KeptGameError::Game(_))) => Err(PageError::internal(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_refused_start_is_put_in_the_forms_words() {
+        let cases = [
+            (
+                "players[1]",
+                r#""Bo\u{200B}" contains U+200B (an invisible character); type it without that character"#,
+                "players",
+                r#"Player 2: "Bo" contains U+200B (an invisible character); type it without that character"#,
+            ),
+            (
+                "players",
+                "1 players; the game has 2 to 4",
+                "players",
+                "1 players; the game has 2 to 4",
+            ),
+            (
+                "chips",
+                r#""x\u{zz}" is not a whole number"#,
+                "chips",
+                r#""x\u{zz}" is not a whole number"#,
+            ),
+        ];
+        for (field, message, want_field, want) in cases {
+            let got = super::in_form_words(field, message);
+            assert_eq!(got, (want_field.to_string(), want.to_string()));
+        }
     }
 }

@@ -5,7 +5,10 @@
 # admin's one-time password, the forced password change, a table, and the
 # seed's $200 example hand through the pages, with the numbers checked on the
 # final screen. Then the server is stopped and `pitbook audit verify` must
-# pass on the database it wrote.
+# pass on the database it wrote. Then the page checks (issue 16): a second
+# fresh server, and pages.mjs visits every page at 390 and 1024 px (no
+# sideways scrolling, no serious or critical axe-core violation, 44 px
+# targets), making the data it needs itself; `audit verify` again.
 #
 # Needs /usr/bin/chromium (apt-get install chromium) and `npm ci` in this
 # directory; .ci/run installs both when missing.
@@ -16,7 +19,8 @@
 # would compile every crate again (minutes on 2 cores) to save nothing here —
 # argon2 is optimised in the dev profile too (Cargo.toml).
 #
-# Artefacts: target/browser/final.png (the final screen) and, on a failure,
+# Artefacts: target/browser/final.png (the final screen),
+# target/browser/pages/*.png (every page at both widths) and, on a failure,
 # target/browser/failure.png and the server's log.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,6 +29,7 @@ target_dir=${CARGO_TARGET_DIR:-$root/target}
 out_dir=$root/target/browser
 mkdir -p "$out_dir"
 rm -f "$out_dir/final.png" "$out_dir/failure.png" "$out_dir/serve.log"
+rm -rf "$out_dir/pages"
 
 if [[ -n "${PITBOOK_BIN:-}" ]]; then
     bin=$PITBOOK_BIN
@@ -37,16 +42,12 @@ else
 fi
 [[ -x "$bin" ]] || { echo "browser test: no pitbook binary at $bin" >&2; exit 1; }
 [[ -x /usr/bin/chromium ]] || { echo "browser test: /usr/bin/chromium is missing (apt-get install chromium)" >&2; exit 1; }
-[[ -d tests/browser/node_modules/playwright-core ]] || { echo "browser test: run 'npm ci' in tests/browser first" >&2; exit 1; }
+for module in playwright-core axe-core; do
+    [[ -d tests/browser/node_modules/$module ]] || { echo "browser test: run 'npm ci' in tests/browser first ($module is missing)" >&2; exit 1; }
+done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pitbook-browser.XXXXXX")
-db_url="sqlite:$work/pitbook.db"
-key_file=$work/audit-key
-(umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$key_file")
 log=$work/serve.log
-# Made here, not by the background job's redirect: the loop below may read
-# it before that job has opened it (sed on a missing file fails the script).
-: >"$log"
 server_pid=
 
 stop_server() {
@@ -70,41 +71,61 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Only ever loopback; port 0 lets the kernel pick a free port, which the
-# server reports in its "pitbook listening" line.
-NO_COLOR=1 RUST_LOG=info "$bin" serve \
-    --database-url "$db_url" --audit-key-file "$key_file" \
-    --bind 127.0.0.1:0 >"$log" 2>&1 &
-server_pid=$!
+# Starts `pitbook serve` on a fresh database in $work/NAME; sets db_url,
+# key_file, base_url and password (the first admin's one-time password).
+start_server() {
+    local dir=$work/$1
+    mkdir -p "$dir"
+    db_url="sqlite:$dir/pitbook.db"
+    key_file=$dir/audit-key
+    (umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$key_file")
+    log=$dir/serve.log
+    # Made here, not by the background job's redirect: the loop below may read
+    # it before that job has opened it (sed on a missing file fails the script).
+    : >"$log"
+    # Only ever loopback; port 0 lets the kernel pick a free port, which the
+    # server reports in its "pitbook listening" line.
+    NO_COLOR=1 RUST_LOG=info "$bin" serve \
+        --database-url "$db_url" --audit-key-file "$key_file" \
+        --bind 127.0.0.1:0 >"$log" 2>&1 &
+    server_pid=$!
 
-address=
-password=
-deadline=$((SECONDS + 30))
-while [[ -z "$address" || -z "$password" ]]; do
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-        echo "browser test: pitbook serve exited before listening" >&2
-        exit 1
-    fi
-    if ((SECONDS >= deadline)); then
-        echo "browser test: pitbook serve did not report its address and the admin password within 30 s" >&2
-        exit 1
-    fi
-    # src/cli/serve.rs: 'pitbook: first start: created user "admin" with one-time password HEX — …'
-    password=$(sed -n 's/.*created user "admin" with one-time password \([0-9a-f]\{1,\}\).*/\1/p' "$log" | head -n1)
-    address=$(sed -n 's/.*pitbook listening.*address=\(127\.0\.0\.1:[0-9]\{1,\}\).*/\1/p' "$log" | head -n1)
-    [[ -n "$address" && -n "$password" ]] || sleep 0.1
-done
-base_url="http://$address"
+    local address=
+    password=
+    local deadline=$((SECONDS + 30))
+    while [[ -z "$address" || -z "$password" ]]; do
+        if ! kill -0 "$server_pid" 2>/dev/null; then
+            echo "browser test: pitbook serve exited before listening" >&2
+            exit 1
+        fi
+        if ((SECONDS >= deadline)); then
+            echo "browser test: pitbook serve did not report its address and the admin password within 30 s" >&2
+            exit 1
+        fi
+        # src/cli/serve.rs: 'pitbook: first start: created user "admin" with one-time password HEX — …'
+        password=$(sed -n 's/.*created user "admin" with one-time password \([0-9a-f]\{1,\}\).*/\1/p' "$log" | head -n1)
+        address=$(sed -n 's/.*pitbook listening.*address=\(127\.0\.0\.1:[0-9]\{1,\}\).*/\1/p' "$log" | head -n1)
+        [[ -n "$address" && -n "$password" ]] || sleep 0.1
+    done
+    base_url="http://$address"
 
-until curl -fsS --max-time 2 "$base_url/readyz" >/dev/null 2>&1; do
-    if ((SECONDS >= deadline)) || ! kill -0 "$server_pid" 2>/dev/null; then
-        echo "browser test: $base_url/readyz never answered 200" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-echo "browser test: pitbook serving at $base_url (database $work/pitbook.db)"
+    until curl -fsS --max-time 2 "$base_url/readyz" >/dev/null 2>&1; do
+        if ((SECONDS >= deadline)) || ! kill -0 "$server_pid" 2>/dev/null; then
+            echo "browser test: $base_url/readyz never answered 200" >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
+    echo "browser test: pitbook serving at $base_url (database $dir/pitbook.db)"
+}
 
+verify() {
+    stop_server
+    echo "browser test: pitbook audit verify"
+    NO_COLOR=1 "$bin" audit verify --database-url "$db_url" --audit-key-file "$key_file"
+}
+
+start_server e2e
 PITBOOK_URL=$base_url \
     PITBOOK_ADMIN_PASSWORD=$password \
     PITBOOK_OUT_DIR=$out_dir \
@@ -115,8 +136,12 @@ PITBOOK_URL=$base_url \
     PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
     PITBOOK_OUT_DIR=$out_dir \
     node tests/browser/dealer.mjs
+verify
 
-stop_server
-echo "browser test: pitbook audit verify"
-NO_COLOR=1 "$bin" audit verify --database-url "$db_url" --audit-key-file "$key_file"
+start_server pages
+PITBOOK_URL=$base_url \
+    PITBOOK_ADMIN_PASSWORD=$password \
+    PITBOOK_OUT_DIR=$out_dir \
+    node tests/browser/pages.mjs
+verify
 echo "browser test: passed"

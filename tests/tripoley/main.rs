@@ -7,6 +7,7 @@ mod common;
 
 mod cli_tripoley;
 mod http_field_errors;
+mod http_spare_and_balances;
 mod http_tripoley;
 mod http_tripoley_games;
 mod http_tripoley_steps;

@@ -5,11 +5,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::common::field_error::AsFieldError;
 use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::options::{OptionOverrides, Profile, RuleOptions};
 pub use crate::domain::double_hand_poker::rotation::{PastHand, PdProposal, propose_pd};
 use crate::domain::double_hand_poker::settle::{
-    ActionInput, BracketInput, CollectionInput, PdInput, Scenario, ScenarioInput, WagerInput,
+    ActionInput, BracketInput, CollectionInput, PdInput, Scenario, ScenarioInput, SettleError,
+    WagerInput,
 };
 
 /// Longest table name, in characters.
@@ -110,17 +112,9 @@ impl TableConfig {
                 format!("{hi} is below the minimum {lo}"),
             ));
         }
-        Scenario::from_input(&self.probe()).map_err(|e| {
-            let text = e.to_string();
-            let field = if text.starts_with("collection.player") {
-                "player_schedule"
-            } else if text.starts_with("collection.bank") {
-                "bank_schedule"
-            } else {
-                "options"
-            };
-            refuse(field, text)
-        })?;
+        let (wager, bank) = self.probe_amounts();
+        Scenario::from_input(&self.probe(wager, bank))
+            .map_err(|e| probe_refusal(&e, wager, bank))?;
         Ok(())
     }
 
@@ -137,8 +131,27 @@ impl TableConfig {
         })
     }
 
-    fn probe(&self) -> ScenarioInput {
-        let unit = self.rules().min_unit.amount();
+    /// The probe hand's wager and bank: the smallest the table takes — the
+    /// minimum wager, else the lowest amount its schedule collects on (a
+    /// table whose schedule starts at 1 takes no smaller wager), else one
+    /// unit — so the probe is a hand the table would accept.
+    fn probe_amounts(&self) -> (Money, Money) {
+        let unit = self.rules().min_unit;
+        let lowest = |schedule: &Option<Vec<BracketInput>>| {
+            schedule
+                .as_deref()
+                .and_then(|b| b.iter().map(|b| b.from).min())
+                .filter(|&m| m > Money::ZERO && unit.is_multiple(m))
+        };
+        let wager = self
+            .wager_min
+            .or_else(|| lowest(&self.player_schedule))
+            .unwrap_or(unit.amount());
+        let bank = lowest(&self.bank_schedule).unwrap_or(unit.amount());
+        (wager, bank)
+    }
+
+    fn probe(&self, wager: Money, bank: Money) -> ScenarioInput {
         ScenarioInput {
             profile: Some(self.profile),
             options: Some(self.options.clone()),
@@ -146,7 +159,7 @@ impl TableConfig {
             pd: PdInput {
                 seat: 1,
                 player: "probe".into(),
-                bank: unit,
+                bank,
             },
             action: ActionInput {
                 seat: Some(2),
@@ -156,7 +169,7 @@ impl TableConfig {
                 id: "probe".into(),
                 seat: 2,
                 bettor: "probe".into(),
-                amount: unit,
+                amount: wager,
                 backline: false,
                 payout: None,
             }],
@@ -167,6 +180,49 @@ impl TableConfig {
             hands: None,
             collection: self.collection(),
         }
+    }
+}
+
+/// The probe hand's refusal as the form field it is about, in the words of
+/// the form: a schedule's bracket by its number, never an internal path.
+fn probe_refusal(e: &SettleError, wager: Money, bank: Money) -> TableError {
+    let Some(fe) = e.field_error() else {
+        return refuse("options", e.to_string());
+    };
+    let (path, message) = (fe.field(), fe.message());
+    let schedule = |field: &'static str, rest: &str| {
+        // `[0].from` → "bracket 1, from": the form numbers brackets from 1.
+        let place = rest
+            .strip_prefix('[')
+            .and_then(|r| r.split_once(']'))
+            .and_then(|(i, name)| {
+                let n = i.parse::<usize>().ok()? + 1;
+                Some(match name.trim_start_matches('.') {
+                    "" => format!("bracket {n}: "),
+                    name => format!("bracket {n} ({name}): "),
+                })
+            })
+            .unwrap_or_default();
+        refuse(field, format!("{place}{message}"))
+    };
+    if let Some(rest) = path.strip_prefix("collection.player") {
+        schedule("player_schedule", rest)
+    } else if let Some(rest) = path.strip_prefix("collection.bank") {
+        schedule("bank_schedule", rest)
+    } else if path == "wagers[0].amount" {
+        refuse(
+            "player_schedule",
+            format!(
+                "no bracket covers the smallest wager, {wager}: add one (fee 0 if it takes nothing)"
+            ),
+        )
+    } else if path == "pd.bank" {
+        refuse(
+            "bank_schedule",
+            format!("no bracket covers a bank of {bank}: add one (fee 0 if it takes nothing)"),
+        )
+    } else {
+        refuse("options", fe.to_string())
     }
 }
 
@@ -294,6 +350,51 @@ mod tests {
                 Err(field),
                 "{config:?}"
             );
+        }
+    }
+
+    #[test]
+    fn the_forms_example_schedule_is_accepted_and_a_gap_is_refused_in_plain_words() {
+        let example = |min: Option<&str>| TableConfig {
+            player_schedule: parse_schedule("player_schedule", "1-100:1, 100.01-5000:2").unwrap(),
+            bank_schedule: parse_schedule("bank_schedule", "1-100:1, 100.01-5000:2").unwrap(),
+            wager_min: min.map(|m| Money::parse(m).unwrap()),
+            ..table()
+        };
+        assert_eq!(example(None).validate(), Ok(()));
+        assert_eq!(example(Some("5")).validate(), Ok(()));
+        // A minimum wager the schedule does not cover: refused on the schedule.
+        let cases: Vec<(TableConfig, &str, &str)> = vec![
+            (
+                example(Some("0.50")),
+                "player_schedule",
+                "no bracket covers the smallest wager, 0.50: add one (fee 0 if it takes nothing)",
+            ),
+            (
+                TableConfig {
+                    player_schedule: parse_schedule("player_schedule", "1-100:1, 50-200:2")
+                        .unwrap(),
+                    ..table()
+                },
+                "player_schedule",
+                "brackets 1.00..100.00 and 50.00..200.00 overlap",
+            ),
+            (
+                TableConfig {
+                    bank_schedule: parse_schedule("bank_schedule", "1-100:1.005").unwrap(),
+                    ..table()
+                },
+                "bank_schedule",
+                "bracket 1 (fee): ",
+            ),
+        ];
+        for (config, field, message) in cases {
+            let e = config.validate().unwrap_err();
+            assert_eq!(e.field, field, "{e}");
+            assert!(e.message.starts_with(message), "{e}");
+            for internal in ["collection.", "wagers[", "pd.bank", "probe", "\"fee\""] {
+                assert!(!e.message.contains(internal), "{e}");
+            }
         }
     }
 

@@ -56,6 +56,7 @@ pub use output::{Named, Outcome, RoundOutput};
 pub use poker::{PotLayer, pot_layers};
 pub use round::{BeforeBetting, before_betting, play_round, through_poker};
 pub use showdown::{PokerHand, best_five};
+pub use spare::auction_of;
 pub use step::{Step, StepKind};
 pub use table::{ANTE_MAX, CHIP_VALUE_MAX, CHIPS_MAX, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN};
 

@@ -230,3 +230,37 @@ fn cadaco_skips_the_spare_and_a_lone_player_left_skips_the_showdown() {
     // Cadaco: the dealer leads the Michigan.
     assert!(matches!(p.michigan.unwrap().turn(), Turn::Lead { ref player, .. } if player == "Dee"));
 }
+
+#[test]
+fn the_balances_follow_each_recorded_step() {
+    let list = to_michigan();
+    let now = |k: usize| {
+        let (g, _) = steps(game(Profile::Classic), &list[..k]);
+        g.progress().unwrap().chips_now(&g)
+    };
+    // Seating order Dee (dealer), Ann, Bo, Cy; 40 chips each, ante 9.
+    assert_eq!(now(0), [40, 40, 40, 40]);
+    assert_eq!(now(1), [31, 31, 31, 31], "the antes");
+    assert_eq!(now(2), [31, 31, 31, 31], "the deal moves no chips");
+    assert_eq!(now(3), [33, 31, 31, 29], "Cy pays Dee 2 for the spare");
+    // The money cards: what the betting begins with.
+    let (g, _) = steps(game(Profile::Classic), &list[..4]);
+    let before = g.progress().unwrap().before.unwrap();
+    let stacks: Vec<u64> = before.chips.iter().map(|c| c.1).collect();
+    assert_eq!(now(4), stacks);
+    assert!(now(4).iter().sum::<u64>() > now(3).iter().sum::<u64>());
+    let less = |mut v: Vec<u64>, seat: usize, n: u64| {
+        v[seat] -= n;
+        v
+    };
+    assert_eq!(now(5), less(now(4), 1, 10), "Ann bets 10");
+    assert_eq!(now(6), less(now(5), 2, 10), "Bo calls");
+    assert_eq!(now(7), less(now(6), 3, 10), "Cy calls");
+    assert_eq!(now(8), now(7), "Dee folds");
+    // The showdown pays the Pot: the winner's stack grows by at least the bets.
+    let (after, before) = (now(9), now(8));
+    assert!(after.iter().sum::<u64>() >= before.iter().sum::<u64>() + 30);
+    for k in 0..=9 {
+        assert!(now(k).iter().sum::<u64>() <= 160, "step {k}");
+    }
+}

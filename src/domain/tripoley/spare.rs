@@ -104,3 +104,60 @@ pub fn play_spare(
     }
     Ok(())
 }
+
+/// The spare's auction as a form gives it, a buyer and a price each typed
+/// or not: both is a sale, neither is none. A price with no buyer is
+/// refused, never dropped (the dealer meant to record a sale), and so is a
+/// buyer with no price.
+pub fn auction_of(
+    buyer: Option<&str>,
+    price: Option<i64>,
+) -> Result<Option<(String, i64)>, TripoleyError> {
+    match (buyer.map(str::trim).filter(|b| !b.is_empty()), price) {
+        (Some(buyer), Some(price)) => Ok(Some((buyer.to_string(), price))),
+        (None, None) => Ok(None),
+        (Some(buyer), None) => Err(TripoleyError::input(
+            "spare.auction.price",
+            format!("type the chips {buyer} pays the dealer for the spare"),
+        )),
+        (None, Some(price)) => Err(TripoleyError::input(
+            "spare.auction.buyer",
+            format!(
+                "a price of {} was typed but nobody buys the spare: choose the buyer, or clear the price",
+                chips(price.unsigned_abs())
+            ),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::common::field_error::AsFieldError;
+
+    #[test]
+    fn an_auction_needs_both_its_buyer_and_its_price() {
+        let sale = Some(("Bo".to_string(), 3));
+        type Case<'a> = (
+            Option<&'a str>,
+            Option<i64>,
+            Result<Option<(String, i64)>, &'a str>,
+        );
+        let cases: Vec<Case> = vec![
+            (Some("Bo"), Some(3), Ok(sale)),
+            (None, None, Ok(None)),
+            (Some("  "), None, Ok(None)),
+            (None, Some(3), Err("spare.auction.buyer")),
+            (Some(" "), Some(0), Err("spare.auction.buyer")),
+            (Some("Bo"), None, Err("spare.auction.price")),
+        ];
+        for (buyer, price, want) in cases {
+            let got = auction_of(buyer, price).map_err(|e| {
+                let fe = e.field_error().expect("bad input");
+                assert!(!fe.message().is_empty());
+                fe.field().to_string()
+            });
+            assert_eq!(got, want.map_err(str::to_string), "{buyer:?} {price:?}");
+        }
+    }
+}

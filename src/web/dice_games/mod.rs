@@ -94,7 +94,11 @@ fn number(fields: &Fields, name: &str) -> Result<Option<i64>, (String, String)> 
 
 fn new_game(fields: &Fields) -> Result<DiceState, (String, String)> {
     let players = players(fields);
-    let field_of = |f: &str| f.split(['[', '.']).next().unwrap_or("players").to_string();
+    // A name's place (`players[1]`) is kept: the list page counts it.
+    let field_of = |f: &str| match f.strip_prefix("players[") {
+        Some(_) => f.split('.').next().unwrap_or("players").to_string(),
+        None => f.split(['[', '.']).next().unwrap_or("players").to_string(),
+    };
     if fields.get("game") == "poker-dice" {
         let keeper = RoundKeeper::new(
             players,

@@ -1,27 +1,101 @@
 //! The SVG drawing of a Double Hand Poker table: seats clockwise around the
 //! rail, the PD and its bank, the ACTION button, the wagers as chips, and
-//! the seat whose settlement step is being read out. Built with
+//! the seat whose settlement step is being read out — with the same state
+//! in words (the SVG's `<title>`/`<desc>` and a list under "The table in
+//! words"). Each label is laid out on the ray from its seat towards the
+//! felt's middle, so no two labels overlap and the ACTION button stays on
+//! the felt (the layout's tests check both); long names are shortened in
+//! the drawing, never in the words. With a seat-link base each seat is a
+//! link (`{base}?seat=N#wager-form`, named "Seat N"). Built with
 //! [`SvgBuilder`], so every name is escaped on the way in.
 
+use crate::domain::common::money::Money;
+use crate::domain::double_hand_poker::settle::WagerInput;
 use crate::web::svg::{Svg, SvgBuilder, whole};
+
+/// One wager as the drawing shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrawnWager {
+    pub seat: i64,
+    pub bettor: String,
+    pub amount: Money,
+    pub backline: bool,
+}
+
+impl From<&WagerInput> for DrawnWager {
+    fn from(w: &WagerInput) -> DrawnWager {
+        DrawnWager {
+            seat: w.seat,
+            bettor: w.bettor.clone(),
+            amount: w.amount,
+            backline: w.backline,
+        }
+    }
+}
 
 /// What the drawing shows.
 #[derive(Debug, Default)]
 pub struct TableDrawing<'a> {
     pub seats: i64,
     pub pd_seat: Option<i64>,
+    /// The PD's name.
+    pub pd_player: Option<&'a str>,
     pub bank: Option<String>,
     pub action_seat: Option<i64>,
-    /// (seat, amount text, backline) per wager.
-    pub wagers: Vec<(i64, String, bool)>,
+    pub wagers: Vec<DrawnWager>,
     /// The seat of the step being settled.
     pub current_seat: Option<i64>,
     /// The bank's money still in action, shown on the felt.
     pub in_action: Option<&'a str>,
+    /// When set (the hand's page, `/hands/{id}`), each seat links to
+    /// `{base}?seat=N#wager-form`.
+    pub seat_link: Option<&'a str>,
 }
 
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 360.0;
+/// The felt: the lower half of an ellipse centred on the dealer's edge.
+const CX: f64 = 320.0;
+const CY: f64 = 70.0;
+const RX: f64 = 280.0;
+const RY: f64 = 240.0;
+/// Where every seat's ray points: above the dealer's edge, so a seat's
+/// things fan out between its neighbours'.
+const TOWARDS: (f64, f64) = (320.0, 20.0);
+/// The bank in action, on the felt below the dealer.
+const IN_ACTION_Y: f64 = 110.0;
+const SEAT_R: f64 = 24.0;
+/// A seat link's round target: 80 units, 44 CSS px even at 390 px wide.
+const LINK_R: f64 = 40.0;
+/// Between a seat's circle and the first thing on its ray.
+const GAP: f64 = 10.0;
+/// The most characters of the PD's name the drawing shows ("…" after).
+const NAME_CHARS: usize = 6;
+
+/// The sizes a table's labels are drawn at: smaller from nine seats on.
+#[derive(Debug, Clone, Copy)]
+struct Sizes {
+    font: f64,
+    /// The width of one character at most.
+    char_w: f64,
+    button_r: f64,
+}
+
+fn sizes(seats: i64) -> Sizes {
+    if seats < 9 {
+        Sizes {
+            font: 11.0,
+            char_w: 7.0,
+            button_r: 14.0,
+        }
+    } else {
+        Sizes {
+            font: 9.5,
+            char_w: 6.0,
+            button_r: 12.0,
+        }
+    }
+}
 
 /// Where seat `seat` (1-based) sits: on the lower arc of the rail, seat 1
 /// at the dealer's left (the viewer's right), clockwise from there.
@@ -34,37 +108,190 @@ fn seat_xy(seat: i64, seats: i64) -> (f64, f64) {
         0.5
     };
     let angle = start + span * t;
-    let (cx, cy) = (WIDTH / 2.0, 70.0);
-    (cx + 280.0 * angle.cos(), cy + 240.0 * angle.sin())
+    (CX + RX * angle.cos(), CY + RY * angle.sin())
+}
+
+/// The unit vector of a seat's ray.
+fn ray((x, y): (f64, f64)) -> (f64, f64) {
+    let (dx, dy) = (TOWARDS.0 - x, TOWARDS.1 - y);
+    let len = dx.hypot(dy);
+    (dx / len, dy / len)
+}
+
+/// A box drawn on the felt: its centre, half width and half height.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Boxed {
+    pub x: f64,
+    pub y: f64,
+    pub hw: f64,
+    pub hh: f64,
+}
+
+#[cfg(test)]
+impl Boxed {
+    fn overlaps(&self, o: &Boxed) -> bool {
+        (self.x - o.x).abs() < self.hw + o.hw && (self.y - o.y).abs() < self.hh + o.hh
+    }
+}
+
+/// A box placed on a seat's ray, its near edge `from` units out; with how
+/// far out its far edge is.
+fn on_ray(seat: (f64, f64), u: (f64, f64), from: f64, hw: f64, hh: f64) -> (Boxed, f64) {
+    // How far the box reaches along the ray from its centre.
+    let reach = u.0.abs() * hw + u.1.abs() * hh;
+    let d = from + reach;
+    let at = Boxed {
+        x: seat.0 + u.0 * d,
+        y: seat.1 + u.1 * d,
+        hw,
+        hh,
+    };
+    (at, d + reach)
+}
+
+fn short(name: &str) -> String {
+    if name.chars().count() <= NAME_CHARS {
+        return name.to_string();
+    }
+    let cut: String = name.chars().take(NAME_CHARS - 1).collect();
+    format!("{cut}…")
+}
+
+/// What a seat's tag is: the PD's (name and bank), or its wagers' (their
+/// total; red all primary, blue all backline, red edged blue both).
+#[derive(Debug, Clone, PartialEq)]
+enum Tag {
+    Pd { name: String, bank: String },
+    Wagers { total: String, class: &'static str },
+}
+
+/// One seat as laid out: the seat, its ACTION button, its tag.
+struct SeatLayout {
+    xy: (f64, f64),
+    button: Option<(f64, f64)>,
+    tag: Option<(Boxed, Tag)>,
 }
 
 impl TableDrawing<'_> {
+    fn layout(&self, seat: i64) -> SeatLayout {
+        let z = sizes(self.seats);
+        let xy = seat_xy(seat, self.seats);
+        let u = ray(xy);
+        let mut next = SEAT_R + GAP;
+        let button = (self.action_seat == Some(seat)).then(|| {
+            let d = next + z.button_r;
+            next = d + z.button_r + 3.0;
+            (xy.0 + u.0 * d, xy.1 + u.1 * d)
+        });
+        let width = |chars: usize| (chars as f64 * z.char_w + 8.0) / 2.0;
+        let tag = if self.pd_seat == Some(seat) {
+            let name = format!("PD {}", short(self.pd_player.unwrap_or_default()));
+            let bank = self.bank.clone().unwrap_or_default();
+            let chars = name.chars().count().max(bank.chars().count());
+            let (at, _) = on_ray(xy, u, next, width(chars), z.font * 1.45);
+            Some((at, Tag::Pd { name, bank }))
+        } else {
+            let chips: Vec<&DrawnWager> = self.wagers.iter().filter(|w| w.seat == seat).collect();
+            (!chips.is_empty()).then(|| {
+                // Wager amounts are bounded by the core (a few billions at most).
+                let total = chips.iter().fold(Money::ZERO, |sum, w| sum + w.amount);
+                let total = total.to_string();
+                let class = match (
+                    chips.iter().any(|w| !w.backline),
+                    chips.iter().any(|w| w.backline),
+                ) {
+                    (true, true) => "chip mixed",
+                    (false, true) => "chip backline",
+                    _ => "chip",
+                };
+                let chars = total.chars().count();
+                let (at, _) = on_ray(xy, u, next, width(chars), z.font * 0.8);
+                (at, Tag::Wagers { total, class })
+            })
+        };
+        SeatLayout { xy, button, tag }
+    }
+
+    /// The state in words, one sentence a line.
+    pub fn in_words(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let (Some(seat), Some(bank)) = (self.pd_seat, &self.bank) {
+            let who = self.pd_player.unwrap_or("The PD");
+            lines.push(format!("{who} banks {bank}, at seat {seat}."));
+        }
+        if let Some(in_action) = self.in_action {
+            lines.push(format!("In action: {in_action}."));
+        }
+        if let Some(seat) = self.action_seat {
+            lines.push(format!("ACTION: seat {seat}."));
+        }
+        for seat in 1..=self.seats {
+            let wagers: Vec<String> = self
+                .wagers
+                .iter()
+                .filter(|w| w.seat == seat)
+                .map(|w| {
+                    let kind = if w.backline { " (backline)" } else { "" };
+                    format!("{} {}{kind}", w.bettor, w.amount)
+                })
+                .collect();
+            if !wagers.is_empty() {
+                lines.push(format!("Seat {seat}: {}.", wagers.join("; ")));
+            }
+        }
+        if let Some(seat) = self.current_seat {
+            lines.push(format!("Being settled: seat {seat}."));
+        }
+        if lines.is_empty() {
+            lines.push(format!("{} seats; no PD yet, no wagers.", self.seats));
+        }
+        lines
+    }
+
     pub fn svg(&self) -> Svg {
         let mut s = SvgBuilder::default();
         let view_box = format!("0 0 {WIDTH} {HEIGHT}");
+        let words = self.in_words();
+        // Links inside role="img" would be hidden from assistive technology.
+        let role = if self.seat_link.is_some() {
+            "group"
+        } else {
+            "img"
+        };
+        // Labels are drawn smaller from nine seats on (`sizes`).
+        let class = if self.seats < 9 {
+            "table-drawing"
+        } else {
+            "table-drawing crowded"
+        };
         s.open(
             "svg",
             &[
-                ("class", &"table-drawing"),
+                ("class", &class),
                 ("viewBox", &view_box),
-                ("role", &"img"),
-                ("aria-label", &"Table drawing"),
+                ("role", &role),
+                ("aria-labelledby", &"svg-title svg-desc"),
                 ("xmlns", &"http://www.w3.org/2000/svg"),
             ],
         );
+        s.element("title", &[("id", &"svg-title")], "The table");
+        s.element("desc", &[("id", &"svg-desc")], words.join(" "));
+        let (left, right) = (whole(CX - RX), whole(CX + RX));
+        let felt = format!("M {left} {CY} A {RX} {RY} 0 0 0 {right} {CY} Z");
         s.empty(
             "path",
             &[
-                ("d", &"M 40 70 A 280 240 0 0 0 600 70 Z"),
+                ("d", &felt),
                 ("fill", &"#0b6e4f"),
                 ("stroke", &"#5a3b1a"),
                 ("stroke-width", &14),
+                ("aria-hidden", &"true"),
             ],
         );
         s.element(
             "text",
             &[
-                ("x", &320),
+                ("x", &CX),
                 ("y", &40),
                 ("text-anchor", &"middle"),
                 ("class", &"dealer"),
@@ -75,8 +302,8 @@ impl TableDrawing<'_> {
             s.element(
                 "text",
                 &[
-                    ("x", &320),
-                    ("y", &140),
+                    ("x", &CX),
+                    ("y", &whole(IN_ACTION_Y)),
                     ("text-anchor", &"middle"),
                     ("class", &"in-action"),
                     ("id", &"svg-in-action"),
@@ -88,12 +315,21 @@ impl TableDrawing<'_> {
             self.seat(&mut s, seat);
         }
         s.close("svg");
+        s.open("details", &[("class", &"in-words")])
+            .element("summary", &[], "The table in words")
+            .open("ul", &[("id", &"table-in-words")]);
+        for line in &words {
+            s.element("li", &[], line);
+        }
+        s.close("ul").close("details");
         s.finish()
     }
 
-    /// One seat: its circle, the PD's bank, the ACTION button, its chips.
+    /// One seat: its circle (a link when the drawing has a seat-link base),
+    /// the PD's name and bank, the ACTION button, its chips and their total.
     fn seat(&self, s: &mut SvgBuilder, seat: i64) {
-        let (x, y) = seat_xy(seat, self.seats);
+        let l = self.layout(seat);
+        let (x, y) = l.xy;
         let is_pd = self.pd_seat == Some(seat);
         let current = self.current_seat == Some(seat);
         let class = match (is_pd, current) {
@@ -102,8 +338,31 @@ impl TableDrawing<'_> {
             _ => "seat",
         };
         let (sx, sy) = (whole(x), whole(y));
+        let link = self
+            .seat_link
+            .map(|base| format!("{base}?seat={seat}#wager-form"));
+        if let Some(href) = &link {
+            let name = format!("Seat {seat}");
+            s.open(
+                "a",
+                &[
+                    ("href", href),
+                    ("class", &"seat-link"),
+                    ("aria-label", &name),
+                ],
+            )
+            .empty(
+                "circle",
+                &[
+                    ("cx", &sx),
+                    ("cy", &sy),
+                    ("r", &LINK_R),
+                    ("class", &"target"),
+                ],
+            );
+        }
         s.open("g", &[("class", &class), ("data-seat", &seat)])
-            .empty("circle", &[("cx", &sx), ("cy", &sy), ("r", &24)])
+            .empty("circle", &[("cx", &sx), ("cy", &sy), ("r", &SEAT_R)])
             .element(
                 "text",
                 &[
@@ -114,81 +373,69 @@ impl TableDrawing<'_> {
                 seat,
             )
             .close("g");
-        if is_pd {
-            let bank = self.bank.as_deref().unwrap_or_default();
-            s.element(
-                "text",
-                &[
-                    ("x", &sx),
-                    ("y", &whole(y + 44.0)),
-                    ("text-anchor", &"middle"),
-                    ("class", &"pd-label"),
-                ],
-                format!("PD {bank}"),
-            );
+        if link.is_some() {
+            s.close("a");
         }
-        if self.action_seat == Some(seat) {
+        let z = sizes(self.seats);
+        if let Some((bx, by)) = l.button {
             s.open("g", &[("class", &"action-button"), ("id", &"svg-action")])
                 .empty(
                     "circle",
-                    &[("cx", &sx), ("cy", &whole(y - 44.0)), ("r", &16)],
+                    &[("cx", &whole(bx)), ("cy", &whole(by)), ("r", &z.button_r)],
                 )
                 .element(
                     "text",
                     &[
-                        ("x", &sx),
-                        ("y", &whole(y - 41.0)),
+                        ("x", &whole(bx)),
+                        ("y", &whole(by + 3.0)),
                         ("text-anchor", &"middle"),
                     ],
                     "ACTION",
                 )
                 .close("g");
         }
-        // Chips between the seat and the centre, one per wager.
-        let chips = self.wagers.iter().filter(|w| w.0 == seat);
-        for (i, (_, amount, backline)) in chips.enumerate() {
-            let (cx, cy) = (
-                320.0 + (x - 320.0) * 0.62,
-                70.0 + (y - 70.0) * 0.62 - i as f64 * 22.0,
+        let Some((at, tag)) = &l.tag else {
+            return;
+        };
+        let rect = |s: &mut SvgBuilder, class: &str| {
+            s.open("g", &[("class", &class)]).empty(
+                "rect",
+                &[
+                    ("x", &whole(at.x - at.hw)),
+                    ("y", &whole(at.y - at.hh)),
+                    ("width", &whole(2.0 * at.hw)),
+                    ("height", &whole(2.0 * at.hh)),
+                    ("rx", &6),
+                ],
             );
-            let class = if *backline { "chip backline" } else { "chip" };
-            s.open("g", &[("class", &class)])
-                .empty(
-                    "circle",
-                    &[("cx", &whole(cx)), ("cy", &whole(cy)), ("r", &10)],
-                )
-                .element(
-                    "text",
-                    &[("x", &whole(cx + 14.0)), ("y", &whole(cy + 5.0))],
-                    amount,
-                )
-                .close("g");
+        };
+        let text = |s: &mut SvgBuilder, y: f64, class: &str, line: &str| {
+            s.element(
+                "text",
+                &[
+                    ("x", &whole(at.x)),
+                    ("y", &whole(y)),
+                    ("text-anchor", &"middle"),
+                    ("class", &class),
+                ],
+                line,
+            );
+        };
+        match tag {
+            Tag::Pd { name, bank } => {
+                rect(s, "pd-box");
+                text(s, at.y - z.font * 0.25, "pd-label", name);
+                text(s, at.y + z.font * 1.05, "pd-label", bank);
+            }
+            Tag::Wagers { total, class } => {
+                rect(s, class);
+                text(s, at.y + z.font * 0.35, "chip-label", total);
+            }
         }
+        s.close("g");
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn draws_every_seat_the_pd_the_button_and_escaped_wagers() {
-        let svg = TableDrawing {
-            seats: 7,
-            pd_seat: Some(1),
-            bank: Some("200.00".into()),
-            action_seat: Some(4),
-            wagers: vec![(4, "60.00".into(), false), (4, "<b>".into(), true)],
-            current_seat: Some(4),
-            in_action: Some("140.00"),
-        }
-        .svg()
-        .to_string();
-        assert_eq!(svg.matches("data-seat=").count(), 7);
-        assert!(svg.contains("PD 200.00"));
-        assert!(svg.contains(r#"id="svg-action""#));
-        assert!(svg.contains("In action: 140.00"));
-        assert!(svg.contains("&lt;b&gt;") && !svg.contains("<b>"));
-        assert_eq!(svg.matches(r#"class="seat current""#).count(), 1);
-    }
-}
+#[path = "drawing_tests.rs"]
+mod tests;

@@ -232,7 +232,16 @@ struct TablePage<'a> {
     can_assign: bool,
     can_play: bool,
     idempotency_key: String,
-    dealer_error: String,
+    refusal: TableRefusal,
+}
+
+/// A refused form of a table's page: the assign form's message beside its
+/// user name, with the name typed kept; opening a hand's beside its button.
+#[derive(Default)]
+struct TableRefusal {
+    dealer: String,
+    username: String,
+    open: String,
 }
 
 pub(super) async fn load_table(state: &AppState, name: &str) -> Result<Table, PageError> {
@@ -277,7 +286,7 @@ async fn table_page(
     state: &AppState,
     staff: &Staff,
     name: &str,
-    dealer_error: String,
+    refusal: TableRefusal,
 ) -> PageResult {
     let table = load_table(state, name).await?;
     let hands = tables::hands(&state.db, name, RECENT_HANDS).await?;
@@ -294,7 +303,7 @@ async fn table_page(
         ),
     };
     let current = hands.iter().find(|h| h.is_open());
-    let failed = !dealer_error.is_empty();
+    let failed = !(refusal.dealer.is_empty() && refusal.open.is_empty());
     let body = page(&TablePage {
         ctx: PageContext::of(staff),
         rules: format!(
@@ -324,7 +333,7 @@ async fn table_page(
         can_assign: allows(user.role, Action::AssignDealers),
         can_play,
         idempotency_key: uuid::Uuid::new_v4().to_string(),
-        dealer_error,
+        refusal,
     });
     Ok(if failed {
         (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
@@ -334,7 +343,7 @@ async fn table_page(
 }
 
 async fn show(State(state): State<AppState>, staff: Staff, Path(name): Path<String>) -> PageResult {
-    table_page(&state, &staff, &name, String::new()).await
+    table_page(&state, &staff, &name, TableRefusal::default()).await
 }
 
 #[derive(Deserialize)]
@@ -357,12 +366,17 @@ async fn dealers(
     staff
         .require(&state, Action::AssignDealers, uri.path())
         .await?;
+    let refused = |message: String| TableRefusal {
+        dealer: message,
+        username: form.username.clone(),
+        open: String::new(),
+    };
     let assign = match form.op.as_str() {
         "assign" => true,
         "remove" => false,
         other => {
-            let message = format!("op: \"{other}\" is not assign or remove");
-            return table_page(&state, &staff, &name, message).await;
+            let message = format!("\"{other}\" is neither Assign nor Remove: press one of them");
+            return table_page(&state, &staff, &name, refused(message)).await;
         }
     };
     let actor = &staff.0.user.username;
@@ -377,7 +391,9 @@ async fn dealers(
     .await
     {
         Ok(()) => Ok(Redirect::to(&format!("/tables/{name}")).into_response()),
-        Err(TableStoreError::Invalid(e)) => table_page(&state, &staff, &name, e.to_string()).await,
+        Err(TableStoreError::Invalid(e)) => {
+            table_page(&state, &staff, &name, refused(e.message().to_string())).await
+        }
         Err(TableStoreError::Store(e)) => Err(PageError::internal(e)),
     }
 }
@@ -420,6 +436,12 @@ async fn open_hand(
         Err(e) if command_status(&e) == StatusCode::INTERNAL_SERVER_ERROR => {
             Err(PageError::internal(e))
         }
-        Err(e) => table_page(&state, &staff, &name, e.to_string()).await,
+        Err(e) => {
+            let refusal = TableRefusal {
+                open: e.to_string(),
+                ..TableRefusal::default()
+            };
+            table_page(&state, &staff, &name, refusal).await
+        }
     }
 }

@@ -93,6 +93,12 @@ async fn dealers(
         a.assigned,
     )
     .await
-    .map_err(refused)?;
+    .map_err(|e| match e {
+        // The store names the account `username`; this body calls it `dealer`.
+        TableStoreError::Invalid(fe) if fe.field() == "username" => {
+            refused(TableStoreError::Invalid(fe.with_field("dealer")))
+        }
+        e => refused(e),
+    })?;
     Ok(Json(json!({"table": name, "dealer": a.dealer, "assigned": a.assigned})).into_response())
 }

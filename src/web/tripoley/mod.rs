@@ -19,24 +19,26 @@ use axum::response::{IntoResponse, Response};
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-use crate::domain::cards::{Card, Rank, Suit, format_cards, parse_cards};
+use crate::domain::common::field_error::{AsFieldError, FieldError};
 use crate::domain::common::money::Money;
 use crate::domain::staff::allows;
 use crate::domain::tripoley::game::{GameSetup, RoundEntry, TripoleyGame};
-use crate::domain::tripoley::{Profile, best_five, eight_nine_ten_suits};
+use crate::domain::tripoley::{Profile, TripoleyError};
 use crate::store::tripoley::{StoredGame, TripoleyAction};
 use crate::web::double_hand_poker::play::forms::Fields;
 use crate::web::error::internal;
-use crate::web::kept_games::{self, GamesList, KEEP, KeptPages, refused};
+use crate::web::kept_games::{self, GamesList, KEEP, KeptPages};
 use crate::web::staff::page;
 use crate::web::{AppState, PageContext, Staff, Typed};
 
 mod api;
 mod board;
 mod index;
+mod readings;
 mod steps;
 
 use board::{board_of, board_svg};
+use readings::{HandReading, readings};
 
 /// The compute-only API (`api.rs`: a round and the end of the game): it
 /// stores nothing; `web::router` puts it behind the signed-in reader check.
@@ -72,21 +74,61 @@ impl KeptPages for TripoleyGame {
         typed: Vec<(String, String)>,
         error: Option<(StatusCode, String)>,
     ) -> Response {
+        let error = error.map(|(status, message)| Refusal {
+            status,
+            field: String::new(),
+            message,
+        });
         render(staff, stored, typed, Vec::new(), error)
     }
 
     /// The action of the game page's forms; "check" and the deal read back
-    /// answer with the page, recording nothing.
+    /// answer with the page, recording nothing. A step or a round is first
+    /// checked by the core against the game the page shows, so a refusal
+    /// names its field and is shown beside it (a stale page is left to the
+    /// store's version check: 409).
     fn action_of(
         staff: &Staff,
         current: &StoredGame,
         fields: &Fields,
         typed: &[(String, String)],
     ) -> Result<TripoleyAction, Box<Response>> {
-        let refuse = |message: String| Box::new(refused(staff, current, typed, message));
+        let refuse = |e: FieldError| {
+            let refusal = Refusal::of(e);
+            Box::new(render(
+                staff,
+                current,
+                typed.to_vec(),
+                Vec::new(),
+                Some(refusal),
+            ))
+        };
+        let game = &current.game;
+        let fresh = fields.get("version").trim().parse() == Ok(current.version);
+        let checked = |e: TripoleyError| match e.field_error() {
+            Some(fe) => refuse(fe),
+            None => Box::new(internal(e)),
+        };
         let action = match fields.get("action") {
             "check" | "round" => {
-                TripoleyAction::Round(round_entry(&current.game, fields).map_err(refuse)?)
+                let entry = round_entry(game, fields).map_err(refuse)?;
+                let out = if fresh || fields.get("action") == "check" {
+                    Some(game.apply_round(&entry).map_err(checked)?.1)
+                } else {
+                    None
+                };
+                if let (Some(out), "check") = (out, fields.get("action")) {
+                    // Step 1–4 checked by the engine, nothing recorded.
+                    let said = out.outcome.steps.iter().map(|s| s.explanation.clone());
+                    return Err(Box::new(render(
+                        staff,
+                        current,
+                        typed.to_vec(),
+                        said.collect(),
+                        None,
+                    )));
+                }
+                TripoleyAction::Round(entry)
             }
             "step" if fields.get("read") == "1" => {
                 // The deal read back (money cards, 8-9-10, best five): nothing recorded.
@@ -98,38 +140,46 @@ impl KeptPages for TripoleyGame {
                     None,
                 )));
             }
-            "step" => TripoleyAction::Step(steps::step_of(&current.game, fields).map_err(refuse)?),
-            "final" => TripoleyAction::Final(final_hands(&current.game, fields)),
+            "step" => {
+                let step = steps::step_of(game, fields).map_err(refuse)?;
+                if fresh {
+                    game.apply_step(&step).map_err(checked)?;
+                }
+                TripoleyAction::Step(step)
+            }
+            "final" => TripoleyAction::Final(final_hands(game, fields)),
             other => {
-                return Err(refuse(format!(
-                    "action: \"{other}\" is not an action of this game"
+                return Err(refuse(FieldError::new(
+                    "action",
+                    format!("\"{other}\" is not an action of this game"),
                 )));
             }
         };
-        if fields.get("action") != "check" {
-            return Ok(action);
-        }
-        // Step 1–4 checked by the engine, nothing recorded.
-        let TripoleyAction::Round(entry) = &action else {
-            return Err(Box::new(internal("check without a round")));
-        };
-        Err(Box::new(match current.game.apply_round(entry) {
-            Ok((_, out)) => render(
-                staff,
-                current,
-                typed.to_vec(),
-                out.outcome
-                    .steps
-                    .iter()
-                    .map(|s| s.explanation.clone())
-                    .collect(),
-                None,
-            ),
-            Err(e) if e.is_bad_input() => *refuse(e.to_string()),
-            Err(e) => internal(e),
-        }))
+        Ok(action)
     }
 }
+
+/// A refused form on the game page: its status, the field it names (the
+/// page shows it beside that field when the field is on the page, else
+/// above the form) and the message.
+struct Refusal {
+    status: StatusCode,
+    field: String,
+    message: String,
+}
+
+impl Refusal {
+    fn of(e: FieldError) -> Refusal {
+        Refusal {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            field: e.field().to_string(),
+            message: e.message().to_string(),
+        }
+    }
+}
+
+/// The fields a refusal is shown beside (their inputs are on both forms).
+const BESIDE: [&str; 2] = ["spare.auction.buyer", "spare.auction.price"];
 
 /// A player's line in the balances and the round form.
 struct SeatRow {
@@ -141,15 +191,6 @@ struct SeatRow {
     /// Can ante this round.
     in_round: bool,
     dealer: bool,
-}
-
-/// What the tool reads from a typed hand (step 1).
-struct HandReading {
-    name: String,
-    cards: String,
-    money_cards: String,
-    eight_nine_ten: String,
-    best_five: String,
 }
 
 /// A played round in the history.
@@ -184,7 +225,24 @@ struct GamePage<'a> {
     can_keep: bool,
     typed: Vec<(String, String)>,
     idempotency_key: String,
+    /// A refusal above the form that was sent ("field: message. Nothing
+    /// was recorded."), when its field is not shown beside an input.
     error: String,
+    /// The refusal sent by the step form (else by another form).
+    error_in_step: bool,
+    /// A refusal beside its field: the field and the message.
+    beside: (String, String),
+}
+
+impl GamePage<'_> {
+    /// The refusal's message when it is about `field`, else nothing.
+    fn error_on(&self, field: &str) -> &str {
+        if self.beside.0 == field {
+            &self.beside.1
+        } else {
+            ""
+        }
+    }
 }
 
 fn money(value: Money, chips: u64) -> String {
@@ -203,98 +261,39 @@ fn explanations(result: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Money cards, 8-9-10 and best five read from each typed hand.
-fn readings(game: &TripoleyGame, fields: &Fields) -> Vec<HandReading> {
-    let hearts = [
-        (Rank::Ace, "Ace"),
-        (Rank::King, "King"),
-        (Rank::Queen, "Queen"),
-        (Rank::Jack, "Jack"),
-        (Rank::Ten, "Ten"),
-    ];
-    let mut names: Vec<(String, String)> = game
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.clone(), format!("hand_{i}")))
-        .collect();
-    names.push(("spare (dead hand)".into(), "hand_spare".into()));
-    names
-        .into_iter()
-        .filter_map(|(name, field)| {
-            let text = fields.get(&field).trim();
-            if text.is_empty() {
-                return None;
-            }
-            let Ok(cards) = parse_cards(text) else {
-                return Some(HandReading {
-                    name,
-                    cards: text.to_string(),
-                    money_cards: "cards not read".into(),
-                    eight_nine_ten: String::new(),
-                    best_five: String::new(),
-                });
-            };
-            let has = |r: Rank| cards.contains(&Card::new(r, Suit::Hearts));
-            let mut money: Vec<&str> = hearts
-                .iter()
-                .filter(|(r, _)| has(*r))
-                .map(|(_, l)| *l)
-                .collect();
-            if has(Rank::King) && has(Rank::Queen) {
-                money.push("King-Queen");
-            }
-            let suits: Vec<String> = eight_nine_ten_suits(&cards)
-                .into_iter()
-                .map(|s| format!("{s:?}").to_lowercase())
-                .collect();
-            Some(HandReading {
-                name,
-                cards: format!("{} ({} cards)", format_cards(&cards), cards.len()),
-                money_cards: if money.is_empty() {
-                    "none".into()
-                } else {
-                    money.join(", ")
-                },
-                eight_nine_ten: if suits.is_empty() {
-                    "none".into()
-                } else {
-                    suits.join(", ")
-                },
-                best_five: best_five(&cards)
-                    .map_or("fewer than five cards".into(), |h| h.describe()),
-            })
-        })
-        .collect()
-}
-
 fn render(
     staff: &Staff,
     stored: &StoredGame,
     typed: Vec<(String, String)>,
     preview: Vec<String>,
-    error: Option<(StatusCode, String)>,
+    error: Option<Refusal>,
 ) -> Response {
     let game = &stored.game;
+    let progress = match game.progress() {
+        Ok(progress) => progress,
+        Err(e) => return internal(e),
+    };
+    // The balances as the steps of the round in progress leave them.
+    let chips_now = progress.chips_now(game);
     let user = &staff.0.user;
     let rows = game
         .players
         .iter()
         .enumerate()
         .map(|(seat, name)| {
-            let chips = game.chips[seat];
+            let chips = chips_now[seat];
             let began = game
                 .rounds
                 .first()
                 .and_then(|r| r.input["chips"][name].as_u64())
-                .unwrap_or(chips);
+                .unwrap_or(game.chips[seat]);
             SeatRow {
                 seat,
                 name: name.clone(),
                 chips,
                 money: money(game.chip_value, chips),
                 net: chips as i64 - began as i64,
-                in_round: chips >= game.ante * 9,
+                in_round: game.chips[seat] >= game.ante * 9,
                 dealer: seat == game.dealer,
             }
         })
@@ -334,10 +333,20 @@ fn render(
         })
         .collect();
     let fields = Fields(typed.clone());
-    let status = error.as_ref().map(|(s, _)| *s);
-    let steps = match game.progress() {
-        Ok(progress) => steps::view(game, &progress),
-        Err(e) => return internal(e),
+    let status = error.as_ref().map(|r| r.status);
+    let steps = steps::view(game, &progress);
+    let error_in_step = fields.get("action") == "step";
+    let (error, beside) = match error {
+        Some(r) if BESIDE.contains(&r.field.as_str()) && game.profile == Profile::Classic => {
+            let message = format!("{}{}", r.message, TripoleyGame::REFUSED);
+            (String::new(), (r.field, message))
+        }
+        Some(r) if r.field.is_empty() => (r.message, Default::default()),
+        Some(r) => {
+            let message = format!("{}: {}{}", r.field, r.message, TripoleyGame::REFUSED);
+            (message, Default::default())
+        }
+        None => Default::default(),
     };
     let body = page(&GamePage {
         ctx: PageContext::of(staff),
@@ -365,7 +374,9 @@ fn render(
         can_keep: allows(user.role, KEEP),
         typed,
         idempotency_key: uuid::Uuid::new_v4().to_string(),
-        error: error.map(|(_, m)| m).unwrap_or_default(),
+        error,
+        error_in_step,
+        beside,
     });
     match status {
         Some(s) => (s, body).into_response(),
@@ -373,14 +384,14 @@ fn render(
     }
 }
 
-/// A whole number typed into `name`, refused as "field: message".
-fn whole(fields: &Fields, name: &str, field: &str) -> Result<Option<i64>, String> {
+/// A whole number typed into `name`, refused naming `field`.
+fn whole(fields: &Fields, name: &str, field: &str) -> Result<Option<i64>, FieldError> {
     kept_games::whole_number(fields, name, field)
-        .map_err(|(field, message)| format!("{field}: {message}"))
+        .map_err(|(field, message)| FieldError::new(field, message))
 }
 
 /// The round as typed in steps 1–4.
-fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, String> {
+fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, FieldError> {
     let mut entry = RoundEntry {
         hands: steps::by_seat(game, fields, "hand_"),
         shown: steps::by_seat(game, fields, "shown_"),
@@ -409,11 +420,7 @@ fn round_entry(game: &TripoleyGame, fields: &Fields) -> Result<RoundEntry, Strin
         entry.hands.push(("spare".into(), spare.to_string()));
     }
     entry.dealer_swaps = !fields.get("swap").is_empty();
-    if let Some(buyer) = fields.filled("buyer") {
-        let price = whole(fields, "price", "spare.auction.price")?
-            .ok_or("spare.auction.price: required with a buyer")?;
-        entry.auction = Some((buyer.to_string(), price));
-    }
+    entry.auction = steps::auction(fields)?;
     match fields.get("out").trim() {
         "" => {}
         "blocked" => entry.blocked = true,

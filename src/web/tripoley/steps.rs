@@ -11,6 +11,8 @@ use crate::domain::tripoley::round_steps::{Phase, Progress, RoundStep};
 use crate::domain::tripoley::{StepKind, best_five};
 
 use super::whole;
+use crate::domain::common::field_error::{AsFieldError, FieldError};
+use crate::domain::tripoley::auction_of;
 use crate::web::double_hand_poker::play::forms::Fields;
 
 /// A player's line on the betting screen.
@@ -250,8 +252,18 @@ pub(super) fn by_seat(game: &TripoleyGame, fields: &Fields, prefix: &str) -> Vec
         .collect()
 }
 
+/// The spare's auction as the form gives it: the core refuses a price with
+/// no buyer (or a buyer with no price), naming the field.
+pub(super) fn auction(fields: &Fields) -> Result<Option<(String, i64)>, FieldError> {
+    let price = whole(fields, "price", "spare.auction.price")?;
+    auction_of(fields.filled("buyer"), price).map_err(|e| {
+        e.field_error()
+            .unwrap_or_else(|| FieldError::new("spare.auction", e.to_string()))
+    })
+}
+
 /// The step a screen's form records.
-pub fn step_of(game: &TripoleyGame, fields: &Fields) -> Result<RoundStep, String> {
+pub fn step_of(game: &TripoleyGame, fields: &Fields) -> Result<RoundStep, FieldError> {
     Ok(match fields.get("step") {
         "ante" => RoundStep::Ante,
         "deal" => {
@@ -261,26 +273,20 @@ pub fn step_of(game: &TripoleyGame, fields: &Fields) -> Result<RoundStep, String
             }
             RoundStep::Deal { hands }
         }
-        "spare" => {
-            let auction = match fields.filled("buyer") {
-                None => None,
-                Some(buyer) => {
-                    let price = whole(fields, "price", "spare.auction.price")?
-                        .ok_or("spare.auction.price: required with a buyer")?;
-                    Some((buyer.to_string(), price))
-                }
-            };
-            RoundStep::Spare {
-                dealer_swaps: !fields.get("swap").is_empty(),
-                auction,
-            }
-        }
+        "spare" => RoundStep::Spare {
+            dealer_swaps: !fields.get("swap").is_empty(),
+            auction: auction(fields)?,
+        },
         "money_cards" => RoundStep::MoneyCards,
         "bet" => {
-            let chips = || -> Result<u64, String> {
+            let chips = || -> Result<u64, FieldError> {
                 let text = fields.get("chips").trim();
-                text.parse()
-                    .map_err(|_| format!("chips: \"{text}\" is not a whole number of chips"))
+                text.parse().map_err(|_| {
+                    FieldError::new(
+                        "chips",
+                        format!("\"{text}\" is not a whole number of chips"),
+                    )
+                })
             };
             let action = match fields.get("bet") {
                 "check" => BetAction::Check,
@@ -289,7 +295,10 @@ pub fn step_of(game: &TripoleyGame, fields: &Fields) -> Result<RoundStep, String
                 "all_in" => BetAction::AllIn,
                 "bet" => BetAction::Bet { chips: chips()? },
                 "raise" => BetAction::Raise { chips: chips()? },
-                other => return Err(format!("bet: \"{other}\" is not a betting action")),
+                other => {
+                    let message = format!("\"{other}\" is not a betting action");
+                    return Err(FieldError::new("bet", message));
+                }
             };
             RoundStep::Bet {
                 player: fields.get("player").to_string(),
@@ -322,6 +331,9 @@ pub fn step_of(game: &TripoleyGame, fields: &Fields) -> Result<RoundStep, String
                 cards_left,
             }
         }
-        other => return Err(format!("step: \"{other}\" is not a step of a round")),
+        other => {
+            let message = format!("\"{other}\" is not a step of a round");
+            return Err(FieldError::new("step", message));
+        }
     })
 }

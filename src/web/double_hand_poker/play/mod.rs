@@ -263,9 +263,12 @@ async fn render(
         None => steps.last().map(|s| s.in_action_after.clone()),
     };
     let show_settlement = matches!(step, Step::Settle | Step::Close | Step::Closed);
+    let can_play = may_play(state, staff, &loaded.state.table).await?;
+    let hand_path = format!("/hands/{}", loaded.view.id);
     let svg = loaded.drawing(
         current_seat.filter(|_| step == Step::Settle),
         in_action.as_deref().filter(|_| show_settlement),
+        Some(hand_path.as_str()).filter(|_| step == Step::Wagers && can_play),
     );
     let summary = if matches!(step, Step::Close | Step::Closed) {
         loaded.with_settlement(v::summary)
@@ -273,7 +276,6 @@ async fn render(
         None
     };
     let user = &staff.0.user;
-    let can_play = may_play(state, staff, &loaded.state.table).await?;
     let again = if step == Step::Wagers && can_play {
         again::offers(state, loaded).await
     } else {

@@ -12,7 +12,7 @@ use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
 use crate::store::double_hand_poker::hands::HandView;
 use crate::web::svg::Svg;
 
-use crate::web::double_hand_poker::drawing::TableDrawing;
+use crate::web::double_hand_poker::drawing::{DrawnWager, TableDrawing};
 
 /// The screen the dealer is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,21 +213,25 @@ impl Loaded {
         )
     }
 
-    pub fn drawing(&self, current_seat: Option<i64>, in_action: Option<&str>) -> Svg {
+    /// The table drawn; `seat_link`, the wagers step's hand page: each seat
+    /// a link that chooses it for the wager form.
+    pub fn drawing(
+        &self,
+        current_seat: Option<i64>,
+        in_action: Option<&str>,
+        seat_link: Option<&str>,
+    ) -> Svg {
         let pd = self.state.pd();
         TableDrawing {
             seats: self.seats(),
             pd_seat: pd.map(|p| p.seat),
+            pd_player: pd.map(|p| p.player.as_str()),
             bank: pd.map(|p| p.bank.to_string()),
             action_seat: self.action_seat(),
-            wagers: self
-                .state
-                .wagers()
-                .iter()
-                .map(|w| (w.seat, w.amount.to_string(), w.backline))
-                .collect(),
+            wagers: self.state.wagers().iter().map(DrawnWager::from).collect(),
             current_seat,
             in_action,
+            seat_link,
         }
         .svg()
     }

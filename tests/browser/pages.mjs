@@ -1,0 +1,343 @@
+// Every page checked in a real headless browser (issue 16): Debian's
+// chromium driven by playwright-core, against a fresh server started by
+// run.sh. The first admin signs in with the one-time password and changes
+// it, then makes the data the pages need — tables and a Double Hand Poker
+// hand at each step through the JSON API (8 seats, long names, backline
+// wagers), Tripoley and dice games through their pages' forms — and every
+// page is visited at 390 and 1024 px wide:
+//   - no horizontal scrolling (document scrollWidth <= innerWidth);
+//   - axe-core finds no serious or critical violation;
+//   - every visible button, input, select, link styled as a button, summary,
+//     the label of every checkbox and radio, and each seat link of the
+//     table drawing is at least 44 px high (and 44 px wide for the seats).
+// A screenshot of each page at each width is saved in $PITBOOK_OUT_DIR/pages.
+//
+// Environment: PITBOOK_URL (http://127.0.0.1:PORT), PITBOOK_ADMIN_PASSWORD
+// (the first start's one-time password), PITBOOK_OUT_DIR. Exits non-zero
+// listing every page that failed a check.
+//
+// What it relies on in the pages (ids and names that exist today): the login
+// form's #username/#password and its "Sign in" button; the password form's
+// #current/#new/#confirm (or the labels "Current password", "New password",
+// "New password again") and its submit button; every POST form's hidden
+// `csrf` input; a kept game's hidden `version` and `idempotency_key`; the
+// start forms' field names (players, chips, chip_value, profile, game); the
+// Tripoley round form's names (hand_N, hand_spare, buyer, price, contrib_N,
+// fold_N, shown_N, out, left_N; action=round) and its step form's (action=step,
+// step=ante|deal|spare|money_cards). Hands are made with the JSON API only.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+
+const BASE = must('PITBOOK_URL');
+const ONE_TIME = must('PITBOOK_ADMIN_PASSWORD');
+const OUT = join(process.env.PITBOOK_OUT_DIR || 'target/browser', 'pages');
+const PASSWORD = 'pages-check-passphrase-16';
+const WIDTHS = [390, 1024];
+const MIN_TARGET = 44;
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(BASE)) {
+  throw new Error(`PITBOOK_URL must be http://127.0.0.1:PORT, got ${BASE}`);
+}
+
+function must(name) {
+  const v = process.env[name];
+  if (!v) {
+    console.error(`pages: ${name} is not set (run tests/browser/run.sh)`);
+    process.exit(2);
+  }
+  return v;
+}
+
+let keys = 0;
+const key = () => `pages-${process.pid}-${++keys}`;
+
+/** The value of the hidden input `name` on the page now. */
+async function hidden(page, name, scope = 'body') {
+  return page.locator(`${scope} input[name="${name}"]`).first().inputValue();
+}
+
+async function signIn(page, user, password) {
+  await page.goto(`${BASE}/login`);
+  await page.locator('#username').fill(user);
+  await page.locator('#password').fill(password);
+  await Promise.all([
+    page.waitForNavigation(),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+}
+
+/** A form posted as the page's own form would be, with its csrf token. */
+async function postForm(page, path, fields, scope = 'form', expected = 303) {
+  await page.goto(`${BASE}${path}`);
+  const form = { csrf: await hidden(page, 'csrf', scope) };
+  for (const name of ['version', 'idempotency_key']) {
+    if (await page.locator(`${scope} input[name="${name}"]`).count()) {
+      form[name] = await hidden(page, name, scope);
+    }
+  }
+  const response = await page.request.post(`${BASE}${path}`, {
+    form: { ...form, ...fields },
+    maxRedirects: 0,
+  });
+  if (response.status() !== expected) {
+    throw new Error(`POST ${path} ${JSON.stringify(fields)}: ${response.status()} ${await response.text()}`);
+  }
+  return response.headers().location;
+}
+
+async function api(page, path, body, status = 201) {
+  const response = await page.request.post(`${BASE}${path}`, { data: body });
+  if (response.status() !== status && response.status() !== 200) {
+    throw new Error(`POST ${path}: ${response.status()} ${await response.text()}`);
+  }
+  return response.json();
+}
+
+/** A hand at table `table` (8 seats) taken to `upTo`; its id. */
+async function hand(page, table, upTo) {
+  await api(page, '/api/v1/tables', { name: table, profile: 'lucky-chances', seats: 8 });
+  const opened = await api(page, '/api/v1/hands', {
+    idempotency_key: key(),
+    events: [{ type: 'hand_opened', table }],
+  });
+  const id = opened.hand_id;
+  let version = opened.version;
+  const send = async (...events) => {
+    const r = await api(page, `/api/v1/hands/${id}/commands`, {
+      idempotency_key: key(),
+      expected_version: version,
+      events,
+    }, 200);
+    version = r.version;
+  };
+  const stages = ['pd', 'wagers', 'results', 'settle', 'close', 'closed', 'voided'];
+  const reached = (stage) => stages.indexOf(upTo) >= stages.indexOf(stage);
+  if (!reached('wagers')) return id;
+  await send({ type: 'pd_set', seat: 1, player: 'Maximiliana Featherstonehaugh-Oyelaran', bank: '2000' });
+  // Seats 2–8, each a primary wager; seats 3 and 6 backline wagers too.
+  const order = [];
+  const wagers = [];
+  for (let seat = 2; seat <= 8; seat++) {
+    wagers.push({ type: 'wager_placed', id: `w${seat}`, seat, bettor: `Bartholomew Quattlebaum ${seat}`, amount: '1234.50' });
+    order.push(`w${seat}`);
+    if (seat === 3 || seat === 6) {
+      for (const n of [1, 2]) {
+        wagers.push({ type: 'wager_placed', id: `w${seat}b${n}`, seat, bettor: `Wilhelmina Backline-Bettor ${n}`, amount: '99.99', backline: true });
+        order.push(`w${seat}b${n}`);
+      }
+    }
+  }
+  await send(...wagers);
+  if (!reached('results')) return id;
+  await send({ type: 'action_set', seat: 2 });
+  if (!reached('settle')) return id;
+  const outcomes = ['player', 'pd', 'push'];
+  const results = [];
+  for (let seat = 2; seat <= 8; seat++) {
+    results.push({ type: 'outcome_recorded', seat, outcome: outcomes[seat % 3] });
+  }
+  await send(...results);
+  if (!reached('close')) return id;
+  await send({ type: 'steps_confirmed', wagers: order });
+  if (!reached('closed')) return id;
+  if (upTo === 'voided') {
+    await send({ type: 'hand_voided', reason: 'A wager was taken after the dice; the whole hand is void.' });
+  } else {
+    await send({ type: 'hand_closed' });
+  }
+  return id;
+}
+
+const DEAL = {
+  Ann: 'Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac',
+  Bo: '8d 9d Td Th 7c 6h 5h 3d Qd Tc',
+  Cy: 'Jh 2c 4s 6s Js 2h 7h 4d 3c Jc',
+  Dee: 'Qh 3s 5s 7s Qs 3h 8h 6d 5c Qc',
+  spare: 'Kh Kd 4c 5d 2s Ks 4h 9h 7d 6c Kc',
+};
+const SEATING = ['Dee', 'Ann', 'Bo', 'Cy'];
+
+async function tripoleyGame(page) {
+  return postForm(page, '/tripoley', {
+    players: SEATING.join(', '), chips: '40', chip_value: '0.25', profile: 'classic', bet_limit: '10',
+  }, '#new-game');
+}
+
+function dealFields() {
+  const fields = { hand_spare: DEAL.spare };
+  SEATING.forEach((name, seat) => { fields[`hand_${seat}`] = DEAL[name]; });
+  return fields;
+}
+
+/** The data every page needs; the pages to visit, by name. */
+async function makeData(page) {
+  const pages = [];
+  const add = (name, path) => pages.push({ name, path });
+  add('home', '/');
+  add('password', '/password');
+  add('users', '/users');
+  // An account shows its one-time password once (200, no redirect).
+  await postForm(page, '/users', { username: 'dana', role: 'dealer' }, '#add-form', 200);
+  add('user tokens', '/users/admin/tokens');
+  add('chain', '/chain');
+  add('tables', '/tables');
+  const stages = { pd: 'PD', wagers: 'WAGERS', results: 'RESULTS', settle: 'SETTLE', close: 'CLOSE', closed: 'CLOSED', voided: 'VOIDED' };
+  for (const [stage, table] of Object.entries(stages)) {
+    const id = await hand(page, `FIT-${table}`, stage);
+    add(`hand: ${stage}`, `/hands/${id}`);
+    if (stage === 'wagers') add('hand: dice', `/hands/${id}?step=dice`);
+    if (stage === 'results') add('hand: cards', `/hands/${id}?mode=cards`);
+    if (stage === 'closed' || stage === 'voided') add(`record: ${stage}`, `/hands/${id}/record`);
+  }
+  add('a table', '/tables/FIT-CLOSED');
+  add('a table with a hand in progress', '/tables/FIT-SETTLE');
+
+  add('tripoley list', '/tripoley');
+  // Game A: a whole round on one form, so the read-aloud list and history show.
+  const a = await tripoleyGame(page);
+  const round = {
+    action: 'round', ...dealFields(), buyer: 'Cy', price: '2',
+    contrib_1: '10', contrib_2: '10', contrib_3: '10', contrib_0: '2', fold_0: '1',
+    shown_1: 'As Ad 8s 8c Ts', shown_2: '6h 7c 8d 9d Td', shown_3: 'Kh Kd 4c 5d 2s',
+    out: 'Ann', left_2: '3', left_3: '6', left_0: '2',
+  };
+  await postForm(page, a, round, '#round-form');
+  add('tripoley: a round read aloud', a);
+  // Game B: kept step by step; each screen visited.
+  const b = await tripoleyGame(page);
+  add('tripoley step: ante', b);
+  const steps = [
+    ['deal', { step: 'ante' }],
+    ['spare', { step: 'deal', ...dealFields() }],
+    ['money cards', { step: 'spare', buyer: 'Cy', price: '2' }],
+    ['betting', { step: 'money_cards' }],
+  ];
+  let n = 0;
+  for (const [next, fields] of steps) {
+    await postForm(page, b, { action: 'step', ...fields }, '#step-form');
+    // The same page at each step: a query string names the visit only.
+    add(`tripoley step: ${next}`, `${b}?visit=${++n}`);
+  }
+
+  add('dice list', '/dice');
+  const tt = await postForm(page, '/dice', { game: 'ten-thousand', players: 'Anastasia, Benedikt, Cy' }, '#new-game');
+  add('10,000 game', tt);
+  const pd = await postForm(page, '/dice', { game: 'poker-dice', players: 'Anastasia, Benedikt', profile: 'caribena', straights: 'none' }, '#new-game');
+  add('poker dice game', pd);
+  return pages;
+}
+
+/** Everything that must be at least 44 px high (or wide) but is not. */
+async function smallTargets(page) {
+  return page.evaluate((min) => {
+    const small = [];
+    const visible = (el) => {
+      const r = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && !el.closest('details:not([open]) > :not(summary)');
+    };
+    const describe = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.name ? `[name=${el.name}]` : ''} "${(el.textContent || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 30)}"`;
+    const check = (el, what, needWidth = false) => {
+      if (!visible(el)) return;
+      const r = el.getBoundingClientRect();
+      if (r.height < min - 0.5 || (needWidth && r.width < min - 0.5)) {
+        small.push(`${what} ${describe(el)} is ${Math.round(r.width)}×${Math.round(r.height)} px`);
+      }
+    };
+    document.querySelectorAll('button, select, a.button, summary, input:not([type=hidden]):not([type=checkbox]):not([type=radio])')
+      .forEach((el) => check(el, 'target'));
+    document.querySelectorAll('input[type=checkbox], input[type=radio]').forEach((el) => {
+      const label = el.closest('label') || (el.id && document.querySelector(`label[for="${el.id}"]`));
+      // A box in a table cell is the cell's target (labelled by aria-label).
+      check(label || el.closest('td') || el, 'box label');
+    });
+    document.querySelectorAll('svg a').forEach((el) => check(el, 'drawing link', true));
+    return small;
+  }, MIN_TARGET);
+}
+
+async function checkPage(page, { name, path }, width, failures) {
+  const where = `${name} (${path}) at ${width} px`;
+  const response = await page.goto(`${BASE}${path}`);
+  if (!response || response.status() !== 200) {
+    failures.push(`${where}: status ${response && response.status()}`);
+    return;
+  }
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  if (scrollWidth > innerWidth) {
+    const wide = await page.evaluate(() => [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className.baseVal ?? el.className}`));
+    failures.push(`${where}: scrolls sideways (${scrollWidth} > ${innerWidth}): ${wide.join(', ')}`);
+  }
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  for (const v of result.violations.filter((v) => ['serious', 'critical'].includes(v.impact))) {
+    const nodes = v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ');
+    failures.push(`${where}: axe ${v.impact} ${v.id} (${v.help}): ${nodes}`);
+  }
+  for (const small of await smallTargets(page)) failures.push(`${where}: ${small}`);
+  const file = `${name.replace(/[^a-z0-9]+/gi, '-')}-${width}.png`;
+  await page.screenshot({ path: join(OUT, file), fullPage: true });
+}
+
+async function main() {
+  mkdirSync(OUT, { recursive: true });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const failures = [];
+  try {
+    // Signed out: the sign-in page.
+    for (const width of WIDTHS) {
+      const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
+      const page = await context.newPage();
+      await checkPage(page, { name: 'sign in', path: '/login' }, width, failures);
+      await context.close();
+    }
+    // bypassCSP: axe-core is injected as a script the pages' CSP would refuse.
+    const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, bypassCSP: true });
+    const page = await context.newPage();
+    await signIn(page, 'admin', ONE_TIME);
+    if (new URL(page.url()).pathname === '/password') {
+      // The first admin must choose a new password: the forced change page.
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 800 });
+        await checkPage(page, { name: 'password (forced)', path: '/password' }, width, failures);
+      }
+      await page.setViewportSize({ width: 1024, height: 800 });
+      const form = page.locator('form').filter({ has: page.locator('input[type=password]') }).first();
+      const boxes = form.locator('input[type=password]');
+      const count = await boxes.count();
+      await boxes.nth(0).fill(ONE_TIME);
+      for (let i = 1; i < count; i++) await boxes.nth(i).fill(PASSWORD);
+      await Promise.all([page.waitForNavigation(), form.locator('button[type=submit], button:not([type])').first().click()]);
+    }
+    const pages = await makeData(page);
+    console.log(`  made the data: ${pages.length} pages to check`);
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const p of pages) await checkPage(page, p, width, failures);
+    }
+    console.log(`  checked ${pages.length + 1} pages at ${WIDTHS.join(' and ')} px`);
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+  if (failures.length) {
+    console.error(`pages: ${failures.length} problem(s):\n  ${failures.join('\n  ')}`);
+    process.exit(1);
+  }
+  console.log('pages: every page fits, has no serious or critical axe violation, and its targets are 44 px');
+}
+
+main().catch((e) => {
+  console.error(`pages: ${e.stack || e}`);
+  process.exit(1);
+});
