@@ -87,7 +87,7 @@
     var suitKeys = document.createElement('div');
     suitKeys.className = 'keys';
     suits.forEach(function (s) {
-      suitKeys.appendChild(button(s[1] + ' ' + s[0], s[2], function () {
+      suitKeys.appendChild(button(s[1] + ' ' + s[0], s[1] + ' ' + s[0] + ', ' + s[2], function () {
         if (rank) put(rank + s[0]);
         else where.textContent = 'Choose a rank first, then its suit.';
       }, s[0] === 'h' || s[0] === 'd' ? 'red' : ''));
