@@ -143,3 +143,18 @@ pub async fn void_hand(b: &mut Browser, hand: &str, reason: &str) {
     let done = b.post(hand, &pairs).await;
     assert_eq!(done.status, 303, "the confirmed void: {}", done.body);
 }
+
+/// Opens a hand, sets the seed's PD (Dana at seat 1 banks 200), places
+/// `wagers` (seat, bettor, amount) through the wager form and throws 1, 1,
+/// 2: the hand is at its results, the ACTION seat 4. Returns its path.
+pub async fn hand_at_results(b: &mut Browser, wagers: &[(&str, &str, &str)]) -> String {
+    let hand = open_hand(b).await;
+    dana_banks_200(b, &hand).await;
+    for &(seat, bettor, amount) in wagers {
+        let fields = [("seat", seat), ("bettor", bettor), ("amount", amount)];
+        ok(b, &hand, "wager-form", &fields).await;
+    }
+    let dice = [("d1", "1"), ("d2", "1"), ("d3", "2")];
+    ok(b, &format!("{hand}?step=dice"), "dice-form", &dice).await;
+    hand
+}

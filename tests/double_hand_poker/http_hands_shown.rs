@@ -6,30 +6,12 @@
 //! the setting and the rule and refuses bad cards beside the field.
 
 use crate::common::browser::Browser;
-use crate::common::play::{dana_banks_200, form_html, ok, open_hand, table_with_dealer};
+use crate::common::play::{form_html, ok, table_with_dealer};
 use crate::common::{Backend, spawn_app};
 
 /// A hand with the PD (seat 1) and seats 4 and 5 at 50 each, dice thrown.
 async fn hand_at_results(dana: &mut Browser) -> String {
-    let hand = open_hand(dana).await;
-    dana_banks_200(dana, &hand).await;
-    for (seat, bettor) in [("4", "Ann"), ("5", "Bo")] {
-        ok(
-            dana,
-            &hand,
-            "wager-form",
-            &[("seat", seat), ("bettor", bettor), ("amount", "50")],
-        )
-        .await;
-    }
-    ok(
-        dana,
-        &format!("{hand}?step=dice"),
-        "dice-form",
-        &[("d1", "1"), ("d2", "1"), ("d3", "2")],
-    )
-    .await;
-    hand
+    crate::common::play::hand_at_results(dana, &[("4", "Ann", "50"), ("5", "Bo", "50")]).await
 }
 
 /// The PD's seven cards by house way; seat 4 fouls ("K Q 7 4 2 vs A 3" of

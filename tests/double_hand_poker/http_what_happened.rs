@@ -26,24 +26,8 @@ fn statuses(html: &str) -> Vec<String> {
 
 /// Closes a hand with the seed's wagers and outcomes (the PD nets −80).
 async fn closed_hand(dana: &mut Browser) -> String {
-    let hand = open_hand(dana).await;
-    dana_banks_200(dana, &hand).await;
-    for (seat, bettor, amount) in [("4", "Ann", "60"), ("5", "Bo", "60"), ("6", "Cy", "100")] {
-        ok(
-            dana,
-            &hand,
-            "wager-form",
-            &[("seat", seat), ("bettor", bettor), ("amount", amount)],
-        )
-        .await;
-    }
-    ok(
-        dana,
-        &format!("{hand}?step=dice"),
-        "dice-form",
-        &[("d1", "1"), ("d2", "1"), ("d3", "2")],
-    )
-    .await;
+    let seed = [("4", "Ann", "60"), ("5", "Bo", "60"), ("6", "Cy", "100")];
+    let hand = crate::common::play::hand_at_results(dana, &seed).await;
     let results = [
         ("outcome_4", "pd"),
         ("outcome_5", "player"),

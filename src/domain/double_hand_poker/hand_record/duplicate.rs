@@ -45,14 +45,7 @@ mod tests {
     use super::*;
 
     fn wager(seat: i64, bettor: &str, amount: &str, backline: bool) -> WagerInput {
-        WagerInput {
-            id: format!("w-{seat}-{bettor}"),
-            seat,
-            bettor: bettor.into(),
-            amount: Money::parse(amount).unwrap(),
-            backline,
-            payout: None,
-        }
+        WagerInput::example(seat, bettor, amount, backline)
     }
 
     #[test]

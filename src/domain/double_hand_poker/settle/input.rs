@@ -79,6 +79,21 @@ pub struct WagerInput {
     pub payout: Option<String>,
 }
 
+#[cfg(test)]
+impl WagerInput {
+    /// A wager for a test: id `w-SEAT-BETTOR`, paid 1:1.
+    pub(crate) fn example(seat: i64, bettor: &str, amount: &str, backline: bool) -> WagerInput {
+        WagerInput {
+            id: format!("w-{seat}-{bettor}"),
+            seat,
+            bettor: bettor.into(),
+            amount: Money::parse(amount).expect("a test amount"),
+            backline,
+            payout: None,
+        }
+    }
+}
+
 /// A seat's hand: set by the player (`high` + `low`), or seven cards set
 /// by the house way (`cards` + `"set": "house"`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
