@@ -6,13 +6,10 @@
 
 use serde_json::{Value, json};
 
+use super::tests::{ev, run};
 use super::*;
 use crate::domain::double_hand_poker::outcome::Outcome;
 use crate::domain::double_hand_poker::settle::{Scenario, SettleError};
-
-fn ev(value: Value) -> HandEvent {
-    serde_json::from_value(value).expect("event json")
-}
 
 /// The seed's hand up to the dice.
 fn dealt() -> Vec<HandEvent> {
@@ -50,17 +47,6 @@ fn close() -> Vec<HandEvent> {
         ev(json!({"type": "steps_confirmed", "wagers": ["w1", "w2", "w3"]})),
         ev(json!({"type": "hand_closed"})),
     ]
-}
-
-fn run(events: &[HandEvent]) -> Result<(HandState, Vec<HandEvent>), HandError> {
-    let mut state = None;
-    let mut recorded = Vec::new();
-    for e in events {
-        let (next, rec) = HandState::apply(state.take(), e)?;
-        state = Some(next);
-        recorded.push(rec.unwrap_or_else(|| e.clone()));
-    }
-    Ok((state.expect("events"), recorded))
 }
 
 fn settlement(state: &HandState) -> Value {

@@ -3,7 +3,8 @@ use serde_json::json;
 use super::*;
 use crate::domain::double_hand_poker::settle::SettleError;
 
-fn ev(value: serde_json::Value) -> HandEvent {
+/// An event from its JSON (shared with `mixed_tests.rs`).
+pub(super) fn ev(value: serde_json::Value) -> HandEvent {
     serde_json::from_value(value).expect("event json")
 }
 
@@ -26,7 +27,7 @@ fn seed_hand() -> Vec<HandEvent> {
 }
 
 /// Applies events one by one as the store does; returns the recorded ones.
-fn run(events: &[HandEvent]) -> Result<(HandState, Vec<HandEvent>), HandError> {
+pub(super) fn run(events: &[HandEvent]) -> Result<(HandState, Vec<HandEvent>), HandError> {
     let mut state = None;
     let mut recorded = Vec::new();
     for e in events {
