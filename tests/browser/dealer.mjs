@@ -98,9 +98,7 @@ try {
     const n = await wagerRows().count();
     if (n !== 4) throw new Mismatch(`expected the 4 wagers again, found ${n}`);
   });
-  await step('touch: to the dice; 1, 1, 2', async () => {
-    await page.getByRole('link', { name: /to the dice/ }).tap();
-    await heading('3. Dice');
+  await step('touch: the dice beside the wagers; 1, 1, 2', async () => {
     await page.getByLabel('die 1').tap();
     // The dice move on by themselves: three keys.
     await page.keyboard.type('112');
@@ -160,10 +158,8 @@ try {
     await page.keyboard.press('Enter');
     await wagerRows().first().waitFor();
   });
-  await step('keyboard: to the dice, three keys, Enter', async () => {
-    await tabTo('#to-dice');
-    await page.keyboard.press('Enter');
-    await heading('3. Dice');
+  await step('keyboard: Tab to the dice beside the wagers, three keys, Enter', async () => {
+    await tabTo('#dice-form input[name="d1"]');
     await page.keyboard.type('123');
     await page.keyboard.press('Enter');
     await heading('4. Hands');

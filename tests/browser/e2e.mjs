@@ -222,9 +222,7 @@ try {
     }
   });
 
-  await step('to the dice; dice 1, 1, 2: ACTION seat 4', async () => {
-    await page.getByRole('link', { name: /to the dice/ }).click();
-    await atStep(page, '3. Dice');
+  await step('the dice beside the wagers; dice 1, 1, 2: ACTION seat 4', async () => {
     const form = page.locator('#dice-form');
     await form.getByLabel('die 1').fill('1');
     await form.getByLabel('die 2').fill('1');

@@ -115,29 +115,29 @@ async function afterHand(handNumber) {
     // The same players: last hand's wagers, all at once.
     await tap(page.locator('#again-all'));
   } else {
-    for (const [seat, bettor, amount, backline] of WAGERS) {
-      const form = page.locator('#wager-form');
-      await type(form.getByLabel('Seat', { exact: true }), seat);
-      await type(form.getByLabel('Bettor'), bettor);
-      await type(form.getByLabel('Amount'), amount);
-      if (backline) await tap(form.getByLabel(/Backline/));
-      await tap(form.getByRole('button', { name: 'Add wager' }));
-      await page.locator('#wagers tbody tr').filter({ hasText: bettor }).first().waitFor();
-    }
+    // A first hand: the wagers typed as lines, one field and one tap
+    // (the separators between the words are keystrokes, as Tab is not).
+    const lines = WAGERS.map(([seat, bettor, amount, backline]) => `${seat} ${bettor} ${amount}${backline ? ' b' : ''}`);
+    await type(page.locator('#wager_lines'), lines.join('\n'));
+    await tap(page.getByRole('button', { name: 'Add these wagers' }));
   }
   await page.locator('#wagers tbody tr').nth(WAGERS.length - 1).waitFor();
-  await tap(page.getByRole('link', { name: /to the dice/ }));
+  // The dice beside the wagers, the first die focused; they move on by
+  // themselves: one field's worth of typing.
   const dice = page.locator('#dice-form');
-  // The first die has the focus and the dice move on by themselves: one
-  // field's worth of typing.
   await dice.getByLabel('die 1').waitFor();
+  if (!(await dice.getByLabel('die 1').evaluate((e) => e === document.activeElement))) {
+    await tap(dice.getByLabel('die 1'));
+  }
   await page.keyboard.type('123');
   counts.typed_fields++;
   counts.keystrokes += 3;
   await tap(dice.getByRole('button', { name: 'Set the ACTION seat' }));
-  // Every seat's cards open on one form; typed as a dealer types fastest,
-  // with nothing between the cards.
-  await tap(page.getByRole('link', { name: "Show every seat's cards" }));
+  // Every seat's cards on one form: open already when the last hand was
+  // entered as cards; typed as a dealer types fastest, nothing between.
+  await page.locator('#results-form').waitFor();
+  const open = page.getByRole('link', { name: "Show every seat's cards" });
+  if (await open.count()) await tap(open);
   const results = page.locator('#results-form');
   for (const seat of SEATS) {
     await type(results.locator(`#cards_${seat}`), cardsOf(seat, handNumber).replaceAll(' ', ''));

@@ -158,3 +158,23 @@ pub async fn hand_at_results(b: &mut Browser, wagers: &[(&str, &str, &str)]) -> 
     ok(b, &format!("{hand}?step=dice"), "dice-form", &dice).await;
     hand
 }
+
+/// The hand page's wagers list, a row each: `SEAT BETTOR AMOUNT KIND`.
+pub fn wager_rows(html: &str) -> Vec<String> {
+    let Some(start) = html.find("<table id=\"wagers\">") else {
+        return Vec::new();
+    };
+    let table = &html[start..start + html[start..].find("</table>").unwrap()];
+    table
+        .split("<tr><td>")
+        .skip(1)
+        .map(|row| {
+            let cells: Vec<&str> = row
+                .split("</td><td>")
+                .take(4)
+                .map(|c| c.trim_end_matches("</td>"))
+                .collect();
+            cells.join(" ")
+        })
+        .collect()
+}

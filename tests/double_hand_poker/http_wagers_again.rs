@@ -5,7 +5,9 @@
 //! the drawing (`?seat=N`) is the wager form's seat.
 
 use crate::common::browser::{Browser, input_value};
-use crate::common::play::{dana_banks_200, form_html, ok, open_hand, table_with_dealer};
+use crate::common::play::{
+    dana_banks_200, form_html, ok, open_hand, table_with_dealer, wager_rows,
+};
 use crate::common::{Backend, records, spawn_app};
 
 /// Last hand's wagers: seat 4 Ann 60, 5 Bo 60 with Gus's 10 on its backline,
@@ -61,25 +63,6 @@ async fn post_again(b: &mut Browser, hand: &str, id: &str, tampered: Option<&str
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
     b.post(hand, &pairs).await.status
-}
-
-fn wager_rows(html: &str) -> Vec<String> {
-    let Some(start) = html.find("<table id=\"wagers\">") else {
-        return Vec::new();
-    };
-    let table = &html[start..start + html[start..].find("</table>").unwrap()];
-    table
-        .split("<tr><td>")
-        .skip(1)
-        .map(|row| {
-            let cells: Vec<&str> = row
-                .split("</td><td>")
-                .take(4)
-                .map(|c| c.trim_end_matches("</td>"))
-                .collect();
-            cells.join(" ")
-        })
-        .collect()
 }
 
 async fn last_hands_wagers_are_offered_again(backend: Backend) {

@@ -21,6 +21,7 @@ mod http_play;
 mod http_settle;
 mod http_table_rules;
 mod http_tables_form;
+mod http_wager_lines;
 mod http_wagers_again;
 mod http_what_happened;
 mod settle_docs;

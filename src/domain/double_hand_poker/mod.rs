@@ -14,6 +14,7 @@ pub mod setting;
 pub mod settle;
 pub mod table;
 pub mod tools;
+pub mod wager_lines;
 pub mod wagers_again;
 
 #[cfg(test)]

@@ -222,6 +222,15 @@ impl HandState {
             .map(|(_, r)| matches!(r, SeatResult::Hand(_)))
     }
 
+    /// Some seat's result was entered as its cards: the next hand at the
+    /// table opens its results step with every seat's cards.
+    pub fn any_entered_as_cards(&self) -> bool {
+        self.results
+            .0
+            .iter()
+            .any(|(_, r)| matches!(r, SeatResult::Hand(_)))
+    }
+
     /// The recorded settlement (closed hands).
     pub fn settlement(&self) -> Option<&RecordedSettlement> {
         self.settlement.as_ref()

@@ -23,23 +23,23 @@ pub struct AgainRow {
     pub value: String,
 }
 
-/// The last closed hand's wagers to offer in `loaded`, or none (no such
-/// hand, or it cannot be read: the offer is a convenience, never a
-/// reason to fail the page).
-pub(super) async fn offers(state: &AppState, loaded: &Loaded) -> Vec<AgainRow> {
-    let Ok(recent) = tables::hands(&state.db, &loaded.state.table, LOOK_BACK_HANDS).await else {
-        return Vec::new();
-    };
-    let Some(last) = recent
+/// The table's last closed hand before `loaded`, or none (no such hand,
+/// or it cannot be read: what it offers is a convenience, never a reason
+/// to fail the page).
+pub(super) async fn last_closed(state: &AppState, loaded: &Loaded) -> Option<Loaded> {
+    let recent = tables::hands(&state.db, &loaded.state.table, LOOK_BACK_HANDS)
+        .await
+        .ok()?;
+    let last = recent
         .iter()
-        .find(|h| h.status == "closed" && h.id != loaded.view.id)
-    else {
-        return Vec::new();
-    };
-    let Ok(Some(view)) = hands::get(&state.db, &last.id).await else {
-        return Vec::new();
-    };
-    let Ok(previous) = Loaded::from_view(view) else {
+        .find(|h| h.status == "closed" && h.id != loaded.view.id)?;
+    let view = hands::get(&state.db, &last.id).await.ok()??;
+    Loaded::from_view(view).ok()
+}
+
+/// The wagers of `previous` (the last closed hand) to offer in `loaded`.
+pub(super) fn offers(previous: Option<&Loaded>, loaded: &Loaded) -> Vec<AgainRow> {
+    let Some(previous) = previous else {
         return Vec::new();
     };
     let pd = loaded.state.pd().map(|p| (p.seat, p.player.as_str()));

@@ -78,6 +78,43 @@ pub(super) fn ask_first(
                 }
             })
         }
+        ("lines", events) if fields.get("confirm") != "duplicate" => {
+            let repeated: Vec<_> = events
+                .iter()
+                .filter_map(|e| match e {
+                    HandEvent::WagerPlaced {
+                        seat,
+                        bettor,
+                        amount,
+                        backline,
+                        ..
+                    } => loaded
+                        .state
+                        .duplicate_wager(*seat, bettor, *amount, *backline),
+                    _ => None,
+                })
+                .collect();
+            if let Some(primary) = repeated.iter().find(|w| !w.backline) {
+                return Some(Refusal {
+                    field: "wager_lines".into(),
+                    message: format!(
+                        "Seat {}, {} already has a {} wager: it is recorded, so nothing was. Take its line out (a seat has one primary wager; end a line with b for a backline).",
+                        primary.seat, primary.bettor, primary.amount
+                    ),
+                    status: Some(StatusCode::UNPROCESSABLE_ENTITY),
+                    ..Refusal::default()
+                });
+            }
+            let notices: Vec<String> = repeated
+                .iter()
+                .map(|w| words::duplicate_notice(w))
+                .collect();
+            (!notices.is_empty()).then(|| Refusal {
+                status: Some(StatusCode::OK),
+                duplicate: notices.join(" "),
+                ..Refusal::default()
+            })
+        }
         _ => None,
     }
 }

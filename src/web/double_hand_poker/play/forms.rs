@@ -8,6 +8,7 @@ use crate::domain::double_hand_poker::hand_record::{HandEvent, REASON_CHARS_MAX}
 use crate::domain::double_hand_poker::outcome::Outcome;
 use crate::domain::double_hand_poker::settle::{HandInput, SetBy};
 use crate::domain::double_hand_poker::table::TableConfig;
+use crate::domain::double_hand_poker::wager_lines::parse_wager_lines;
 
 /// A form's fields by name.
 pub(in crate::web) struct Fields(pub Vec<(String, String)>);
@@ -70,6 +71,21 @@ pub(super) fn events_of(
             }]
         }
         "again" => super::again::events(fields, &wager_key(fields)?)?,
+        "lines" => {
+            let key = wager_key(fields)?;
+            parse_wager_lines("wager_lines", fields.get("wager_lines"))
+                .map_err(|e| refuse(e.field(), e.message()))?
+                .into_iter()
+                .map(|w| HandEvent::WagerPlaced {
+                    id: format!("w-{key}-{}", w.line),
+                    seat: w.seat,
+                    bettor: w.bettor,
+                    amount: w.amount,
+                    backline: w.backline,
+                    payout: None,
+                })
+                .collect()
+        }
         "remove" => vec![HandEvent::WagerRemoved {
             id: text_field(fields, "wager")?,
             reason: "entered by mistake; removed by the dealer".into(),

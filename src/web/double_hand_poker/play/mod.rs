@@ -61,6 +61,9 @@ struct ShowQuery {
     declined: Option<String>,
     /// Wagers screen: the seat tapped on the drawing.
     seat: Option<i64>,
+    /// Wagers screen: `dice` after several wagers were entered at once
+    /// (the dice are what comes next), else the next wager's seat.
+    focus: Option<String>,
 }
 
 #[derive(Template)]
@@ -101,6 +104,8 @@ struct HandPage<'a> {
     again: Vec<again::AgainRow>,
     /// Wagers step: the seat tapped on the drawing, else empty.
     seat_chosen: String,
+    /// Wagers step: the dice have the focus, not the next wager.
+    focus_dice: bool,
     /// Corrections and the void, with who and when.
     changes: Vec<changes::ChangeRow>,
     /// A closed hand's "Start the next hand" form: its own key (it opens a
@@ -276,10 +281,20 @@ async fn render(
         None
     };
     let user = &staff.0.user;
-    let again = if step == Step::Wagers && can_play {
-        again::offers(state, loaded).await
+    // The last closed hand: its wagers offered again, and its way of
+    // entering results (cards or outcomes) this hand's default.
+    let previous = if matches!(step, Step::Wagers | Step::Results) && can_play {
+        again::last_closed(state, loaded).await
     } else {
-        Vec::new()
+        None
+    };
+    let again = match step {
+        Step::Wagers => again::offers(previous.as_ref(), loaded),
+        _ => Vec::new(),
+    };
+    let cards_mode = match query.mode.as_deref() {
+        Some(mode) => mode == "cards",
+        None => previous.is_some_and(|p| p.state.any_entered_as_cards()),
     };
     let status = refusal.status;
     let body = page(&HandPage {
@@ -304,7 +319,8 @@ async fn render(
         pd_choice: pd::choice_text(loaded.state.pd_choice()),
         wagers: loaded.wager_rows(table.as_ref()),
         seats: loaded.wagered_seats(),
-        cards_mode: query.mode.as_deref() == Some("cards"),
+        cards_mode,
+        focus_dice: query.focus.as_deref() == Some("dice"),
         steps,
         next_step,
         pending,
@@ -361,9 +377,15 @@ async fn act(
     let table = table_of(&state, &loaded.state.table).await?;
     let query = ShowQuery {
         step: (step == "dice").then(|| "dice".to_string()),
-        mode: (fields.get("mode") == "cards").then(|| "cards".to_string()),
+        // A refused results form comes back in the mode it was sent in.
+        mode: match (step.as_str(), fields.get("mode")) {
+            (_, "cards") => Some("cards".to_string()),
+            ("results", _) => Some("results".to_string()),
+            _ => None,
+        },
         declined: None,
         seat: None,
+        focus: None,
     };
     let again = |field: String, message: String, status: StatusCode| Refusal {
         field,
@@ -397,7 +419,12 @@ async fn act(
     };
     match state.hand_writer.submit(Some(id.clone()), command).await {
         Ok(_) => {
-            let next = if matches!(step.as_str(), "wager" | "again" | "remove") {
+            // Several wagers at once (typed as lines, or all of last
+            // hand's again): the wagers are in, the dice are next.
+            let several = fields.0.iter().filter(|(k, _)| k == "again").count() > 1;
+            let next = if step == "lines" || (step == "again" && several) {
+                format!("/hands/{id}?focus=dice")
+            } else if matches!(step.as_str(), "wager" | "again" | "remove") {
                 format!("/hands/{id}")
             } else {
                 format!("/hands/{id}#step")
@@ -410,7 +437,10 @@ async fn act(
                 _ => return Err(PageError::internal(e)),
             };
             let loaded = load(&state, &id).await?;
-            let (field, message) = words::refused(&e, status, &loaded, &step);
+            let (field, mut message) = words::refused(&e, status, &loaded, &step);
+            if step == "lines" {
+                message = words::on_line(&e, fields.get("wager_lines"), message);
+            }
             render(
                 &state,
                 &staff,

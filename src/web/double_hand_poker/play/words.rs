@@ -49,6 +49,27 @@ pub(super) fn refused(
     }
 }
 
+/// A refusal of several wagers typed at once, with the line at fault
+/// named first: the command's events are the lines' wagers in order.
+pub(super) fn on_line(e: &CommandError, lines_text: &str, message: String) -> String {
+    let message = message.replace(
+        "tick Backline for another bet on it",
+        "end its line with b for another bet on it",
+    );
+    let CommandError::Hand(HandError::At { index, .. }) = e else {
+        return message;
+    };
+    let text = lines_text
+        .split(['\n', ';'])
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .nth(*index);
+    match text {
+        Some(text) => format!("Line \"{text}\": {message}"),
+        None => message,
+    }
+}
+
 /// The hand's own error inside a command's (`events[i]`).
 fn hand_error(e: &CommandError) -> Option<&HandError> {
     let CommandError::Hand(h) = e else {
@@ -188,6 +209,7 @@ pub(super) fn page_field(step: &str, path: &str) -> String {
             "seat" | "player" | "bank" | "option" | "declined" => last.into(),
             _ => "form".into(),
         },
+        "lines" => "wager_lines".into(),
         "wager" => match last {
             "seat" | "bettor" | "amount" | "backline" => last.into(),
             _ if path.starts_with("wagers[") => "seat".into(),
