@@ -124,24 +124,25 @@ pub async fn ok(b: &mut Browser, hand: &str, form: &str, fields: &[(&str, &str)]
 pub async fn void_hand(b: &mut Browser, hand: &str, reason: &str) {
     let page = submit(b, hand, "void-form", &[("reason", reason)]).await;
     assert_eq!(page.status, 200, "the void asks first: {}", page.body);
-    let confirm = form_html(&page.body, "void-confirm-form");
-    let fields: Vec<(String, String)> = [
-        "csrf",
-        "version",
-        "idempotency_key",
-        "step",
-        "confirm",
-        "reason",
-    ]
-    .iter()
-    .map(|n| (n.to_string(), input_value(&confirm, n)))
-    .collect();
+    let names = ["step", "confirm", "reason"];
+    let done = send_form(b, hand, &page.body, "void-confirm-form", &names).await;
+    assert_eq!(done.status, 303, "the confirmed void: {}", done.body);
+}
+
+/// Sends the form holding `id` on the page `html` (of `path`) as it is:
+/// its token, version and key, and the hidden fields `names`.
+pub async fn send_form(b: &mut Browser, path: &str, html: &str, id: &str, names: &[&str]) -> Page {
+    let form = form_html(html, id);
+    let fields: Vec<(String, String)> = ["csrf", "version", "idempotency_key"]
+        .iter()
+        .chain(names)
+        .map(|n| (n.to_string(), input_value(&form, n)))
+        .collect();
     let pairs: Vec<(&str, &str)> = fields
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let done = b.post(hand, &pairs).await;
-    assert_eq!(done.status, 303, "the confirmed void: {}", done.body);
+    b.post(path, &pairs).await
 }
 
 /// Opens a hand, sets the seed's PD (Dana at seat 1 banks 200), places

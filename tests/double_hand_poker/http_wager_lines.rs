@@ -5,8 +5,9 @@
 //! dice beside the wagers; the results step opening with the cards when the
 //! table's last hand was entered as cards.
 
+use crate::common::browser::Browser;
 use crate::common::play::{
-    dana_banks_200, form_html, ok, open_hand, submit, table_with_dealer, wager_rows,
+    dana_banks_200, form_html, ok, open_hand, send_form, submit, table_with_dealer, wager_rows,
 };
 use crate::common::{Backend, records, spawn_app};
 
@@ -141,29 +142,21 @@ async fn a_line_repeating_a_recorded_wager_is_asked_about_first(backend: Backend
         page.body
     );
     assert_eq!(records(&app, "wager_placed").await, 4);
-    let confirm = form_html(&page.body, "add-second");
-    let fields: Vec<(String, String)> = [
-        "csrf",
-        "version",
-        "idempotency_key",
-        "step",
-        "confirm",
-        "wager_lines",
-    ]
-    .iter()
-    .map(|n| {
-        (
-            n.to_string(),
-            crate::common::browser::input_value(&confirm, n),
-        )
-    })
-    .collect();
-    let pairs: Vec<(&str, &str)> = fields
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    assert_eq!(dana.post(&hand, &pairs).await.status, 303);
+    let names = ["step", "confirm", "wager_lines"];
+    let added = send_form(&mut dana, &hand, &page.body, "add-second", &names).await;
+    assert_eq!(added.status, 303, "{}", added.body);
     assert_eq!(records(&app, "wager_placed").await, 5);
+}
+
+/// A new hand at its results: Dana banks 200, Ann bets 60 on seat 4 (a
+/// line), the dice 1, 1, 2.
+async fn ann_bets_at_results(dana: &mut Browser) -> String {
+    let hand = open_hand(dana).await;
+    dana_banks_200(dana, &hand).await;
+    ok(dana, &hand, "lines-form", &[("wager_lines", "4 Ann 60")]).await;
+    let dice = [("d1", "1"), ("d2", "1"), ("d3", "2")];
+    ok(dana, &hand, "dice-form", &dice).await;
+    hand
 }
 
 async fn the_results_open_with_the_cards_when_the_last_hand_had_them(backend: Backend) {
@@ -172,43 +165,13 @@ async fn the_results_open_with_the_cards_when_the_last_hand_had_them(backend: Ba
     let cards_mode = |body: &str| body.contains("Results only, no cards");
 
     // A hand entered as outcomes: the next opens with outcomes.
-    let hand = open_hand(&mut dana).await;
-    dana_banks_200(&mut dana, &hand).await;
-    ok(
-        &mut dana,
-        &hand,
-        "lines-form",
-        &[("wager_lines", "4 Ann 60")],
-    )
-    .await;
-    ok(
-        &mut dana,
-        &hand,
-        "dice-form",
-        &[("d1", "1"), ("d2", "1"), ("d3", "2")],
-    )
-    .await;
+    let hand = ann_bets_at_results(&mut dana).await;
     assert!(!cards_mode(&dana.get(&hand).await.body));
     ok(&mut dana, &hand, "results-form", &[("outcome_4", "player")]).await;
     ok(&mut dana, &hand, "confirm-close", &[]).await;
 
     // This one is entered as cards …
-    let hand = open_hand(&mut dana).await;
-    dana_banks_200(&mut dana, &hand).await;
-    ok(
-        &mut dana,
-        &hand,
-        "lines-form",
-        &[("wager_lines", "4 Ann 60")],
-    )
-    .await;
-    ok(
-        &mut dana,
-        &hand,
-        "dice-form",
-        &[("d1", "1"), ("d2", "1"), ("d3", "2")],
-    )
-    .await;
+    let hand = ann_bets_at_results(&mut dana).await;
     assert!(!cards_mode(&dana.get(&hand).await.body));
     let cards = [("cards_1", "AsKsQsJs9d8c2h"), ("cards_4", "AhAdKhKd7c6c3s")];
     let mode = format!("{hand}?mode=cards");
@@ -216,22 +179,7 @@ async fn the_results_open_with_the_cards_when_the_last_hand_had_them(backend: Ba
     ok(&mut dana, &hand, "confirm-close", &[]).await;
 
     // … so the next opens with every seat's cards, and can go back.
-    let hand = open_hand(&mut dana).await;
-    dana_banks_200(&mut dana, &hand).await;
-    ok(
-        &mut dana,
-        &hand,
-        "lines-form",
-        &[("wager_lines", "4 Ann 60")],
-    )
-    .await;
-    ok(
-        &mut dana,
-        &hand,
-        "dice-form",
-        &[("d1", "1"), ("d2", "1"), ("d3", "2")],
-    )
-    .await;
+    let hand = ann_bets_at_results(&mut dana).await;
     let page = dana.get(&hand).await;
     assert!(cards_mode(&page.body), "{}", page.body);
     assert!(form_html(&page.body, "results-form").contains("name=\"mode\" value=\"cards\""));
