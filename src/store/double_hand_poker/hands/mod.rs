@@ -264,6 +264,8 @@ async fn write_projection(
 pub struct HandView {
     pub id: String,
     pub table: String,
+    /// Its number at its table (`DHP-1 #1042`), from 1.
+    pub number: i64,
     pub game: String,
     pub dealer: String,
     pub status: String,
@@ -277,7 +279,7 @@ pub struct HandView {
 }
 
 pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
-    let sql = "SELECT id, game, opened_at, updated_at FROM hands WHERE id = $1";
+    let sql = "SELECT id, game, opened_at, updated_at, number FROM hands WHERE id = $1";
     let row = on_pool!(db, |pool| sqlx::query(sql)
         .bind(id)
         .fetch_optional(pool)
@@ -288,9 +290,10 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
                 r.get::<String, _>(1),
                 r.get::<String, _>(2),
                 r.get::<String, _>(3),
+                r.get::<i64, _>(4),
             )
         }));
-    let Some((id, game, opened_at, updated_at)) = row else {
+    let Some((id, game, opened_at, updated_at, number)) = row else {
         return Ok(None);
     };
     let events_sql = format!("{} WHERE hand_id = $1 ORDER BY seq", audit::SELECT_RECORD);
@@ -321,6 +324,7 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
     Ok(Some(HandView {
         id,
         table: state.table.clone(),
+        number,
         game,
         dealer: state.dealer.clone(),
         status: state.phase.name().to_string(),

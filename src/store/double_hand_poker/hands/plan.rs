@@ -293,6 +293,12 @@ impl Planned {
     }
 }
 
+/// A new hand's number: the table's last plus one. The write transaction
+/// holds the chain lock, so no other writer numbers a hand meanwhile, and a
+/// batch's earlier hands at the same table are already visible to it.
+const NEXT_NUMBER: &str =
+    "(SELECT COALESCE(MAX(n.number), 0) + 1 FROM hands n WHERE n.table_id = $2)";
+
 /// The projection's INSERT (a new hand) or versioned UPDATE. PostgreSQL
 /// stores money as NUMERIC, SQLite as the canonical decimal text.
 pub(super) fn projection_sql(new_hand: bool, numeric_cast: bool) -> String {
@@ -306,8 +312,9 @@ pub(super) fn projection_sql(new_hand: bool, numeric_cast: bool) -> String {
     if new_hand {
         format!(
             "INSERT INTO hands (id, table_id, game, dealer, status, version, bank, house_collection, \
-             settlement_seq, opened_at, updated_at, last_seq) \
-             VALUES ($1, $2, '{GAME_DOUBLE_HAND_POKER}', $3, $4, $5, {}, {}, $8, $9, $9, $10)",
+             settlement_seq, opened_at, updated_at, last_seq, number) \
+             VALUES ($1, $2, '{GAME_DOUBLE_HAND_POKER}', $3, $4, $5, {}, {}, $8, $9, $9, $10, \
+             {NEXT_NUMBER})",
             numeric(6),
             numeric(7)
         )
