@@ -133,7 +133,7 @@ impl Cursor {
         format!("{}{}{}", self.opened_at, Cursor::SEPARATOR, self.id)
     }
 
-    fn decode(text: &str) -> Option<Cursor> {
+    pub(super) fn decode(text: &str) -> Option<Cursor> {
         let (opened_at, id) = text.split_once(Cursor::SEPARATOR)?;
         let time_like = opened_at.len() >= 20
             && opened_at.ends_with('Z')

@@ -7,6 +7,7 @@
 pub mod date;
 pub mod filter;
 pub mod people;
+pub mod player;
 pub mod units;
 
 pub use date::{LocalDate, LocalDateTime};
@@ -15,6 +16,7 @@ pub use filter::{
     TimeRange, name_key,
 };
 pub use people::{HandPeople, Person, Role};
+pub use player::PlayerQuery;
 
 #[cfg(test)]
 mod filter_tests;

@@ -228,35 +228,63 @@ async fn write_projection(
     );
     let (id, state) = (&planned.hand_id, &planned.state);
     let rows = match expected_version {
-        None => on_tx!(tx, |c| sqlx::query(&sql)
-            .bind(id)
-            .bind(&state.table)
-            .bind(&state.dealer)
-            .bind(p.status)
-            .bind(p.version)
-            .bind(&p.bank)
-            .bind(&p.house_collection)
-            .bind(p.settlement_seq)
-            .bind(&p.now)
-            .bind(p.last_seq)
-            .execute(&mut **c)
-            .await?
-            .rows_affected()),
-        Some(expected) => on_tx!(tx, |c| sqlx::query(&sql)
-            .bind(id)
-            .bind(p.status)
-            .bind(p.version)
-            .bind(&p.bank)
-            .bind(&p.house_collection)
-            .bind(p.settlement_seq)
-            .bind(&p.now)
-            .bind(p.last_seq)
-            .bind(expected as i64)
-            .execute(&mut **c)
-            .await?
-            .rows_affected()),
+        None => on_tx!(tx, |c| bind_search(
+            sqlx::query(&sql)
+                .bind(id)
+                .bind(&state.table)
+                .bind(&state.dealer)
+                .bind(p.status)
+                .bind(p.version)
+                .bind(&p.bank)
+                .bind(&p.house_collection)
+                .bind(p.settlement_seq)
+                .bind(&p.now)
+                .bind(p.last_seq),
+            &p.search.columns
+        )
+        .execute(&mut **c)
+        .await?
+        .rows_affected()),
+        Some(expected) => on_tx!(tx, |c| bind_search(
+            sqlx::query(&sql)
+                .bind(id)
+                .bind(p.status)
+                .bind(p.version)
+                .bind(&p.bank)
+                .bind(&p.house_collection)
+                .bind(p.settlement_seq)
+                .bind(&p.now)
+                .bind(p.last_seq)
+                .bind(expected as i64),
+            &p.search.columns
+        )
+        .execute(&mut **c)
+        .await?
+        .rows_affected()),
     };
-    plan::one_row(id, rows)
+    plan::one_row(id, rows)?;
+    crate::store::history::write_people(tx, id, &p.search).await?;
+    Ok(())
+}
+
+/// Binds the search's columns after a projection statement's own.
+fn bind_search<'q, DB: sqlx::Database>(
+    query: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>,
+    c: &'q crate::store::history::projection::SearchColumns,
+) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
+where
+    Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    query
+        .bind(&c.pd_name)
+        .bind(c.pd_net_e4)
+        .bind(c.bank_e4)
+        .bind(c.wagered_e4)
+        .bind(c.max_wager_e4)
+        .bind(c.collection_e4)
+        .bind(c.corrected)
 }
 
 /// A hand as stored: its projection row and its full history.
