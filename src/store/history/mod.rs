@@ -61,8 +61,8 @@ const SELECT_HANDS: &str = "SELECT h.id, h.table_id, h.number, h.dealer, h.statu
     COALESCE((SELECT t.training FROM card_tables t WHERE t.name = h.table_id), FALSE), \
     h.opened_at, h.pd_name, h.bank_e4, h.wagered_e4, h.collection_e4, h.pd_net_e4 FROM hands h";
 
-const SELECT_TOTALS: &str = "SELECT COUNT(*), COALESCE(SUM(h.wagered_e4), 0), \
-    COALESCE(SUM(h.collection_e4), 0), COALESCE(SUM(h.pd_net_e4), 0) FROM hands h";
+const SELECT_TOTALS: &str = "SELECT COUNT(*), CAST(COALESCE(SUM(h.wagered_e4), 0) AS BIGINT), \
+    CAST(COALESCE(SUM(h.collection_e4), 0) AS BIGINT), CAST(COALESCE(SUM(h.pd_net_e4), 0) AS BIGINT) FROM hands h";
 
 /// Binds `binds` in order.
 macro_rules! bound {

@@ -105,8 +105,8 @@ pub async fn history(db: &Db, q: &PlayerQuery) -> Result<PlayerHistory, StoreErr
             .encode()
         });
     }
-    let totals_sql = "SELECT COUNT(DISTINCT hand_id), COALESCE(SUM(staked_e4), 0), \
-        COALESCE(SUM(received_e4), 0), COALESCE(SUM(net_e4), 0) FROM hand_people WHERE name_key = $1";
+    let totals_sql = "SELECT COUNT(DISTINCT hand_id), CAST(COALESCE(SUM(staked_e4), 0) AS BIGINT), \
+        CAST(COALESCE(SUM(received_e4), 0) AS BIGINT), CAST(COALESCE(SUM(net_e4), 0) AS BIGINT) FROM hand_people WHERE name_key = $1";
     let (count, staked, received, net): (i64, i64, i64, i64) = on_pool!(db, |pool| {
         let r = sqlx::query(totals_sql).bind(&q.key).fetch_one(pool).await?;
         (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)
