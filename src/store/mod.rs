@@ -7,6 +7,7 @@ mod macros;
 pub mod audit;
 pub mod dice_games;
 pub mod double_hand_poker;
+pub mod history;
 pub mod kept_games;
 pub mod staff;
 pub mod tripoley;
@@ -136,7 +137,13 @@ impl Db {
             Db::Sqlite(pool) => sqlx::migrate!("./migrations/sqlite").run(pool).await,
             Db::Postgres(pool) => sqlx::migrate!("./migrations/postgres").run(pool).await,
         };
-        result.map_err(StoreError::Migration)
+        result.map_err(StoreError::Migration)?;
+        // Hands recorded before the search's projection get it now.
+        let filled = history::backfill::run(self).await?;
+        if filled > 0 {
+            tracing::info!(hands = filled, "hand search filled for earlier hands");
+        }
+        Ok(())
     }
 
     /// Readiness: the database answers a query.

@@ -8,6 +8,7 @@ mod double_hand_poker;
 mod error;
 pub mod headers;
 mod health;
+mod history;
 pub mod json;
 mod kept_games;
 pub mod page;
@@ -102,6 +103,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(compute)
         .merge(double_hand_poker::router())
+        .merge(history::router())
         .merge(staff::router())
         .merge(assets::router())
         .merge(audit::router())

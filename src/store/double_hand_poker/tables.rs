@@ -33,6 +33,8 @@ pub struct Table {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandSummary {
     pub id: String,
+    /// Its number at the table (`#1042`).
+    pub number: i64,
     pub status: String,
     pub dealer: String,
     pub bank: Option<String>,
@@ -452,7 +454,7 @@ pub async fn set_dealer(
 pub async fn hands(db: &Db, table: &str, limit: i64) -> Result<Vec<HandSummary>, StoreError> {
     let sql = "SELECT id, status, dealer, CAST(bank AS TEXT), opened_at, \
                EXISTS (SELECT 1 FROM audit_log a WHERE a.hand_id = hands.id \
-                       AND a.event_type = 'outcome_corrected') FROM hands \
+                       AND a.event_type = 'outcome_corrected'), number FROM hands \
                WHERE table_id = $1 ORDER BY opened_at DESC, id DESC LIMIT $2";
     Ok(on_pool!(db, |pool| sqlx::query(sql)
         .bind(table)
@@ -467,6 +469,7 @@ pub async fn hands(db: &Db, table: &str, limit: i64) -> Result<Vec<HandSummary>,
             bank: r.get(3),
             opened_at: r.get(4),
             corrected: r.get(5),
+            number: r.get(6),
         })
         .collect()))
 }

@@ -28,6 +28,12 @@ pub(super) struct Expected {
     /// The record carrying the settlement (None: not compared, e.g. voided).
     settlement_seq: Option<i64>,
     last_seq: i64,
+    /// The seq of its `hand_opened` record: its number is its place among
+    /// its table's (`numbered`).
+    opened_seq: i64,
+    /// Its number, once `numbered` (None: opened before `--from`, not
+    /// checked).
+    number: Option<i64>,
     /// The `recorded_at` of the hand's first and last records.
     opened_at: String,
     updated_at: String,
@@ -46,11 +52,12 @@ impl Expected {
         }
     }
 
+    /// `seqs`: the seqs of its `hand_opened` and of its last record;
     /// `times`: the `recorded_at` of the hand's first and last records.
     pub fn of(
         state: &HandState,
         settlement_seq: Option<i64>,
-        last_seq: i64,
+        (opened_seq, last_seq): (i64, i64),
         times: (String, String),
     ) -> Expected {
         Expected {
@@ -64,6 +71,8 @@ impl Expected {
                 .then_some(settlement_seq)
                 .flatten(),
             last_seq,
+            opened_seq,
+            number: None,
             opened_at: times.0,
             updated_at: times.1,
         }
@@ -83,11 +92,37 @@ struct StoredRow {
     last_seq: i64,
     opened_at: String,
     updated_at: String,
+    number: i64,
 }
 
 const SELECT_HAND_ROWS: &str = "SELECT id, table_id, dealer, status, version, \
     CAST(bank AS TEXT), CAST(house_collection AS TEXT), settlement_seq, last_seq, \
-    opened_at, updated_at FROM hands";
+    opened_at, updated_at, number FROM hands";
+
+/// Hands opened before `from`, per table: the numbers before the first one
+/// a verification from `from` sees.
+const SELECT_OPENED_BEFORE: &str = "SELECT table_id, COUNT(*) FROM audit_log \
+    WHERE event_type = 'hand_opened' AND seq < $1 AND table_id IS NOT NULL GROUP BY table_id";
+
+/// Gives every hand the log opened from `from` on its number: its place
+/// among its table's `hand_opened` records in seq order, after the
+/// `before` hands of that table opened earlier.
+fn numbered(expected: &mut HashMap<String, Expected>, before: &HashMap<String, i64>, from: i64) {
+    let mut by_table: HashMap<String, Vec<(i64, String)>> = HashMap::new();
+    for (id, e) in expected.iter().filter(|(_, e)| e.opened_seq >= from) {
+        let list = by_table.entry(e.table.clone()).or_default();
+        list.push((e.opened_seq, id.clone()));
+    }
+    for (table, mut hands) in by_table {
+        hands.sort_unstable();
+        let base = before.get(&table).copied().unwrap_or(0);
+        for (place, (_, id)) in hands.into_iter().enumerate() {
+            if let Some(e) = expected.get_mut(&id) {
+                e.number = Some(base + place as i64 + 1);
+            }
+        }
+    }
+}
 
 fn projection_problem(seq: i64, message: String) -> Problem {
     Problem {
@@ -98,15 +133,28 @@ fn projection_problem(seq: i64, message: String) -> Problem {
 }
 
 /// The first row that differs from its hand's fold, or the first hand the
-/// log holds without a row. `expected`: every hand the replay saw;
-/// `whole_log`: it replayed from seq 1, so a row of a hand it did not see
-/// has no events.
+/// log holds without a row. `expected`: every hand the replay saw, from
+/// `from`; from seq 1 (the whole log) a row of a hand it did not see has no
+/// events.
 pub(super) async fn first_problem(
     db: &Db,
     mut expected: HashMap<String, Expected>,
     head_seq: i64,
-    whole_log: bool,
+    from: i64,
 ) -> Result<Option<Problem>, StoreError> {
+    let whole_log = from <= 1;
+    let before: HashMap<String, i64> = if whole_log {
+        HashMap::new()
+    } else {
+        on_pool!(db, |pool| sqlx::query(SELECT_OPENED_BEFORE)
+            .bind(from)
+            .fetch_all(pool)
+            .await?
+            .into_iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect())
+    };
+    numbered(&mut expected, &before, from);
     let problem = match db {
         Db::Sqlite(pool) => {
             let path = pool.connect_options().get_filename().to_path_buf();
@@ -143,6 +191,7 @@ pub(super) async fn first_problem(
                     last_seq: r.try_get(8)?,
                     opened_at: r.try_get(9)?,
                     updated_at: r.try_get(10)?,
+                    number: r.try_get(11)?,
                 };
                 problem = check(&mut expected, row, head_seq, whole_log);
                 if problem.is_some() {
@@ -232,6 +281,12 @@ fn check(
         ),
         column("last_seq", &row.last_seq, &want.last_seq),
         (
+            "number",
+            want.number.is_some_and(|n| n != row.number),
+            row.number.to_string(),
+            want.number.map_or_else(String::new, |n| n.to_string()),
+        ),
+        (
             "settlement_seq",
             want.settlement_seq.is_some() && row.settlement_seq != want.settlement_seq,
             format!("{:?}", row.settlement_seq),
@@ -289,6 +344,7 @@ fn read_sqlite(
             opened_at: r.get(9).map_err(failed)?,
             updated_at: r.get(10).map_err(failed)?,
             last_seq: r.get(8).map_err(failed)?,
+            number: r.get(11).map_err(failed)?,
         };
         if visit(row).is_break() {
             break;

@@ -35,6 +35,8 @@ pub(super) struct OpenHand {
     /// `opened_at` and `updated_at`.
     opened_at: String,
     updated_at: String,
+    /// The seq of its `hand_opened` record (its number's place).
+    opened_seq: i64,
 }
 
 pub(super) fn parse_event(record: &ReplayRecord<'_>) -> Result<HandEvent, Problem> {
@@ -157,9 +159,19 @@ impl HandReplay {
         record: &ReplayRecord<'_>,
     ) -> Option<Problem> {
         let hand_id = record.hand_id;
-        let (state, opened_at, mut updated_at) = match open {
-            Some(open) => (Some(open.state), open.opened_at, open.updated_at),
-            None => (None, record.recorded_at.to_string(), String::new()),
+        let (state, opened_at, mut updated_at, opened_seq) = match open {
+            Some(open) => (
+                Some(open.state),
+                open.opened_at,
+                open.updated_at,
+                open.opened_seq,
+            ),
+            None => (
+                None,
+                record.recorded_at.to_string(),
+                String::new(),
+                record.seq,
+            ),
         };
         // One buffer a hand for its last record's time.
         updated_at.clear();
@@ -192,7 +204,7 @@ impl HandReplay {
             let times = (opened_at, updated_at);
             self.done.insert(
                 hand_id.to_string(),
-                Expected::of(&next, settlement_seq, record.seq, times),
+                Expected::of(&next, settlement_seq, (opened_seq, record.seq), times),
             );
         } else {
             self.open.insert(
@@ -202,6 +214,7 @@ impl HandReplay {
                     last_seq: record.seq,
                     opened_at,
                     updated_at,
+                    opened_seq,
                 },
             );
         }
@@ -215,29 +228,31 @@ impl HandReplay {
         hand_id: &str,
         seq: i64,
     ) -> Result<OpenHand, StoreError> {
-        let sql = "SELECT payload, recorded_at FROM audit_log \
+        let sql = "SELECT payload, recorded_at, seq FROM audit_log \
                    WHERE hand_id = $1 AND seq < $2 ORDER BY seq";
-        let rows: Vec<(String, String)> = on_pool!(db, |pool| sqlx::query(sql)
+        let rows: Vec<(String, String, i64)> = on_pool!(db, |pool| sqlx::query(sql)
             .bind(hand_id)
             .bind(seq)
             .fetch_all(pool)
             .await?
             .into_iter()
-            .map(|r| (r.get(0), r.get(1)))
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
             .collect());
         let events: Vec<HandEvent> = rows
             .iter()
-            .map(|(payload, _)| HandEvent::from_json(payload))
+            .map(|(payload, _, _)| HandEvent::from_json(payload))
             .collect::<Result<_, _>>()
             .map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))?;
         let state = HandState::fold(&events)
             .map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))?;
-        let time = |row: Option<&(String, String)>| row.map(|r| r.1.clone()).unwrap_or_default();
+        let time =
+            |row: Option<&(String, String, i64)>| row.map(|r| r.1.clone()).unwrap_or_default();
         Ok(OpenHand {
             state,
             last_seq: 0,
             opened_at: time(rows.first()),
             updated_at: time(rows.last()),
+            opened_seq: rows.first().map_or(0, |r| r.2),
         })
     }
 
@@ -252,9 +267,10 @@ impl HandReplay {
         let mut expected = self.done;
         for (id, open) in self.open {
             let times = (open.opened_at, open.updated_at);
-            expected.insert(id, Expected::of(&open.state, None, open.last_seq, times));
+            let seqs = (open.opened_seq, open.last_seq);
+            expected.insert(id, Expected::of(&open.state, None, seqs, times));
         }
-        super::hand_rows::first_problem(db, expected, head_seq, from == 1).await
+        super::hand_rows::first_problem(db, expected, head_seq, from).await
     }
 }
 

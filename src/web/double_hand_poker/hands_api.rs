@@ -23,7 +23,10 @@ const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/v1/hands", post(open_hand))
+        .route(
+            "/api/v1/hands",
+            post(open_hand).get(crate::web::history::api::search),
+        )
         .route("/api/v1/hands/{id}", get(show_hand))
         .route("/api/v1/hands/{id}/commands", post(command))
 }

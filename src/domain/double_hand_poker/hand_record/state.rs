@@ -128,6 +128,8 @@ pub struct HandState {
     /// The table's posted rules, held on every event (new or replayed);
     /// None for a hand recorded before `hand_opened` carried them.
     enforced: Option<Enforced>,
+    /// Corrections recorded after close (`outcome_corrected`).
+    corrections: u32,
 }
 
 impl HandState {
@@ -234,6 +236,11 @@ impl HandState {
     /// The recorded settlement (closed hands).
     pub fn settlement(&self) -> Option<&RecordedSettlement> {
         self.settlement.as_ref()
+    }
+
+    /// How many times a supervisor corrected the closed hand.
+    pub fn corrections(&self) -> u32 {
+        self.corrections
     }
 
     pub fn confirmed(&self) -> &BTreeSet<String> {

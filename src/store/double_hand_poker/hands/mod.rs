@@ -228,35 +228,63 @@ async fn write_projection(
     );
     let (id, state) = (&planned.hand_id, &planned.state);
     let rows = match expected_version {
-        None => on_tx!(tx, |c| sqlx::query(&sql)
-            .bind(id)
-            .bind(&state.table)
-            .bind(&state.dealer)
-            .bind(p.status)
-            .bind(p.version)
-            .bind(&p.bank)
-            .bind(&p.house_collection)
-            .bind(p.settlement_seq)
-            .bind(&p.now)
-            .bind(p.last_seq)
-            .execute(&mut **c)
-            .await?
-            .rows_affected()),
-        Some(expected) => on_tx!(tx, |c| sqlx::query(&sql)
-            .bind(id)
-            .bind(p.status)
-            .bind(p.version)
-            .bind(&p.bank)
-            .bind(&p.house_collection)
-            .bind(p.settlement_seq)
-            .bind(&p.now)
-            .bind(p.last_seq)
-            .bind(expected as i64)
-            .execute(&mut **c)
-            .await?
-            .rows_affected()),
+        None => on_tx!(tx, |c| bind_search(
+            sqlx::query(&sql)
+                .bind(id)
+                .bind(&state.table)
+                .bind(&state.dealer)
+                .bind(p.status)
+                .bind(p.version)
+                .bind(&p.bank)
+                .bind(&p.house_collection)
+                .bind(p.settlement_seq)
+                .bind(&p.now)
+                .bind(p.last_seq),
+            &p.search.columns
+        )
+        .execute(&mut **c)
+        .await?
+        .rows_affected()),
+        Some(expected) => on_tx!(tx, |c| bind_search(
+            sqlx::query(&sql)
+                .bind(id)
+                .bind(p.status)
+                .bind(p.version)
+                .bind(&p.bank)
+                .bind(&p.house_collection)
+                .bind(p.settlement_seq)
+                .bind(&p.now)
+                .bind(p.last_seq)
+                .bind(expected as i64),
+            &p.search.columns
+        )
+        .execute(&mut **c)
+        .await?
+        .rows_affected()),
     };
-    plan::one_row(id, rows)
+    plan::one_row(id, rows)?;
+    crate::store::history::write_people(tx, id, &p.search).await?;
+    Ok(())
+}
+
+/// Binds the search's columns after a projection statement's own.
+fn bind_search<'q, DB: sqlx::Database>(
+    query: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>,
+    c: &'q crate::store::history::projection::SearchColumns,
+) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
+where
+    Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    query
+        .bind(&c.pd_name)
+        .bind(c.pd_net_e4)
+        .bind(c.bank_e4)
+        .bind(c.wagered_e4)
+        .bind(c.max_wager_e4)
+        .bind(c.collection_e4)
+        .bind(c.corrected)
 }
 
 /// A hand as stored: its projection row and its full history.
@@ -264,6 +292,8 @@ async fn write_projection(
 pub struct HandView {
     pub id: String,
     pub table: String,
+    /// Its number at its table (`DHP-1 #1042`), from 1.
+    pub number: i64,
     pub game: String,
     pub dealer: String,
     pub status: String,
@@ -277,7 +307,7 @@ pub struct HandView {
 }
 
 pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
-    let sql = "SELECT id, game, opened_at, updated_at FROM hands WHERE id = $1";
+    let sql = "SELECT id, game, opened_at, updated_at, number FROM hands WHERE id = $1";
     let row = on_pool!(db, |pool| sqlx::query(sql)
         .bind(id)
         .fetch_optional(pool)
@@ -288,9 +318,10 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
                 r.get::<String, _>(1),
                 r.get::<String, _>(2),
                 r.get::<String, _>(3),
+                r.get::<i64, _>(4),
             )
         }));
-    let Some((id, game, opened_at, updated_at)) = row else {
+    let Some((id, game, opened_at, updated_at, number)) = row else {
         return Ok(None);
     };
     let events_sql = format!("{} WHERE hand_id = $1 ORDER BY seq", audit::SELECT_RECORD);
@@ -321,6 +352,7 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
     Ok(Some(HandView {
         id,
         table: state.table.clone(),
+        number,
         game,
         dealer: state.dealer.clone(),
         status: state.phase.name().to_string(),

@@ -15,6 +15,7 @@ use crate::domain::double_hand_poker::hand_record::{
 use crate::domain::double_hand_poker::table::TableConfig;
 use crate::store::StoreError;
 use crate::store::audit::{AuditRecord, NewRecord, canonical_json};
+use crate::store::history::projection::HandSearch;
 
 pub(super) const SELECT_STORED_RESULT: &str =
     "SELECT request_hash, response_body FROM idempotency_keys WHERE key = $1";
@@ -243,6 +244,8 @@ pub(super) struct Projection {
     pub settlement_seq: Option<i64>,
     pub last_seq: i64,
     pub now: String,
+    /// The search's columns and people (`store/history/projection.rs`).
+    pub search: HandSearch,
 }
 
 impl Planned {
@@ -266,6 +269,7 @@ impl Planned {
                 .map(|r| r.seq),
             last_seq: last.seq,
             now: last.recorded_at.clone(),
+            search: HandSearch::of(state)?,
         })
     }
 
@@ -293,6 +297,16 @@ impl Planned {
     }
 }
 
+/// A new hand's number: the table's last plus one. The write transaction
+/// holds the chain lock, so no other writer numbers a hand meanwhile, and a
+/// batch's earlier hands at the same table are already visible to it.
+const NEXT_NUMBER: &str =
+    "(SELECT COALESCE(MAX(n.number), 0) + 1 FROM hands n WHERE n.table_id = $2)";
+
+/// The search's columns of `hands`, in the order both statements bind them.
+pub(in crate::store) const SEARCH_COLUMNS: &str =
+    "pd_name, pd_net_e4, bank_e4, wagered_e4, max_wager_e4, collection_e4, corrected";
+
 /// The projection's INSERT (a new hand) or versioned UPDATE. PostgreSQL
 /// stores money as NUMERIC, SQLite as the canonical decimal text.
 pub(super) fn projection_sql(new_hand: bool, numeric_cast: bool) -> String {
@@ -306,15 +320,18 @@ pub(super) fn projection_sql(new_hand: bool, numeric_cast: bool) -> String {
     if new_hand {
         format!(
             "INSERT INTO hands (id, table_id, game, dealer, status, version, bank, house_collection, \
-             settlement_seq, opened_at, updated_at, last_seq) \
-             VALUES ($1, $2, '{GAME_DOUBLE_HAND_POKER}', $3, $4, $5, {}, {}, $8, $9, $9, $10)",
+             settlement_seq, opened_at, updated_at, last_seq, number, {SEARCH_COLUMNS}, summarized) \
+             VALUES ($1, $2, '{GAME_DOUBLE_HAND_POKER}', $3, $4, $5, {}, {}, $8, $9, $9, $10, \
+             {NEXT_NUMBER}, $11, $12, $13, $14, $15, $16, $17, 1)",
             numeric(6),
             numeric(7)
         )
     } else {
         format!(
             "UPDATE hands SET status = $2, version = $3, bank = {}, house_collection = {}, \
-             settlement_seq = COALESCE($6, settlement_seq), updated_at = $7, last_seq = $8 \
+             settlement_seq = COALESCE($6, settlement_seq), updated_at = $7, last_seq = $8, \
+             pd_name = $10, pd_net_e4 = $11, bank_e4 = $12, wagered_e4 = $13, \
+             max_wager_e4 = $14, collection_e4 = $15, corrected = $16, summarized = 1 \
              WHERE id = $1 AND version = $9",
             numeric(4),
             numeric(5)

@@ -17,6 +17,7 @@ use super::{CommandError, CommandResult, HandCache, HandCommand, OpenHands};
 use crate::domain::common::audit::{AuditKey, GENESIS_HASH};
 use crate::store::StoreError;
 use crate::store::audit::{self, AuditRecord};
+use crate::store::history::projection::HandSearch;
 
 /// How long a write waits for another writer's lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -242,6 +243,7 @@ fn write_projection(
     let sql = positional(&plan::projection_sql(expected_version.is_none(), false));
     let mut statement = tx.prepare_cached(&sql)?;
     let (id, state) = (&planned.hand_id, &planned.state);
+    let c = &p.search.columns;
     let rows = match expected_version {
         None => statement.execute(params![
             id,
@@ -253,7 +255,14 @@ fn write_projection(
             p.house_collection,
             p.settlement_seq,
             p.now,
-            p.last_seq
+            p.last_seq,
+            c.pd_name,
+            c.pd_net_e4,
+            c.bank_e4,
+            c.wagered_e4,
+            c.max_wager_e4,
+            c.collection_e4,
+            c.corrected
         ])?,
         Some(expected) => statement.execute(params![
             id,
@@ -264,10 +273,50 @@ fn write_projection(
             p.settlement_seq,
             p.now,
             p.last_seq,
-            expected as i64
+            expected as i64,
+            c.pd_name,
+            c.pd_net_e4,
+            c.bank_e4,
+            c.wagered_e4,
+            c.max_wager_e4,
+            c.collection_e4,
+            c.corrected
         ])?,
     };
-    plan::one_row(id, rows as u64)
+    plan::one_row(id, rows as u64)?;
+    write_people(tx, id, &p.search)?;
+    Ok(())
+}
+
+/// The hand's `hand_people` rows and `person_names` as its search holds
+/// them (`store/history/projection.rs`).
+fn write_people(tx: &Transaction<'_>, id: &str, search: &HandSearch) -> Result<(), StoreError> {
+    use crate::store::history::projection as h;
+    let old: Vec<String> = tx
+        .prepare_cached(&positional(h::DELETE_PEOPLE))?
+        .query_map([id], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut insert = tx.prepare_cached(&positional(h::INSERT_PERSON))?;
+    for p in &search.people {
+        insert.execute(params![
+            id,
+            p.role,
+            p.name,
+            p.name_key,
+            p.staked_e4,
+            p.received_e4,
+            p.net_e4
+        ])?;
+    }
+    let mut name = tx.prepare_cached(&positional(h::INSERT_NAME))?;
+    for key in search.keys() {
+        name.execute([key])?;
+    }
+    let mut unused = tx.prepare_cached(&positional(h::DELETE_NAME_IF_UNUSED))?;
+    for key in h::dropped(&old, search) {
+        unused.execute([key])?;
+    }
+    Ok(())
 }
 
 /// The store's `$N` placeholders as SQLite's explicit `?N` (rusqlite binds

@@ -72,6 +72,8 @@ struct HandPage<'a> {
     ctx: PageContext,
     id: &'a str,
     table: &'a str,
+    /// The hand's number at its table.
+    number: i64,
     dealer: &'a str,
     /// A practice hand at a training table.
     training: bool,
@@ -301,6 +303,7 @@ async fn render(
         ctx: PageContext::of(staff),
         id: &loaded.view.id,
         table: &loaded.state.table,
+        number: loaded.view.number,
         dealer: &loaded.state.dealer,
         training: table.as_ref().is_some_and(|t| t.training),
         version: loaded.view.version,
@@ -459,6 +462,7 @@ struct RecordPage<'a> {
     ctx: PageContext,
     id: &'a str,
     table: &'a str,
+    number: i64,
     status: &'a str,
     /// Each record, with its event in words where the page has them, and
     /// when on the cardroom's clock.
@@ -479,6 +483,7 @@ async fn record(State(state): State<AppState>, staff: Staff, Path(id): Path<Stri
         ctx: PageContext::of(&staff),
         id: &loaded.view.id,
         table: &loaded.view.table,
+        number: loaded.view.number,
         status: &loaded.view.status,
         events: loaded
             .view

@@ -70,6 +70,7 @@ impl HandState {
                         confirmed: BTreeSet::new(),
                         settlement: None,
                         enforced,
+                        corrections: 0,
                     };
                     // The table's rules themselves must be valid.
                     if full {
@@ -364,6 +365,7 @@ impl HandState {
                 let scenario = next.scenario()?;
                 let (kept, fresh) = settled(&scenario, settlement.as_ref())?;
                 next.settlement = Some(kept);
+                next.corrections += 1;
                 recorded = fresh.map(|s| HandEvent::OutcomeCorrected {
                     seat: *seat,
                     outcome: *outcome,

@@ -1,0 +1,244 @@
+//! The hand search and a player's history over the search's projection
+//! (`projection.rs`, written with each hand's row): a checked filter in
+//! (`domain/history`), one page of hands newest first by keyset, and the
+//! whole filtered set's totals.
+
+pub mod backfill;
+pub mod player;
+pub mod projection;
+pub mod query;
+pub mod time;
+
+use serde::Serialize;
+use sqlx::Row;
+
+use crate::domain::common::money::Money;
+use crate::domain::history::units::from_e4;
+use crate::domain::history::{Cursor, HandFilter};
+use crate::store::{Db, StoreError, WriteTx};
+use projection::HandSearch;
+use query::{Bind, Where};
+
+/// One hand in the results.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HandRow {
+    pub id: String,
+    pub table: String,
+    pub number: i64,
+    pub dealer: String,
+    /// `betting`, `dealt`, `closed` or `voided`.
+    pub status: String,
+    pub corrected: bool,
+    pub training: bool,
+    pub opened_at: String,
+    pub pd: Option<String>,
+    pub bank: Option<Money>,
+    pub wagered: Money,
+    pub house_collection: Option<Money>,
+    pub pd_net: Option<Money>,
+}
+
+/// The filtered set's totals (every page's, not this page's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct Totals {
+    pub hands: i64,
+    pub wagered: Money,
+    pub house_collection: Money,
+    /// The sum of the PDs' nets.
+    pub pd_results: Money,
+}
+
+/// One page of results.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SearchPage {
+    pub hands: Vec<HandRow>,
+    pub totals: Totals,
+    /// The cursor of the next page; None on the last.
+    pub next: Option<String>,
+}
+
+const SELECT_HANDS: &str = "SELECT h.id, h.table_id, h.number, h.dealer, h.status, h.corrected, \
+    COALESCE((SELECT t.training FROM card_tables t WHERE t.name = h.table_id), FALSE), \
+    h.opened_at, h.pd_name, h.bank_e4, h.wagered_e4, h.collection_e4, h.pd_net_e4 FROM hands h";
+
+const SELECT_TOTALS: &str = "SELECT COUNT(*), CAST(COALESCE(SUM(h.wagered_e4), 0) AS BIGINT), \
+    CAST(COALESCE(SUM(h.collection_e4), 0) AS BIGINT), CAST(COALESCE(SUM(h.pd_net_e4), 0) AS BIGINT) FROM hands h";
+
+/// Binds `binds` in order.
+macro_rules! bound {
+    ($query:expr, $binds:expr) => {{
+        let mut q = $query;
+        for b in $binds {
+            q = match b {
+                Bind::Text(t) => q.bind(t.clone()),
+                Bind::Int(i) => q.bind(*i),
+                Bind::Bool(v) => q.bind(*v),
+            };
+        }
+        q
+    }};
+}
+
+/// A result row of [`SELECT_HANDS`] (either backend's row type).
+macro_rules! hand_row {
+    ($r:expr) => {{
+        let r = $r;
+        let money = |v: Option<i64>| v.map(from_e4);
+        Ok::<_, sqlx::Error>(HandRow {
+            id: r.try_get(0)?,
+            table: r.try_get(1)?,
+            number: r.try_get(2)?,
+            dealer: r.try_get(3)?,
+            status: r.try_get(4)?,
+            corrected: r.try_get::<i64, _>(5)? != 0,
+            training: r.try_get(6)?,
+            opened_at: r.try_get(7)?,
+            pd: r.try_get(8)?,
+            bank: money(r.try_get(9)?),
+            wagered: from_e4(r.try_get(10)?),
+            house_collection: money(r.try_get(11)?),
+            pd_net: money(r.try_get(12)?),
+        })
+    }};
+}
+
+/// One page of the hands `filter` keeps, newest first, after its cursor;
+/// `bounds`: its time range in UTC (`time::bounds`).
+pub async fn search(
+    db: &Db,
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+) -> Result<SearchPage, StoreError> {
+    let page = conditions_page(filter, bounds.clone())?;
+    let limit = filter.limit as i64;
+    let sql = format!(
+        "{SELECT_HANDS}{} ORDER BY h.opened_at DESC, h.id DESC LIMIT {}",
+        page.sql(),
+        limit + 1
+    );
+    let mut hands: Vec<HandRow> = on_pool!(db, |pool| {
+        let rows = bound!(sqlx::query(&sql), &page.binds)
+            .fetch_all(pool)
+            .await?;
+        rows.iter()
+            .map(|r| hand_row!(r))
+            .collect::<Result<Vec<_>, _>>()?
+    });
+    let next = if hands.len() as i64 > limit {
+        hands.truncate(filter.limit);
+        hands.last().map(|h| {
+            Cursor {
+                opened_at: h.opened_at.clone(),
+                id: h.id.clone(),
+            }
+            .encode()
+        })
+    } else {
+        None
+    };
+    let totals = totals(db, filter, bounds).await?;
+    Ok(SearchPage {
+        hands,
+        totals,
+        next,
+    })
+}
+
+fn conditions_page(
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+) -> Result<Where, StoreError> {
+    query::conditions(filter, bounds, filter.after.as_ref())
+}
+
+/// The totals of every hand `filter` keeps (whatever the page).
+pub async fn totals(
+    db: &Db,
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+) -> Result<Totals, StoreError> {
+    let all = query::conditions(filter, bounds, None)?;
+    let sql = format!("{SELECT_TOTALS}{}", all.sql());
+    let (hands, wagered, collection, pd): (i64, i64, i64, i64) = on_pool!(db, |pool| {
+        let r = bound!(sqlx::query(&sql), &all.binds)
+            .fetch_one(pool)
+            .await?;
+        (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)
+    });
+    Ok(Totals {
+        hands,
+        wagered: from_e4(wagered),
+        house_collection: from_e4(collection),
+        pd_results: from_e4(pd),
+    })
+}
+
+/// Whether `name` is a configured table.
+pub async fn table_exists(db: &Db, name: &str) -> Result<bool, StoreError> {
+    let sql = "SELECT 1 FROM card_tables WHERE name = $1";
+    Ok(on_pool!(db, |pool| sqlx::query(sql)
+        .bind(name)
+        .fetch_optional(pool)
+        .await?
+        .is_some()))
+}
+
+/// The id of hand `number` at `table`.
+pub async fn hand_by_number(
+    db: &Db,
+    table: &str,
+    number: i64,
+) -> Result<Option<String>, StoreError> {
+    let sql = "SELECT id FROM hands WHERE table_id = $1 AND number = $2";
+    Ok(on_pool!(db, |pool| sqlx::query(sql)
+        .bind(table)
+        .bind(number)
+        .fetch_optional(pool)
+        .await?
+        .map(|r| r.get(0))))
+}
+
+/// A hand's people rows and names replaced inside its command's
+/// transaction (the sqlx executor; the SQLite writer thread has its own).
+pub(crate) async fn write_people(
+    tx: &mut WriteTx,
+    id: &str,
+    search: &HandSearch,
+) -> Result<(), StoreError> {
+    use projection as h;
+    let old: Vec<String> = on_tx!(tx, |c| sqlx::query(h::DELETE_PEOPLE)
+        .bind(id)
+        .fetch_all(&mut **c)
+        .await?
+        .iter()
+        .map(|r| r.get(0))
+        .collect());
+    for p in &search.people {
+        on_tx!(tx, |c| sqlx::query(h::INSERT_PERSON)
+            .bind(id)
+            .bind(p.role)
+            .bind(&p.name)
+            .bind(&p.name_key)
+            .bind(p.staked_e4)
+            .bind(p.received_e4)
+            .bind(p.net_e4)
+            .execute(&mut **c)
+            .await
+            .map(drop)?);
+    }
+    for key in search.keys() {
+        on_tx!(tx, |c| sqlx::query(h::INSERT_NAME)
+            .bind(key)
+            .execute(&mut **c)
+            .await
+            .map(drop)?);
+    }
+    for key in h::dropped(&old, search) {
+        on_tx!(tx, |c| sqlx::query(h::DELETE_NAME_IF_UNUSED)
+            .bind(key)
+            .execute(&mut **c)
+            .await
+            .map(drop)?);
+    }
+    Ok(())
+}

@@ -1,0 +1,125 @@
+//! The search's projection of a hand, written with its `hands` row in the
+//! command's transaction by both hand executors (sqlx and the SQLite
+//! writer thread): the hand's totals (columns of `hands`) and its people
+//! (`hand_people` rows, `person_names`). Derived from the folded hand by
+//! the core (`domain/history/people.rs`), so `audit verify` derives the
+//! same.
+
+use crate::domain::common::money::Money;
+use crate::domain::double_hand_poker::hand_record::HandState;
+use crate::domain::history::units::to_e4;
+use crate::domain::history::{HandPeople, Person};
+use crate::store::StoreError;
+
+/// The hand's totals as `hands` keeps them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SearchColumns {
+    pub pd_name: Option<String>,
+    pub pd_net_e4: Option<i64>,
+    pub bank_e4: Option<i64>,
+    pub wagered_e4: i64,
+    pub max_wager_e4: Option<i64>,
+    pub collection_e4: Option<i64>,
+    pub corrected: i64,
+}
+
+/// One `hand_people` row's values (its hand, `opened_at` and `last_seq`
+/// are the hand's).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PersonRow {
+    pub role: &'static str,
+    pub name: String,
+    pub name_key: String,
+    pub staked_e4: i64,
+    pub received_e4: Option<i64>,
+    pub net_e4: Option<i64>,
+}
+
+fn e4(m: Money) -> Result<i64, StoreError> {
+    to_e4(m).ok_or_else(|| StoreError::Internal(format!("{m} is finer than 0.0001")))
+}
+
+fn e4_opt(m: Option<Money>) -> Result<Option<i64>, StoreError> {
+    m.map(e4).transpose()
+}
+
+impl PersonRow {
+    fn of(p: &Person) -> Result<PersonRow, StoreError> {
+        Ok(PersonRow {
+            role: p.role.as_str(),
+            name: p.name.clone(),
+            name_key: p.key(),
+            staked_e4: e4(p.staked)?,
+            received_e4: e4_opt(p.received)?,
+            net_e4: e4_opt(p.net)?,
+        })
+    }
+}
+
+/// What the search keeps of a hand.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HandSearch {
+    pub columns: SearchColumns,
+    pub people: Vec<PersonRow>,
+}
+
+impl HandSearch {
+    pub fn of(state: &HandState) -> Result<HandSearch, StoreError> {
+        let people = HandPeople::of(state).map_err(StoreError::Internal)?;
+        let collection = state.settlement().and_then(|s| s.house_collection());
+        Ok(HandSearch {
+            columns: SearchColumns {
+                pd_name: people.pd.clone(),
+                pd_net_e4: e4_opt(people.pd_net)?,
+                bank_e4: e4_opt(state.pd().map(|pd| pd.bank))?,
+                wagered_e4: e4(people.wagered)?,
+                max_wager_e4: e4_opt(people.max_wager)?,
+                collection_e4: e4_opt(collection)?,
+                corrected: i64::from(people.corrected),
+            },
+            people: people
+                .people
+                .iter()
+                .map(PersonRow::of)
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// The name keys of its people, each once.
+    pub fn keys(&self) -> Vec<&str> {
+        let mut keys: Vec<&str> = self.people.iter().map(|p| p.name_key.as_str()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
+}
+
+/// A hand's totals set from its events (the backfill).
+pub const UPDATE_SEARCH_COLUMNS: &str = "UPDATE hands SET pd_name = $2, pd_net_e4 = $3, \
+    bank_e4 = $4, wagered_e4 = $5, max_wager_e4 = $6, collection_e4 = $7, corrected = $8, \
+    summarized = 1 WHERE id = $1";
+
+/// The hand's people replaced: its old rows out (their name keys back).
+pub const DELETE_PEOPLE: &str = "DELETE FROM hand_people WHERE hand_id = $1 RETURNING name_key";
+/// One person in; the hand's time and last record from its row.
+pub const INSERT_PERSON: &str = "INSERT INTO hand_people (hand_id, role, name, name_key, \
+    staked_e4, received_e4, net_e4, opened_at, last_seq) \
+    SELECT $1, $2, $3, $4, $5, $6, $7, h.opened_at, h.last_seq FROM hands h WHERE h.id = $1";
+pub const INSERT_NAME: &str =
+    "INSERT INTO person_names (name_key) VALUES ($1) ON CONFLICT (name_key) DO NOTHING";
+/// A name no hand holds any more leaves the list.
+pub const DELETE_NAME_IF_UNUSED: &str = "DELETE FROM person_names WHERE name_key = $1 \
+    AND NOT EXISTS (SELECT 1 FROM hand_people p WHERE p.name_key = $1)";
+
+/// The names a hand's old rows held that its new ones do not.
+pub fn dropped<'a>(old: &'a [String], new: &HandSearch) -> Vec<&'a str> {
+    let kept = new.keys();
+    let mut gone: Vec<&str> = old
+        .iter()
+        .map(String::as_str)
+        .filter(|k| !kept.contains(k))
+        .collect();
+    gone.sort_unstable();
+    gone.dedup();
+    gone
+}

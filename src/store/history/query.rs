@@ -1,0 +1,133 @@
+//! A checked [`HandFilter`] as SQL: one clause per criterion (`clause`),
+//! bound in order, one text for both databases. Names are matched against
+//! `person_names` (a few thousand) first, then their hands found through
+//! `hand_people_by_name`; everything else by the `hands` indexes.
+
+use crate::domain::history::units::to_e4;
+use crate::domain::history::{Criterion, Cursor, HandFilter, Kind, Status};
+use crate::store::StoreError;
+
+/// A value bound to a `$n` placeholder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Bind {
+    Text(String),
+    Int(i64),
+    Bool(bool),
+}
+
+/// A WHERE clause under construction: its conditions and their binds.
+#[derive(Debug, Default)]
+pub struct Where {
+    conditions: Vec<String>,
+    pub binds: Vec<Bind>,
+}
+
+impl Where {
+    /// The next placeholder, bound to `value`.
+    fn bind(&mut self, value: Bind) -> String {
+        self.binds.push(value);
+        format!("${}", self.binds.len())
+    }
+
+    fn push(&mut self, condition: String) {
+        self.conditions.push(condition);
+    }
+
+    /// ` WHERE a AND b`, or nothing.
+    pub fn sql(&self) -> String {
+        if self.conditions.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", self.conditions.join(" AND "))
+        }
+    }
+}
+
+/// `text` as a LIKE pattern matching it anywhere (its own `%` and `_`
+/// taken literally).
+fn contains(text: &str) -> String {
+    let mut pattern = String::from("%");
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
+fn money(m: crate::domain::common::money::Money) -> Result<Bind, StoreError> {
+    // An amount finer than the finest unit: "at least" it is at least the
+    // next ten-thousandth up (no hand holds a finer one).
+    let up = m
+        .as_decimal()
+        .round_dp_with_strategy(4, rust_decimal::RoundingStrategy::ToPositiveInfinity);
+    to_e4(crate::domain::common::money::Money::from_decimal(up))
+        .map(Bind::Int)
+        .ok_or_else(|| StoreError::Internal(format!("{m}: beyond the amounts a hand holds")))
+}
+
+/// The hands holding a person whose name key holds `key` (in `role`).
+fn people(w: &mut Where, key: &str, role: Option<&str>) -> String {
+    let pattern = w.bind(Bind::Text(contains(key)));
+    let role = match role {
+        Some(r) => format!("p.role = '{r}' AND "),
+        None => String::new(),
+    };
+    format!(
+        "h.id IN (SELECT p.hand_id FROM hand_people p WHERE {role}p.name_key IN \
+         (SELECT n.name_key FROM person_names n WHERE n.name_key LIKE {pattern} ESCAPE '\\'))"
+    )
+}
+
+/// One criterion's condition on `hands h`.
+fn clause(w: &mut Where, c: &Criterion) -> Result<String, StoreError> {
+    Ok(match c {
+        Criterion::Table(t) => format!("h.table_id = {}", w.bind(Bind::Text(t.clone()))),
+        Criterion::Dealer(d) => format!("h.dealer = {}", w.bind(Bind::Text(d.clone()))),
+        Criterion::Pd(name) => people(w, name, Some("pd")),
+        Criterion::Player(name) => people(w, name, None),
+        Criterion::Status(Status::Open) => "h.status IN ('betting', 'dealt')".into(),
+        Criterion::Status(Status::Closed) => "h.status = 'closed'".into(),
+        Criterion::Status(Status::Corrected) => "h.status = 'closed' AND h.corrected = 1".into(),
+        Criterion::Status(Status::Voided) => "h.status = 'voided'".into(),
+        Criterion::Kind(kind) => {
+            let training = w.bind(Bind::Bool(*kind == Kind::Training));
+            format!(
+                "h.table_id IN (SELECT t.name FROM card_tables t WHERE t.training = {training})"
+            )
+        }
+        Criterion::BankAtLeast(m) => format!("h.bank_e4 >= {}", w.bind(money(*m)?)),
+        Criterion::WagerAtLeast(m) => format!("h.max_wager_e4 >= {}", w.bind(money(*m)?)),
+        Criterion::Number(n) => format!("h.number = {}", w.bind(Bind::Int(*n))),
+    })
+}
+
+/// The filter's conditions, the time range's UTC bounds (`[from, to)`)
+/// and, for a page after the first, the cursor.
+pub fn conditions(
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+    cursor: Option<&Cursor>,
+) -> Result<Where, StoreError> {
+    let mut w = Where::default();
+    for c in &filter.criteria {
+        let condition = clause(&mut w, c)?;
+        w.push(condition);
+    }
+    if let Some(from) = bounds.0 {
+        let from = w.bind(Bind::Text(from));
+        w.push(format!("h.opened_at >= {from}"));
+    }
+    if let Some(to) = bounds.1 {
+        let to = w.bind(Bind::Text(to));
+        w.push(format!("h.opened_at < {to}"));
+    }
+    if let Some(c) = cursor {
+        let at = w.bind(Bind::Text(c.opened_at.clone()));
+        let id = w.bind(Bind::Text(c.id.clone()));
+        w.push(format!("(h.opened_at, h.id) < ({at}, {id})"));
+    }
+    Ok(w)
+}

@@ -1,0 +1,239 @@
+//! Reviewing hand histories: the search page (`/history`) and its JSON
+//! twin (`GET /api/v1/hands`, `api.rs`), a player's history
+//! (`player.rs`), and a hand by its number (`/tables/{table}/hands/{n}`).
+//! Who may search: admins, supervisors and auditors (`ReviewHistory`).
+
+pub mod api;
+mod player;
+
+use askama::Template;
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+
+use crate::domain::common::field_error::FieldError;
+use crate::domain::history::{HandFilter, Status};
+use crate::domain::staff::Action;
+use crate::store::history::{self, HandRow, SearchPage};
+use crate::web::staff::page;
+use crate::web::time::{When, when};
+use crate::web::{AppState, PageContext, PageResult, Staff};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/history", get(search_page))
+        .route("/history/player", get(player::page))
+        .route("/tables/{table}/hands/{number}", get(by_number))
+        .route("/api/v1/players/history", get(player::api))
+}
+
+/// The query string's pairs as sent.
+pub(super) type Pairs = Query<Vec<(String, String)>>;
+
+/// The filter and its time range checked as every shell does: the core's
+/// parse, then the table's existence (422 naming `table`).
+pub(super) async fn checked(
+    state: &AppState,
+    pairs: &[(String, String)],
+) -> Result<
+    Result<(HandFilter, (Option<String>, Option<String>)), Vec<FieldError>>,
+    crate::store::StoreError,
+> {
+    let filter = match HandFilter::parse(pairs) {
+        Ok(f) => f,
+        Err(errors) => return Ok(Err(errors)),
+    };
+    if let Some(table) = filter.table()
+        && !history::table_exists(&state.db, table).await?
+    {
+        let message =
+            format!("\"{table}\" is not a table pitbook knows; check its name on the tables page");
+        return Ok(Err(vec![
+            FieldError::new("table", message).with_value(table),
+        ]));
+    }
+    let bounds = history::time::bounds(filter.range.as_ref(), chrono::Utc::now(), state.time_zone);
+    Ok(Ok((filter, bounds)))
+}
+
+/// A result as the page shows it.
+pub(super) struct Shown {
+    pub hand: HandRow,
+    pub opened: When,
+    pub status: &'static str,
+}
+
+fn status_words(h: &HandRow) -> &'static str {
+    match (h.status.as_str(), h.corrected) {
+        ("betting" | "dealt", _) => "open",
+        ("closed", true) => "closed, corrected",
+        ("closed", false) => "closed",
+        ("voided", _) => "voided",
+        _ => "unknown",
+    }
+}
+
+#[derive(Template)]
+#[template(path = "history/search.html")]
+struct SearchPageView {
+    ctx: PageContext,
+    /// What was typed, by field (kept in the form).
+    typed: Vec<(String, String)>,
+    /// Refusals by field.
+    errors: Vec<(String, String)>,
+    results: Option<SearchPage>,
+    shown: Vec<Shown>,
+    next_link: Option<String>,
+    statuses: Vec<&'static str>,
+    zone: String,
+}
+
+impl SearchPageView {
+    fn typed(&self, field: &str) -> &str {
+        self.typed
+            .iter()
+            .find(|(k, _)| k == field)
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    fn error(&self, field: &str) -> &str {
+        self.errors
+            .iter()
+            .find(|(k, _)| k == field)
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    /// Errors of fields the form has no input for (a hand-made URL).
+    fn other_errors(&self) -> Vec<&(String, String)> {
+        const FORM: [&str; 14] = [
+            "table",
+            "when",
+            "date",
+            "from",
+            "to",
+            "dealer",
+            "pd",
+            "player",
+            "status",
+            "kind",
+            "bank_min",
+            "wager_min",
+            "number",
+            "limit",
+        ];
+        self.errors
+            .iter()
+            .filter(|(k, _)| !FORM.contains(&k.as_str()))
+            .collect()
+    }
+}
+
+/// The link to the page after this one: the same query with its cursor.
+pub(super) fn next_link(path: &str, pairs: &[(String, String)], next: &str) -> String {
+    let mut query: Vec<(&str, &str)> = pairs
+        .iter()
+        .filter(|(k, v)| k != "after" && !v.trim().is_empty())
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    query.push(("after", next));
+    format!(
+        "{path}?{}",
+        serde_urlencoded::to_string(&query).unwrap_or_default()
+    )
+}
+
+async fn search_page(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Query(pairs): Pairs,
+) -> PageResult {
+    staff
+        .require(&state, Action::ReviewHistory, uri.path())
+        .await?;
+    let mut view = SearchPageView {
+        ctx: PageContext::of(&staff),
+        typed: pairs.clone(),
+        errors: Vec::new(),
+        results: None,
+        shown: Vec::new(),
+        next_link: None,
+        statuses: Status::ALL.iter().map(|s| s.as_str()).collect(),
+        zone: state.time_zone.name().to_string(),
+    };
+    let status = match checked(&state, &pairs).await? {
+        Err(errors) => {
+            view.errors = errors
+                .iter()
+                .map(|e| (e.field().to_string(), e.message().to_string()))
+                .collect();
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        Ok((filter, bounds)) => {
+            let found = history::search(&state.db, &filter, bounds).await?;
+            view.shown = found
+                .hands
+                .iter()
+                .map(|h| Shown {
+                    hand: h.clone(),
+                    opened: when(state.time_zone, &h.opened_at),
+                    status: status_words(h),
+                })
+                .collect();
+            view.next_link = found
+                .next
+                .as_deref()
+                .map(|n| next_link("/history", &pairs, n));
+            view.results = Some(found);
+            StatusCode::OK
+        }
+    };
+    Ok((status, page(&view)).into_response())
+}
+
+#[derive(Template)]
+#[template(path = "history/not_found.html")]
+struct NotFoundPage {
+    ctx: PageContext,
+    message: String,
+}
+
+/// `/tables/{table}/hands/{number}`: the hand's page (303), or a 404 page.
+async fn by_number(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Path((table, number)): Path<(String, String)>,
+) -> PageResult {
+    staff.require(&state, Action::Read, uri.path()).await?;
+    let digits = number.strip_prefix('#').unwrap_or(&number);
+    let found = match digits.parse::<i64>() {
+        Ok(n) if n >= 1 => history::hand_by_number(&state.db, &table, n).await?,
+        _ => None,
+    };
+    match found {
+        Some(id) => Ok(Redirect::to(&format!("/hands/{id}")).into_response()),
+        None => {
+            let message = if history::table_exists(&state.db, &table).await? {
+                format!("Table {table} has no hand #{digits}.")
+            } else {
+                format!("There is no table {table}.")
+            };
+            let body = page(&NotFoundPage {
+                ctx: PageContext::of(&staff),
+                message,
+            });
+            Ok((StatusCode::NOT_FOUND, body).into_response())
+        }
+    }
+}
+
+/// Refusals as a JSON 422 (the first; the page shows them all).
+pub(super) fn refused(errors: Vec<FieldError>) -> Response {
+    match errors.into_iter().next() {
+        Some(e) => crate::web::ApiError::BadInput(e).into_response(),
+        None => crate::web::ApiError::internal("a refusal without a field").into_response(),
+    }
+}

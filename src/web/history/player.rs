@@ -1,0 +1,98 @@
+//! A player's history: `/history/player?name=…` and
+//! `GET /api/v1/players/history?name=…` — every hand the name appears in
+//! (as PD or bettor, any case) with their money, and the totals; the names
+//! holding it when none is exactly it.
+
+use askama::Template;
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+
+use super::{Pairs, next_link, refused};
+use crate::domain::history::PlayerQuery;
+use crate::domain::staff::Action;
+use crate::store::history::player::{PlayerHand, PlayerHistory, history};
+use crate::web::staff::page as render;
+use crate::web::time::{When, when};
+use crate::web::{ApiError, AppState, PageContext, PageResult, Staff};
+
+#[derive(Template)]
+#[template(path = "history/player.html")]
+struct PlayerPage {
+    ctx: PageContext,
+    typed: String,
+    error: String,
+    found: Option<PlayerHistory>,
+    rows: Vec<(PlayerHand, When)>,
+    next_link: Option<String>,
+}
+
+pub(super) async fn page(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Query(pairs): Pairs,
+) -> PageResult {
+    staff
+        .require(&state, Action::ReviewHistory, uri.path())
+        .await?;
+    let typed = pairs
+        .iter()
+        .find(|(k, _)| k == "name")
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
+    let mut view = PlayerPage {
+        ctx: PageContext::of(&staff),
+        typed,
+        error: String::new(),
+        found: None,
+        rows: Vec::new(),
+        next_link: None,
+    };
+    // The bare page asks for a name; it is no refusal yet.
+    if pairs.iter().all(|(_, v)| v.trim().is_empty()) {
+        return Ok(render(&view));
+    }
+    let status = match PlayerQuery::parse(&pairs) {
+        Err(errors) => {
+            view.error = errors
+                .iter()
+                .map(|e| e.message().to_string())
+                .collect::<Vec<_>>()
+                .join("; ");
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        Ok(q) => {
+            let found = history(&state.db, &q).await?;
+            view.rows = found
+                .hands
+                .iter()
+                .map(|h| (h.clone(), when(state.time_zone, &h.opened_at)))
+                .collect();
+            view.next_link = found
+                .next
+                .as_deref()
+                .map(|n| next_link("/history/player", &pairs, n));
+            view.found = Some(found);
+            StatusCode::OK
+        }
+    };
+    Ok((status, render(&view)).into_response())
+}
+
+pub(super) async fn api(
+    State(state): State<AppState>,
+    staff: Staff,
+    uri: Uri,
+    Query(pairs): Pairs,
+) -> Result<Response, Response> {
+    staff
+        .require(&state, Action::ReviewHistory, uri.path())
+        .await?;
+    let q = PlayerQuery::parse(&pairs).map_err(refused)?;
+    let found = history(&state.db, &q)
+        .await
+        .map_err(|e| ApiError::from(e).into_response())?;
+    Ok(Json(found).into_response())
+}

@@ -1,0 +1,285 @@
+//! The search over HTTP on both databases: each filter, keyset paging with
+//! no hand twice or missing, the filtered set's totals, refusals naming
+//! their field (JSON 422 and beside the field on the page), who may search,
+//! and a player's history.
+
+use std::collections::HashSet;
+
+use crate::common::{Backend, TestApp, spawn_app};
+use crate::http_numbers::{play, whole_hand};
+use pitbook::domain::staff::Role;
+use serde_json::json;
+
+/// T1 (real): two closed hands and one open; TT (training): one closed.
+/// Ann's seat goes to the PD, Bo's to the player, in every closed hand.
+async fn four_hands(backend: Backend) -> TestApp {
+    let app = spawn_app(backend).await;
+    app.configured_table("T1", false).await;
+    let config = json!({"name": "TT", "profile": "lucky-chances", "seats": 7, "training": true});
+    let (status, body, _) = app.post_json("/api/v1/tables", &config).await;
+    assert_eq!(status, 201, "{body}");
+    play(&app, whole_hand("T1", "200", "60", "60")).await; // PD net 0
+    play(&app, whole_hand("T1", "500", "100", "20")).await; // PD net +80
+    play(&app, whole_hand("TT", "300", "40", "50")).await; // PD net −10
+    let open = json!({"idempotency_key": "open-1", "events": [
+        {"type": "hand_opened", "table": "T1"},
+        {"type": "pd_set", "seat": 2, "player": "Cy", "bank": "1000"}
+    ]});
+    play(&app, open).await;
+    app
+}
+
+async fn search(app: &TestApp, query: &str) -> serde_json::Value {
+    let (status, body) = app.get_json(&format!("/api/v1/hands?{query}")).await;
+    assert_eq!(status, 200, "{query}: {body}");
+    body
+}
+
+fn named(body: &serde_json::Value) -> Vec<String> {
+    body["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| format!("{} #{}", h["table"].as_str().unwrap(), h["number"]))
+        .collect()
+}
+
+async fn each_filter_keeps_its_hands_with_the_sets_totals(backend: Backend) {
+    let app = four_hands(backend).await;
+    let all = search(&app, "").await;
+    // Newest first.
+    assert_eq!(named(&all), ["T1 #3", "TT #1", "T1 #2", "T1 #1"]);
+    assert_eq!(
+        all["totals"],
+        json!({"hands": 4, "wagered": "330.00", "house_collection": "0.00", "pd_results": "70.00"})
+    );
+    let first = &all["hands"][3];
+    assert_eq!(
+        (
+            &first["pd"],
+            &first["bank"],
+            &first["wagered"],
+            &first["pd_net"],
+            &first["status"]
+        ),
+        (
+            &json!("Pat"),
+            &json!("200.00"),
+            &json!("120.00"),
+            &json!("0.00"),
+            &json!("closed")
+        )
+    );
+    let cases: &[(&str, &[&str])] = &[
+        ("table=T1", &["T1 #3", "T1 #2", "T1 #1"]),
+        ("table=TT", &["TT #1"]),
+        ("kind=training", &["TT #1"]),
+        ("kind=real", &["T1 #3", "T1 #2", "T1 #1"]),
+        ("status=open", &["T1 #3"]),
+        ("status=closed", &["TT #1", "T1 #2", "T1 #1"]),
+        ("status=corrected", &[]),
+        ("status=voided", &[]),
+        ("player=aN", &["TT #1", "T1 #2", "T1 #1"]),
+        ("player=cy", &["T1 #3"]),
+        ("player=o", &["TT #1", "T1 #2", "T1 #1"]),
+        ("player=nobody", &[]),
+        ("pd=PA", &["TT #1", "T1 #2", "T1 #1"]),
+        ("pd=ann", &[]),
+        ("dealer=test-admin", &["T1 #3", "TT #1", "T1 #2", "T1 #1"]),
+        ("dealer=dana", &[]),
+        ("bank_min=300", &["T1 #3", "TT #1", "T1 #2"]),
+        ("bank_min=300.01", &["T1 #3", "T1 #2"]),
+        ("wager_min=100", &["T1 #2"]),
+        ("wager_min=50", &["TT #1", "T1 #2", "T1 #1"]),
+        ("table=T1&number=2", &["T1 #2"]),
+        ("number=%231", &["TT #1", "T1 #1"]),
+        ("when=today", &["T1 #3", "TT #1", "T1 #2", "T1 #1"]),
+        ("when=shift", &["T1 #3", "TT #1", "T1 #2", "T1 #1"]),
+        ("when=yesterday", &[]),
+        ("date=2001-01-01", &[]),
+        (
+            "from=2001-01-01T00:00",
+            &["T1 #3", "TT #1", "T1 #2", "T1 #1"],
+        ),
+        ("to=2001-01-01", &[]),
+        (
+            "player=ann&table=T1&status=closed&wager_min=100",
+            &["T1 #2"],
+        ),
+    ];
+    for (query, want) in cases {
+        let found = search(&app, query).await;
+        assert_eq!(named(&found), *want, "{query}");
+        assert_eq!(found["totals"]["hands"], want.len(), "{query}");
+    }
+    let closed_t1 = search(&app, "table=T1&status=closed").await;
+    assert_eq!(
+        closed_t1["totals"],
+        json!({"hands": 2, "wagered": "240.00", "house_collection": "0.00", "pd_results": "80.00"})
+    );
+}
+
+async fn pages_follow_each_other_without_a_hand_twice_or_missing(backend: Backend) {
+    let app = four_hands(backend).await;
+    for _ in 0..3 {
+        play(&app, whole_hand("T1", "200", "60", "60")).await;
+    }
+    let all = named(&search(&app, "limit=500").await);
+    assert_eq!(all.len(), 7);
+    for limit in [1, 2, 3] {
+        let mut seen = Vec::new();
+        let mut query = format!("limit={limit}");
+        loop {
+            let page = search(&app, &query).await;
+            assert!(page["hands"].as_array().unwrap().len() <= limit);
+            assert_eq!(
+                page["totals"]["hands"], 7,
+                "every page has the set's totals"
+            );
+            seen.extend(named(&page));
+            match page["next"].as_str() {
+                Some(next) => {
+                    query = format!(
+                        "limit={limit}&after={}",
+                        crate::common::browser::urlencode(next)
+                    )
+                }
+                None => break,
+            }
+        }
+        assert_eq!(seen, all, "pages of {limit}");
+        assert_eq!(seen.iter().collect::<HashSet<_>>().len(), 7);
+    }
+}
+
+async fn bad_filters_are_refused_naming_the_field(backend: Backend) {
+    let app = four_hands(backend).await;
+    for (query, field) in [
+        ("table=T9", "table"),
+        ("bank_min=-5", "bank_min"),
+        ("wager_min=lots", "wager_min"),
+        ("status=settled", "status"),
+        ("date=2026-13-01", "date"),
+        ("from=later", "from"),
+        ("number=0", "number"),
+        ("after=nonsense", "after"),
+        ("colour=red", "colour"),
+    ] {
+        let (status, body) = app.get_json(&format!("/api/v1/hands?{query}")).await;
+        assert_eq!(status, 422, "{query}: {body}");
+        assert_eq!(crate::common::bad_input_body(&body).0, field, "{query}");
+    }
+    let page = app
+        .login(crate::common::TEST_ADMIN, crate::common::TEST_PASSWORD)
+        .await;
+    let response = page
+        .get(app.url("/history?bank_min=-5&player=Ann"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 422);
+    let html = response.text().await.unwrap();
+    assert!(
+        html.contains(r#"id="bank_min-error">-5 is negative"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"value="-5""#) && html.contains(r#"value="Ann""#),
+        "typed values kept"
+    );
+    let ok = page
+        .get(app.url("/history?player=ann"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok.status().as_u16(), 200);
+    let html = ok.text().await.unwrap();
+    assert!(
+        html.contains("TT #1") && html.contains(r#"id="total-hands">3<"#),
+        "{html}"
+    );
+}
+
+async fn dealers_may_not_search_but_auditors_may(backend: Backend) {
+    let app = four_hands(backend).await;
+    app.add_user("dee", Role::Dealer).await;
+    app.add_user("aud", Role::Auditor).await;
+    for (user, status) in [("dee", 403), ("aud", 200)] {
+        let client = app.client_with_token(&app.token_for(user).await);
+        for path in ["/api/v1/hands", "/api/v1/players/history?name=Ann"] {
+            let response = client.get(app.url(path)).send().await.unwrap();
+            assert_eq!(response.status().as_u16(), status, "{user} {path}");
+        }
+    }
+}
+
+async fn a_players_history_has_each_hand_with_their_money(backend: Backend) {
+    let app = four_hands(backend).await;
+    let (status, body) = app.get_json("/api/v1/players/history?name=%20ANN%20").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["totals"],
+        json!({"hands": 3, "staked": "200.00", "received": "0.00", "net": "-200.00"})
+    );
+    let rows: Vec<(String, String, String)> = body["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                format!("{} #{}", h["table"].as_str().unwrap(), h["number"]),
+                h["staked"].as_str().unwrap().to_string(),
+                h["net"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let row = |h: &str, s: &str, n: &str| (h.to_string(), s.to_string(), n.to_string());
+    assert_eq!(
+        rows,
+        [
+            row("TT #1", "40.00", "-40.00"),
+            row("T1 #2", "100.00", "-100.00"),
+            row("T1 #1", "60.00", "-60.00")
+        ]
+    );
+    let (_, pat) = app.get_json("/api/v1/players/history?name=pat").await;
+    assert_eq!(pat["totals"]["net"], "70.00", "the PD's net over its hands");
+    assert_eq!(pat["hands"][0]["role"], "pd");
+    let (_, cy) = app.get_json("/api/v1/players/history?name=Cy").await;
+    assert_eq!(
+        (&cy["hands"][0]["received"], &cy["totals"]["hands"]),
+        (&json!(null), &json!(1))
+    );
+    // No exact match: the names holding it are offered.
+    let (_, partial) = app.get_json("/api/v1/players/history?name=a").await;
+    assert_eq!(partial["totals"]["hands"], 0);
+    assert_eq!(partial["did_you_mean"], json!(["Ann", "Pat"]));
+    let (status, body) = app.get_json("/api/v1/players/history?name=").await;
+    assert_eq!(
+        (status, crate::common::bad_input_body(&body).0),
+        (422, "name".to_string())
+    );
+    let page = app
+        .login(crate::common::TEST_ADMIN, crate::common::TEST_PASSWORD)
+        .await;
+    let html = page
+        .get(app.url("/history/player?name=an"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains("No hand has the name an.") && html.contains(">Ann</a>"),
+        "{html}"
+    );
+}
+
+on_both_databases!(
+    each_filter_keeps_its_hands_with_the_sets_totals,
+    pages_follow_each_other_without_a_hand_twice_or_missing,
+    bad_filters_are_refused_naming_the_field,
+    dealers_may_not_search_but_auditors_may,
+    a_players_history_has_each_hand_with_their_money,
+);
