@@ -10,6 +10,7 @@ pub mod cards;
 pub mod common;
 pub mod double_hand_poker;
 pub mod history;
+pub mod history_export;
 pub mod poker_dice;
 pub mod staff;
 pub mod ten_thousand;

@@ -1,0 +1,469 @@
+use serde_json::{Value, json};
+
+use super::*;
+use crate::domain::common::audit::{AuditKey, GENESIS_HASH};
+use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState};
+
+const HAND: &str = "0193a6f0-0000-7000-8000-000000000001";
+
+fn key() -> AuditKey {
+    AuditKey::from_bytes(&[0xab; 32]).unwrap()
+}
+
+/// The seed's $200 example, as the dealer `dana` records it.
+fn seed_events() -> Vec<Value> {
+    vec![
+        json!({"type": "hand_opened", "table": "T1", "dealer": "dana", "profile": "lucky-chances",
+               "options": {}, "seats": 7, "posted": {"wager_min": "5.00"}}),
+        json!({"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"}),
+        json!({"type": "wager_placed", "id": "w1", "seat": 4, "bettor": "Ann", "amount": "60"}),
+        json!({"type": "wager_placed", "id": "w2", "seat": 5, "bettor": "Bo", "amount": "60"}),
+        json!({"type": "wager_placed", "id": "w3", "seat": 6, "bettor": "Cy", "amount": "100"}),
+        json!({"type": "action_set", "seat": 4}),
+        json!({"type": "outcome_recorded", "seat": 4, "outcome": "pd"}),
+        json!({"type": "outcome_recorded", "seat": 5, "outcome": "player"}),
+        json!({"type": "outcome_recorded", "seat": 6, "outcome": "player"}),
+        json!({"type": "steps_confirmed", "wagers": ["w1", "w2"]}),
+        json!({"type": "steps_confirmed", "wagers": ["w3"]}),
+        json!({"type": "hand_closed"}),
+    ]
+}
+
+/// The hand's records as the store writes them: each event applied with
+/// every check, recorded (with its settlement), numbered from seq 101,
+/// chained and hashed with [`key`]. A supervisor's events are `sam`'s.
+fn records_of(events: &[Value]) -> Vec<ExportRecord> {
+    let key = key();
+    let mut state = None;
+    let mut prev = GENESIS_HASH.to_string();
+    let mut out = Vec::new();
+    for (i, value) in events.iter().enumerate() {
+        let event: HandEvent = serde_json::from_value(value.clone()).expect("event");
+        let (next, recorded) = HandState::apply(state.take(), &event).expect("applies");
+        state = Some(next);
+        let recorded = recorded.unwrap_or(event);
+        let mut r = ExportRecord {
+            seq: 101 + i as i64,
+            recorded_at: format!("2026-12-01T19:42:{:02}.000000Z", i),
+            actor: if recorded.is_supervisor_only() {
+                "sam"
+            } else {
+                "dana"
+            }
+            .to_string(),
+            table_id: Some("T1".into()),
+            hand_id: Some(HAND.into()),
+            event_type: recorded.type_name().to_string(),
+            payload: serde_json::to_string(&recorded).unwrap(),
+            prev_hash: prev.clone(),
+            hash: String::new(),
+        };
+        r.hash = key.record_hash(&r.fields());
+        prev = r.hash.clone();
+        out.push(r);
+    }
+    out
+}
+
+fn export(events: &[Value]) -> ExportedHand {
+    build(HandSource {
+        id: HAND.into(),
+        number: Some(7),
+        records: records_of(events),
+    })
+    .expect("builds")
+}
+
+fn line_of(hand: &ExportedHand) -> String {
+    serde_json::to_string(hand).unwrap()
+}
+
+/// Checks a line as `history check` does, with the key.
+fn check_line(line: &str) -> HandCheck {
+    let hand = read_line(1, line).expect("reads");
+    check_hand(hand, Some(&key()), &mut Links::default())
+}
+
+#[test]
+fn a_hand_exports_to_the_same_line_every_time() {
+    let hand = export(&seed_events());
+    let got: Value = serde_json::from_str(&line_of(&hand)).unwrap();
+    let expected: Value = serde_json::from_str(include_str!("seed_hand.json")).unwrap();
+    // What the line states beside its records (the records are checked below).
+    let mut summary = got.clone();
+    summary["records"] = json!([]);
+    if std::env::var_os("HISTORY_EXPORT_BLESS").is_some() {
+        println!("{}", serde_json::to_string_pretty(&summary).unwrap());
+    }
+    assert_eq!(summary, expected);
+    let records = got["records"].as_array().unwrap();
+    assert_eq!(records.len(), 12);
+    assert_eq!(records[0]["seq"], 101);
+    assert_eq!(records[0]["prev_hash"], GENESIS_HASH);
+    assert_eq!(records[11]["event_type"], "hand_closed");
+    // The payload is the exact text the hash covers.
+    assert!(
+        records[11]["payload"]
+            .as_str()
+            .unwrap()
+            .starts_with(r#"{"type":"hand_closed","settlement":{"#)
+    );
+}
+
+#[test]
+fn the_seed_hand_pays_as_the_rules_example_says() {
+    let hand = export(&seed_events());
+    assert_eq!(hand.status, Status::Closed);
+    assert_eq!(
+        hand.closed_at.as_deref(),
+        Some("2026-12-01T19:42:11.000000Z")
+    );
+    let paid: Vec<(String, String, String, String)> = hand
+        .wagers
+        .iter()
+        .map(|w| {
+            let r = w.result.as_ref().unwrap();
+            (
+                w.id.clone(),
+                r.covered.to_canonical(),
+                r.paid.to_canonical(),
+                r.net.to_canonical(),
+            )
+        })
+        .collect();
+    let row = |id: &str, covered: &str, paid: &str, net: &str| {
+        (
+            id.to_string(),
+            covered.to_string(),
+            paid.to_string(),
+            net.to_string(),
+        )
+    };
+    assert_eq!(
+        paid,
+        vec![
+            row("w1", "60.00", "0.00", "-60.00"),
+            row("w2", "60.00", "120.00", "60.00"),
+            // Only 80 of the bank is still in action: 20 returned with no action.
+            row("w3", "80.00", "180.00", "80.00"),
+        ]
+    );
+    assert_eq!(hand.action.as_ref().unwrap().seat, 4);
+    assert_eq!(
+        hand.pd
+            .as_ref()
+            .unwrap()
+            .result
+            .as_ref()
+            .unwrap()
+            .net
+            .to_canonical(),
+        "-80.00"
+    );
+}
+
+#[test]
+fn each_status_is_stated_with_its_times() {
+    let mut seed = seed_events();
+    let betting: Vec<Value> = seed[..3].to_vec();
+    let dealt: Vec<Value> = seed[..7].to_vec();
+    let mut corrected = seed.clone();
+    corrected.push(
+        json!({"type": "outcome_corrected", "seat": 4, "outcome": "push", "reason": "misread"}),
+    );
+    let mut voided = seed[..5].to_vec();
+    voided.push(json!({"type": "hand_voided", "reason": "deck short"}));
+    seed.truncate(12);
+    // (events, status, closed_at, voided_at, corrections, wagers with a result)
+    type Case<'a> = (
+        &'a [Value],
+        Status,
+        Option<&'a str>,
+        Option<&'a str>,
+        usize,
+        usize,
+    );
+    let cases: [Case<'_>; 5] = [
+        (&betting, Status::Open, None, None, 0, 0),
+        (&dealt, Status::Open, None, None, 0, 0),
+        (
+            &seed,
+            Status::Closed,
+            Some("2026-12-01T19:42:11.000000Z"),
+            None,
+            0,
+            3,
+        ),
+        (
+            &corrected,
+            Status::Corrected,
+            Some("2026-12-01T19:42:11.000000Z"),
+            None,
+            1,
+            3,
+        ),
+        (
+            &voided,
+            Status::Voided,
+            None,
+            Some("2026-12-01T19:42:05.000000Z"),
+            0,
+            0,
+        ),
+    ];
+    for (events, status, closed_at, voided_at, corrections, results) in cases {
+        let hand = export(events);
+        let what = format!("{} events", events.len());
+        assert_eq!(hand.status, status, "{what}");
+        assert_eq!(hand.closed_at.as_deref(), closed_at, "{what}");
+        assert_eq!(hand.voided_at.as_deref(), voided_at, "{what}");
+        assert_eq!(hand.corrections.len(), corrections, "{what}");
+        let with_result = hand.wagers.iter().filter(|w| w.result.is_some()).count();
+        assert_eq!(with_result, results, "{what}");
+        // Every line checks out as written.
+        assert_eq!(
+            check_line(&line_of(&hand)).problems,
+            Vec::<String>::new(),
+            "{what}"
+        );
+    }
+    // The correction is paid: seat 4 pushes, so Ann gets her 60 back.
+    let hand = export(&corrected);
+    let w1 = hand.wagers[0].result.as_ref().unwrap();
+    assert_eq!(
+        (w1.outcome.to_string(), w1.paid.to_canonical()),
+        ("push".into(), "60.00".into())
+    );
+    assert_eq!(hand.corrections[0].by, "sam");
+    assert_eq!(hand.void, None);
+    assert_eq!(export(&voided).void.unwrap().reason, "deck short");
+}
+
+#[test]
+fn cards_and_settings_are_exported_where_entered() {
+    let events = vec![
+        json!({"type": "hand_opened", "table": "T1", "dealer": "dana", "seats": 7}),
+        json!({"type": "pd_set", "seat": 1, "player": "Pat", "bank": "100"}),
+        json!({"type": "wager_placed", "id": "w1", "seat": 2, "bettor": "Ann", "amount": "10"}),
+        json!({"type": "action_set", "dice": [1, 1, 1]}),
+        json!({"type": "hand_recorded", "seat": 1, "hand": {"high": "As Ad Kc Qh 2s", "low": "Ks Kd"}}),
+        json!({"type": "hand_recorded", "seat": 2, "hand": {"cards": "2c 3d 4h 5s 7c 9d Jh", "set": "house"}}),
+        json!({"type": "steps_confirmed", "wagers": ["w1"]}),
+        json!({"type": "hand_closed"}),
+    ];
+    let hand = export(&events);
+    assert_eq!(
+        hand.action,
+        Some(Action {
+            dice: Some(vec![1, 1, 1]),
+            seat: 3
+        })
+    );
+    let seats: Vec<(i64, bool)> = hand
+        .results
+        .iter()
+        .map(|r| (r.seat, r.hand.is_some()))
+        .collect();
+    assert_eq!(seats, vec![(1, true), (2, true)]);
+    assert_eq!(
+        hand.wagers[0].result.as_ref().unwrap().outcome.to_string(),
+        "pd"
+    );
+    assert_eq!(check_line(&line_of(&hand)).problems, Vec::<String>::new());
+}
+
+/// A record's payload changed; `rehash` recomputes its hash (as someone
+/// holding the key, or writing a chain of their own, would).
+fn with_payload(line: &str, index: usize, change: impl Fn(&mut Value), rehash: bool) -> String {
+    let mut hand: ExportedHand = serde_json::from_str(line).unwrap();
+    let r = &mut hand.records[index];
+    let mut payload: Value = serde_json::from_str(&r.payload).unwrap();
+    change(&mut payload);
+    r.payload = serde_json::to_string(&payload).unwrap();
+    if rehash {
+        r.hash = key().record_hash(&r.fields());
+    }
+    line_of(&hand)
+}
+
+#[test]
+fn tampering_is_caught_by_the_check() {
+    let line = line_of(&export(&seed_events()));
+    assert_eq!(check_line(&line).problems, Vec::<String>::new());
+    let edit = |change: &dyn Fn(&mut Value)| {
+        let mut v: Value = serde_json::from_str(&line).unwrap();
+        change(&mut v);
+        v.to_string()
+    };
+    let settlement_paid_more =
+        |p: &mut Value| p["settlement"]["steps"][2]["to_bettor"] = json!("200.00");
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "the close's settlement changed and rehashed",
+            with_payload(&line, 11, settlement_paid_more, true),
+            "seq 112: the recorded settlement differs",
+        ),
+        (
+            "the close's settlement changed, hash kept",
+            with_payload(&line, 11, settlement_paid_more, false),
+            "seq 112: hash mismatch",
+        ),
+        (
+            "a wager's amount changed and rehashed",
+            with_payload(&line, 2, |p| p["amount"] = json!("70"), true),
+            "seq 112: the recorded settlement differs",
+        ),
+        (
+            "the line says Cy was paid more",
+            edit(&|v| v["wagers"][2]["result"]["paid"] = json!("200.00")),
+            "wagers: the line states what its records do not",
+        ),
+        (
+            "the line's settlement changed",
+            edit(&|v| v["settlement"]["pd_returned"] = json!("1.00")),
+            "settlement: the line states",
+        ),
+        (
+            "the line says the hand was corrected",
+            edit(&|v| v["status"] = json!("corrected")),
+            "status: the line states",
+        ),
+        (
+            "a record's hash changed",
+            edit(&|v| v["records"][4]["hash"] = json!("00".repeat(32))),
+            "seq 105: hash mismatch",
+        ),
+        (
+            // Seq 107 could be another hand's: the gap itself is no proof,
+            // but the hand no longer replays.
+            "a record left out",
+            edit(&|v| {
+                v["records"].as_array_mut().unwrap().remove(6);
+            }),
+            "seq 112: the event does not replay",
+        ),
+        (
+            "a record moved onto another chain and rehashed",
+            {
+                let mut hand: ExportedHand = serde_json::from_str(&line).unwrap();
+                let r = &mut hand.records[4];
+                r.prev_hash = "11".repeat(32);
+                r.hash = key().record_hash(&r.fields());
+                line_of(&hand)
+            },
+            "seq 105: prev_hash does not match the hash of seq 104",
+        ),
+        (
+            "a record's actor changed",
+            edit(&|v| v["records"][0]["actor"] = json!("mallory")),
+            "seq 101: hash mismatch",
+        ),
+    ];
+    for (what, tampered, expected) in cases {
+        let problems = check_line(&tampered).problems;
+        assert!(
+            problems.iter().any(|p| p.starts_with(expected)),
+            "{what}: expected a problem starting {expected:?}, got {problems:?}"
+        );
+    }
+}
+
+#[test]
+fn without_the_key_hashes_are_not_checked_but_the_rest_is() {
+    let line = line_of(&export(&seed_events()));
+    let wrong = AuditKey::from_bytes(&[0xcd; 32]).unwrap();
+    let hand = read_line(1, &line).unwrap();
+    let checked = check_hand(hand.clone(), Some(&wrong), &mut Links::default());
+    assert_eq!(
+        checked.problems.len(),
+        12,
+        "every record fails under another key"
+    );
+    let checked = check_hand(hand, None, &mut Links::default());
+    assert_eq!(
+        (checked.hashes, checked.records, checked.settled),
+        (0, 12, true)
+    );
+    assert!(checked.problems.is_empty());
+}
+
+#[test]
+fn a_line_that_is_not_an_export_names_the_line_and_field() {
+    let line = line_of(&export(&seed_events()));
+    let mut wrong_version: Value = serde_json::from_str(&line).unwrap();
+    wrong_version["format"] = json!("pitbook-hand-history/2");
+    let mut number_money: Value = serde_json::from_str(&line).unwrap();
+    number_money["wagers"][1]["amount"] = json!(60);
+    let mut unknown: Value = serde_json::from_str(&line).unwrap();
+    unknown["extra"] = json!(1);
+    let cases: Vec<(String, Option<&str>, &str)> = vec![
+        ("seq,recorded_at,actor".into(), None, "not JSON"),
+        (
+            "{\"seq\": 1}".into(),
+            Some("format"),
+            "missing: this is not a pitbook hand-history export",
+        ),
+        (
+            wrong_version.to_string(),
+            Some("format"),
+            "\"pitbook-hand-history/2\" is not pitbook-hand-history/1",
+        ),
+        (
+            number_money.to_string(),
+            Some("wagers[1].amount"),
+            "invalid type",
+        ),
+        (unknown.to_string(), Some("extra"), "unknown field"),
+        (format!("{line} {{}}"), None, "not one JSON value"),
+        ("[1, 2]".into(), Some("format"), "missing"),
+    ];
+    for (text, field, message) in cases {
+        let e = read_line(9, &text).unwrap_err();
+        assert_eq!(e.line, 9);
+        assert_eq!(e.field.as_deref(), field, "{text:.60}: {e}");
+        assert!(e.message.starts_with(message), "{text:.60}: {e}");
+        assert!(e.to_string().starts_with("line 9: "), "{e}");
+    }
+}
+
+#[test]
+fn links_are_checked_across_hands_as_they_interleave() {
+    let mut links = Links::default();
+    // Hand A holds 1 and 3, hand B 2 and 4: each link closes on a later line.
+    assert_eq!(links.see(1, GENESIS_HASH, "h1"), None);
+    assert_eq!(links.see(3, "h2", "h3"), None);
+    assert_eq!(links.see(2, "h1", "h2"), None);
+    assert_eq!(links.see(4, "hX", "h4"), Some(4));
+    assert_eq!(links.see(6, "h5", "h6"), None);
+    assert_eq!(links.checked, 3);
+}
+
+#[test]
+fn csv_rows_are_one_per_wager_with_formulas_neutralised() {
+    let mut events = seed_events();
+    events[2]["bettor"] = json!("=HYPERLINK(\"x\")");
+    let rows = csv_rows(&export(&events), "2026-12-01 11:42:00 PST");
+    assert_eq!(rows.len(), 3);
+    let by_name = |r: &[String; 19], name: &str| {
+        r[CSV_HEADER.iter().position(|h| *h == name).unwrap()].clone()
+    };
+    assert_eq!(by_name(&rows[0], "bettor"), "'=HYPERLINK(\"x\")");
+    assert_eq!(by_name(&rows[0], "hand_number"), "7");
+    assert_eq!(
+        by_name(&rows[0], "opened_at_local"),
+        "2026-12-01 11:42:00 PST"
+    );
+    assert_eq!(by_name(&rows[0], "net"), "-60.00");
+    assert_eq!(by_name(&rows[2], "no_action"), "20.00");
+    assert_eq!(by_name(&rows[2], "paid"), "180.00");
+    assert_eq!(by_name(&rows[2], "pd"), "Pat");
+
+    let mut voided = seed_events()[..5].to_vec();
+    voided.push(json!({"type": "hand_voided", "reason": "deck short"}));
+    let rows = csv_rows(&export(&voided), "");
+    let outcome_paid: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| (by_name(r, "outcome"), by_name(r, "paid")))
+        .collect();
+    assert_eq!(outcome_paid[2], ("void".into(), "100.00".into()));
+}
