@@ -10,15 +10,21 @@ use crate::common::play::{dana_banks_200, ok, open_hand, table_with_dealer, void
 use crate::common::{Backend, TEST_PASSWORD as PASSWORD, spawn_app_with};
 use pitbook::domain::staff::Role;
 
-/// The hand list's status cells, newest first.
+/// The hand list's status cells (the column headed Status), newest first.
 fn statuses(html: &str) -> Vec<String> {
     let start = html.find("<table id=\"hands\">").expect("the hands list");
     let table = &html[start..start + html[start..].find("</table>").unwrap()];
+    let head = &table[..table.find("</thead>").expect("the list's head")];
+    let status = head
+        .split("<th>")
+        .skip(1)
+        .position(|h| h.starts_with("Status"))
+        .expect("a Status column");
     table
         .split("<tr><td>")
         .skip(1)
         .map(|row| {
-            let cell = row.split("</td><td>").nth(3).unwrap_or_default();
+            let cell = row.split("</td><td>").nth(status).unwrap_or_default();
             cell.split("</td>").next().unwrap_or_default().to_string()
         })
         .collect()
@@ -48,7 +54,7 @@ async fn a_hands_state_reads_in_the_floors_words(backend: Backend) {
     assert!(
         table
             .body
-            .contains("Hand in progress (waiting for the PD, dealer dana)"),
+            .contains("Hand #1 in progress (waiting for the PD, dealer dana)"),
         "{}",
         table.body
     );
