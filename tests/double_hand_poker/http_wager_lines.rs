@@ -69,12 +69,12 @@ async fn a_refused_line_is_named_beside_the_box_and_nothing_is_recorded(backend:
         ("4 Ann sixty", "&#34;sixty&#34; is not an amount"),
         ("", "Type the wagers, one per line"),
         // Checked by the hand's rules: the line at fault named.
-        ("4 Ann 60\n9 Zed 10", "Line &#34;9 Zed 10&#34;:"),
+        ("4 Ann 60\n9 Zed 10", "Line 2, &#34;9 Zed 10&#34;:"),
         (
             "4 Ann 60\n4 Bo 20",
             "end its line with b for another bet on it",
         ),
-        ("4 Ann -5", "Line &#34;4 Ann -5&#34;:"),
+        ("4 Ann -5", "Line 1, &#34;4 Ann -5&#34;:"),
         ("3 Gus 10 b", "Seat 3 has no primary wager yet"),
     ];
     for (typed, said) in cases {

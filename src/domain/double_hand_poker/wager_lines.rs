@@ -27,13 +27,7 @@ pub struct WagerLine {
 /// The wagers `text` holds, in order; blank lines are passed over. A
 /// refusal names `field`, the line and what it held.
 pub fn parse_wager_lines(field: &str, text: &str) -> Result<Vec<WagerLine>, FieldError> {
-    let lines: Vec<(usize, &str)> = text
-        .split(['\n', ';'])
-        .map(str::trim)
-        .enumerate()
-        .filter(|(_, l)| !l.is_empty())
-        .map(|(i, l)| (i + 1, l))
-        .collect();
+    let lines: Vec<(usize, &str)> = numbered_lines(text).collect();
     if lines.is_empty() {
         return Err(FieldError::new(
             field,
@@ -56,6 +50,16 @@ pub fn parse_wager_lines(field: &str, text: &str) -> Result<Vec<WagerLine>, Fiel
                 .map_err(|why| FieldError::new(field, format!("line {line}, \"{text}\": {why}")))
         })
         .collect()
+}
+
+/// The lines of `text` that hold something, each with its number (from 1,
+/// blank lines counted): the i-th is the i-th wager parsed.
+pub fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split(['\n', ';'])
+        .map(str::trim)
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(i, l)| (i + 1, l))
 }
 
 fn parse_line(line: usize, text: &str) -> Result<WagerLine, String> {

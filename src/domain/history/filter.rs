@@ -19,8 +19,9 @@ pub const PAGE_SIZE_DEFAULT: usize = 50;
 /// Most hands on one page.
 pub const PAGE_SIZE_MAX: usize = 500;
 
-/// A hand's state as the search names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A hand's state as the search names it (and the export writes it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Still being played (waiting for the PD, taking wagers, dealt).
     Open,

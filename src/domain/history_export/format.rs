@@ -60,28 +60,8 @@ pub struct ExportedHand {
     pub records: Vec<ExportRecord>,
 }
 
-/// Where the hand stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Betting, or dealt and not closed yet.
-    Open,
-    Closed,
-    /// Closed, then corrected at least once.
-    Corrected,
-    Voided,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Open => "open",
-            Status::Closed => "closed",
-            Status::Corrected => "corrected",
-            Status::Voided => "voided",
-        }
-    }
-}
+/// Where the hand stands: the search's status, one enum for both.
+pub use crate::domain::history::filter::Status;
 
 /// `hand_opened`'s rules: null where the hand recorded none (hands recorded
 /// before they were, which replay with the defaults).

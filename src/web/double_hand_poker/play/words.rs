@@ -11,6 +11,7 @@ use super::view::Loaded;
 use crate::domain::common::field_error::AsFieldError;
 use crate::domain::double_hand_poker::hand_record::HandError;
 use crate::domain::double_hand_poker::settle::{SettleError, WagerInput};
+use crate::domain::double_hand_poker::wager_lines::numbered_lines;
 use crate::store::double_hand_poker::hands::CommandError;
 
 /// A page sent from a hand that has moved on since (409).
@@ -28,7 +29,7 @@ pub(super) fn refused(
         return ("form".into(), STALE.into());
     }
     let wagers = loaded.state.wagers();
-    if let Some((field, message)) = hand_error(e).and_then(|h| special(h, wagers)) {
+    if let Some((field, message)) = hand_error(e).and_then(|h| special(h, wagers, step)) {
         return (page_field(step, &field), message);
     }
     match e.field_error() {
@@ -52,20 +53,12 @@ pub(super) fn refused(
 /// A refusal of several wagers typed at once, with the line at fault
 /// named first: the command's events are the lines' wagers in order.
 pub(super) fn on_line(e: &CommandError, lines_text: &str, message: String) -> String {
-    let message = message.replace(
-        "tick Backline for another bet on it",
-        "end its line with b for another bet on it",
-    );
     let CommandError::Hand(HandError::At { index, .. }) = e else {
         return message;
     };
-    let text = lines_text
-        .split(['\n', ';'])
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .nth(*index);
-    match text {
-        Some(text) => format!("Line \"{text}\": {message}"),
+    match numbered_lines(lines_text).nth(*index) {
+        // As the reader words a line it cannot read: number, then text.
+        Some((line, text)) => format!("Line {line}, \"{text}\": {message}"),
         None => message,
     }
 }
@@ -83,7 +76,12 @@ fn hand_error(e: &CommandError) -> Option<&HandError> {
 }
 
 /// The errors whose API wording names an id or a JSON field, reworded.
-fn special(h: &HandError, wagers: &[WagerInput]) -> Option<(String, String)> {
+fn special(h: &HandError, wagers: &[WagerInput], step: &str) -> Option<(String, String)> {
+    // How the form that was sent marks a backline wager.
+    let backline_hint = match step {
+        "lines" => "end its line with b",
+        _ => "tick Backline",
+    };
     let rules = match h {
         HandError::Rules(r) => r,
         HandError::UnknownWager(_) => {
@@ -113,7 +111,7 @@ fn special(h: &HandError, wagers: &[WagerInput]) -> Option<(String, String)> {
         SettleError::SecondPrimary { seat, first_id, .. } => (
             "seat".into(),
             format!(
-                "Seat {seat} already has {}. A seat has one primary wager: tick Backline for another bet on it.",
+                "Seat {seat} already has {}. A seat has one primary wager: {backline_hint} for another bet on it.",
                 described(first_id, wagers)
             ),
         ),
