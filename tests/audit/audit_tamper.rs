@@ -19,7 +19,7 @@ async fn app_with_hands(backend: Backend, hands: usize) -> TestApp {
     app
 }
 
-fn whole_hand() -> serde_json::Value {
+pub(crate) fn whole_hand() -> serde_json::Value {
     json!({"idempotency_key": uuid::Uuid::new_v4().to_string(), "events": [
         {"type": "hand_opened", "table": "T1"},
         {"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"},

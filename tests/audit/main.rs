@@ -7,6 +7,7 @@
 mod common;
 
 mod audit_tamper;
+mod audit_tamper_hand_search;
 mod audit_tamper_projections;
 mod audit_tamper_staff;
 mod audit_tamper_tripoley;

@@ -3,6 +3,7 @@
 //! last record must be what the fold of the hand's events gives, and every
 //! hand the log holds must have its row. A row changed after the walked
 //! head (a live server goes on writing) is left for the next verification.
+//! The search's columns and people are `hand_search.rs`'s.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -12,6 +13,7 @@ use futures_util::TryStreamExt;
 use sqlx::Row;
 
 use super::Problem;
+use super::hand_search::SearchDigest;
 use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::{HandState, Phase};
 use crate::store::{Db, StoreError};
@@ -37,9 +39,23 @@ pub(super) struct Expected {
     /// The `recorded_at` of the hand's first and last records.
     opened_at: String,
     updated_at: String,
+    /// What the search projection must hold (`hand_search.rs`).
+    search: Result<SearchDigest, String>,
 }
 
 impl Expected {
+    pub fn last_seq(&self) -> i64 {
+        self.last_seq
+    }
+
+    pub fn opened_at(&self) -> &str {
+        &self.opened_at
+    }
+
+    pub fn search(&self) -> &Result<SearchDigest, String> {
+        &self.search
+    }
+
     pub fn settlement_seq(&self) -> Option<i64> {
         self.settlement_seq
     }
@@ -75,6 +91,7 @@ impl Expected {
             number: None,
             opened_at: times.0,
             updated_at: times.1,
+            search: super::hand_search::derived(state),
         }
     }
 }

@@ -9,6 +9,7 @@ mod replay;
 use replay::*;
 
 mod hand_rows;
+mod hand_search;
 mod log_reader;
 mod projections;
 mod staff;

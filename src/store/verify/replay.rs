@@ -28,7 +28,7 @@ pub(super) struct HandReplay {
 
 /// An open hand as the replay holds it.
 pub(super) struct OpenHand {
-    state: HandState,
+    pub(super) state: HandState,
     /// The seq of its last record.
     last_seq: i64,
     /// The `recorded_at` of its first and of its last record: its row's
@@ -256,8 +256,8 @@ impl HandReplay {
         })
     }
 
-    /// Every hand's projection row against the fold of its events
-    /// (`hand_rows.rs`).
+    /// Every hand's projection row and search projection against the fold
+    /// of its events (`hand_rows.rs`, `hand_search.rs`).
     pub(super) async fn compare_projection(
         self,
         db: &Db,
@@ -270,7 +270,10 @@ impl HandReplay {
             let seqs = (open.opened_seq, open.last_seq);
             expected.insert(id, Expected::of(&open.state, None, seqs, times));
         }
-        super::hand_rows::first_problem(db, expected, head_seq, from).await
+        let (search, expected) =
+            super::hand_search::first_problem(db, expected, head_seq, from).await?;
+        let rows = super::hand_rows::first_problem(db, expected, head_seq, from).await?;
+        Ok(earliest(rows, search))
     }
 }
 

@@ -1,0 +1,522 @@
+//! `audit verify`'s check of the search projection (migration 0015,
+//! `store/history/projection.rs`): every hand's totals on its `hands` row
+//! and its `hand_people` rows (as a set, each with the hand's `opened_at`
+//! and `last_seq`) must be what `HandSearch::of` gives for the fold of its
+//! events, and `person_names` must hold exactly the name keys `hand_people`
+//! holds. Like `hand_rows.rs`: a hand changed after the walked head is
+//! left for the next verification, and from `--from` only the hands the
+//! replay saw are compared.
+//!
+//! The replay keeps a 16-byte digest of each hand's search projection, not
+//! the projection (a million hands' people would cost ~1 GB); a hand whose
+//! stored rows digest differently is folded again from the log to name the
+//! field that differs.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
+use std::path::Path;
+
+use futures_util::TryStreamExt;
+use sha2::{Digest as _, Sha256};
+use sqlx::Row;
+
+use super::Problem;
+use super::hand_rows::Expected;
+use crate::domain::double_hand_poker::hand_record::HandState;
+use crate::domain::history::Role;
+use crate::domain::history::units::from_e4;
+use crate::store::history::projection::{HandSearch, PersonRow, SearchColumns};
+use crate::store::{Db, StoreError};
+
+/// What the replay keeps of a hand's search projection.
+pub(super) type SearchDigest = [u8; 16];
+
+/// The digest of what the search must hold for the folded hand (Err: the
+/// hand gives none, e.g. a settlement whose totals do not read).
+pub(super) fn derived(state: &HandState) -> Result<SearchDigest, String> {
+    HandSearch::of(state)
+        .map(|s| digest(&s.columns, &s.people))
+        .map_err(|e| e.to_string())
+}
+
+fn feed_int(h: &mut Sha256, v: Option<i64>) {
+    match v {
+        None => h.update([0]),
+        Some(v) => {
+            h.update([1]);
+            h.update(v.to_le_bytes());
+        }
+    }
+}
+
+fn feed_text(h: &mut Sha256, v: Option<&str>) {
+    match v {
+        None => h.update([0]),
+        Some(v) => {
+            h.update([1]);
+            h.update((v.len() as u64).to_le_bytes());
+            h.update(v.as_bytes());
+        }
+    }
+}
+
+/// The people in one order, whatever order they were stored or derived in.
+fn sorted(people: &[PersonRow]) -> Vec<&PersonRow> {
+    let mut sorted: Vec<&PersonRow> = people.iter().collect();
+    sorted.sort_by(|a, b| {
+        (
+            a.role,
+            &a.name,
+            &a.name_key,
+            a.staked_e4,
+            a.received_e4,
+            a.net_e4,
+        )
+            .cmp(&(
+                b.role,
+                &b.name,
+                &b.name_key,
+                b.staked_e4,
+                b.received_e4,
+                b.net_e4,
+            ))
+    });
+    sorted
+}
+
+/// Every column and person, length-prefixed, so two projections digest
+/// alike only if they are equal (people compared as a set).
+fn digest(c: &SearchColumns, people: &[PersonRow]) -> SearchDigest {
+    let mut h = Sha256::new();
+    feed_text(&mut h, c.pd_name.as_deref());
+    for v in [c.pd_net_e4, c.bank_e4, Some(c.wagered_e4), c.max_wager_e4] {
+        feed_int(&mut h, v);
+    }
+    feed_int(&mut h, c.collection_e4);
+    feed_int(&mut h, Some(c.corrected));
+    h.update((people.len() as u64).to_le_bytes());
+    for p in sorted(people) {
+        feed_text(&mut h, Some(p.role));
+        feed_text(&mut h, Some(&p.name));
+        feed_text(&mut h, Some(&p.name_key));
+        for v in [Some(p.staked_e4), p.received_e4, p.net_e4] {
+            feed_int(&mut h, v);
+        }
+    }
+    let full = h.finalize();
+    let mut out = [0; 16];
+    out.copy_from_slice(&full[..16]);
+    out
+}
+
+/// A hand's search projection as stored.
+struct StoredHand {
+    id: String,
+    columns: SearchColumns,
+    summarized: i64,
+    last_seq: i64,
+    people: Vec<StoredPerson>,
+}
+
+/// A `hand_people` row with its `opened_at` and `last_seq`.
+type StoredPerson = (PersonRow, String, i64);
+
+/// Hands in id order, each followed by its people (none: one row of NULLs).
+const SELECT_STORED: &str = "SELECT h.id, h.pd_name, h.pd_net_e4, h.bank_e4, h.wagered_e4, \
+    h.max_wager_e4, h.collection_e4, h.corrected, h.summarized, h.last_seq, \
+    p.role, p.name, p.name_key, p.staked_e4, p.received_e4, p.net_e4, p.opened_at, p.last_seq \
+    FROM hands h LEFT JOIN hand_people p ON p.hand_id = h.id ORDER BY h.id";
+
+/// A result row's columns, read alike from rusqlite and sqlx.
+trait Columns {
+    fn text(&self, i: usize) -> Result<Option<String>, StoreError>;
+    fn int(&self, i: usize) -> Result<Option<i64>, StoreError>;
+}
+
+fn failed(e: rusqlite::Error) -> StoreError {
+    StoreError::Internal(format!("reading the search projection: {e}"))
+}
+
+impl Columns for rusqlite::Row<'_> {
+    fn text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        self.get(i).map_err(failed)
+    }
+    fn int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+        self.get(i).map_err(failed)
+    }
+}
+
+impl Columns for sqlx::postgres::PgRow {
+    fn text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+}
+
+fn required<T>(v: Option<T>, what: &str) -> Result<T, StoreError> {
+    v.ok_or_else(|| StoreError::Internal(format!("the search check read a NULL {what}")))
+}
+
+/// A hand's columns and, if the row has one, one of its people.
+fn read_row(r: &impl Columns) -> Result<(StoredHand, Option<StoredPerson>), StoreError> {
+    let hand = StoredHand {
+        id: required(r.text(0)?, "hands.id")?,
+        columns: SearchColumns {
+            pd_name: r.text(1)?,
+            pd_net_e4: r.int(2)?,
+            bank_e4: r.int(3)?,
+            wagered_e4: required(r.int(4)?, "wagered_e4")?,
+            max_wager_e4: r.int(5)?,
+            collection_e4: r.int(6)?,
+            corrected: required(r.int(7)?, "corrected")?,
+        },
+        summarized: required(r.int(8)?, "summarized")?,
+        last_seq: required(r.int(9)?, "hands.last_seq")?,
+        people: Vec::new(),
+    };
+    let Some(role) = r.text(10)? else {
+        return Ok((hand, None));
+    };
+    let person = PersonRow {
+        // The column's CHECK allows only these two.
+        role: Role::parse(&role).map_or("?", Role::as_str),
+        name: required(r.text(11)?, "name")?,
+        name_key: required(r.text(12)?, "name_key")?,
+        staked_e4: required(r.int(13)?, "staked_e4")?,
+        received_e4: r.int(14)?,
+        net_e4: r.int(15)?,
+    };
+    let opened_at = required(r.text(16)?, "hand_people.opened_at")?;
+    let last_seq = required(r.int(17)?, "hand_people.last_seq")?;
+    Ok((hand, Some((person, opened_at, last_seq))))
+}
+
+/// What the walk over the stored hands found.
+enum Found {
+    Problem(Problem),
+    /// A hand whose rows digest otherwise than its events: folded again to
+    /// say how.
+    Differs(StoredHand, i64),
+}
+
+/// Groups the joined rows into hands and checks each.
+struct Walk {
+    expected: HashMap<String, Expected>,
+    names: HashSet<String>,
+    head_seq: i64,
+    current: Option<StoredHand>,
+    /// `hand_people` rows read (an orphan row is not among them).
+    people_read: i64,
+}
+
+impl Walk {
+    fn push(&mut self, (hand, person): (StoredHand, Option<StoredPerson>)) -> ControlFlow<Found> {
+        let mut checked = ControlFlow::Continue(());
+        if self.current.as_ref().is_none_or(|c| c.id != hand.id)
+            && let Some(done) = self.current.replace(hand)
+        {
+            checked = self.check(done);
+        }
+        if let (Some(p), Some(current)) = (person, self.current.as_mut()) {
+            self.people_read += 1;
+            current.people.push(p);
+        }
+        checked
+    }
+
+    fn finish(&mut self) -> ControlFlow<Found> {
+        match self.current.take() {
+            Some(done) => self.check(done),
+            None => ControlFlow::Continue(()),
+        }
+    }
+
+    fn check(&self, stored: StoredHand) -> ControlFlow<Found> {
+        if stored.last_seq > self.head_seq {
+            return ControlFlow::Continue(());
+        }
+        let problem = |seq: i64, message: String| {
+            ControlFlow::Break(Found::Problem(search_problem(seq, &stored.id, message)))
+        };
+        // Whatever the log says, a stored name must be in the names list.
+        if let Some((p, _, _)) = stored
+            .people
+            .iter()
+            .find(|(p, _, _)| !self.names.contains(&p.name_key))
+        {
+            let message = format!(
+                "person_names lacks {:?}, the name key of {} {:?}",
+                p.name_key, p.role, p.name
+            );
+            return problem(stored.last_seq, message);
+        }
+        // A hand the replay did not see: before `--from`, or a row without
+        // events (`hand_rows.rs` reports it).
+        let Some(want) = self.expected.get(&stored.id) else {
+            return ControlFlow::Continue(());
+        };
+        let seq = want.last_seq();
+        if stored.summarized != 1 {
+            return problem(seq, format!("summarized is {}, not 1", stored.summarized));
+        }
+        let wanted = match want.search() {
+            Err(e) => return problem(seq, format!("its events give no search projection: {e}")),
+            Ok(d) => d,
+        };
+        let people: Vec<PersonRow> = stored.people.iter().map(|(p, _, _)| p.clone()).collect();
+        if digest(&stored.columns, &people) != *wanted {
+            return ControlFlow::Break(Found::Differs(stored, seq));
+        }
+        let stale = stored
+            .people
+            .iter()
+            .find(|(_, opened_at, last_seq)| opened_at != want.opened_at() || *last_seq != seq);
+        if let Some((p, opened_at, last_seq)) = stale {
+            let message = format!(
+                "hand_people's row for {} {:?} has opened_at {opened_at:?} and last_seq {last_seq}; \
+                 the hand's are {:?} and {seq}",
+                p.role,
+                p.name,
+                want.opened_at()
+            );
+            return problem(seq, message);
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+fn search_problem(seq: i64, hand: &str, message: String) -> Problem {
+    Problem {
+        seq,
+        kind: "projection",
+        message: format!("seq {seq}: hand {hand}: the search projection: {message}"),
+    }
+}
+
+/// Name keys in `person_names` that no `hand_people` row holds.
+const SELECT_UNUSED_NAME: &str = "SELECT n.name_key FROM person_names n WHERE NOT EXISTS \
+    (SELECT 1 FROM hand_people p WHERE p.name_key = n.name_key) ORDER BY n.name_key LIMIT 1";
+
+/// `hand_people` rows whose hand has no row, the earliest first.
+const SELECT_ORPHAN: &str = "SELECT p.hand_id, p.last_seq FROM hand_people p WHERE p.last_seq <= $1 \
+    AND p.last_seq >= $2 AND NOT EXISTS (SELECT 1 FROM hands h WHERE h.id = p.hand_id) \
+    ORDER BY p.last_seq, p.hand_id LIMIT 1";
+
+/// The first hand whose search projection differs from its fold, or the
+/// first stray row. `expected`: every hand the replay saw, from `from`,
+/// given back for the row checks.
+pub(super) async fn first_problem(
+    db: &Db,
+    expected: HashMap<String, Expected>,
+    head_seq: i64,
+    from: i64,
+) -> Result<(Option<Problem>, HashMap<String, Expected>), StoreError> {
+    let names: HashSet<String> =
+        on_pool!(db, |pool| sqlx::query("SELECT name_key FROM person_names")
+            .fetch_all(pool)
+            .await?
+            .iter()
+            .map(|r| r.try_get(0))
+            .collect::<Result<_, _>>()?);
+    let mut walk = Walk {
+        expected,
+        names,
+        head_seq,
+        current: None,
+        people_read: 0,
+    };
+    let found = match db {
+        Db::Sqlite(pool) => {
+            let path = pool.connect_options().get_filename().to_path_buf();
+            let (found, back) = tokio::task::spawn_blocking(move || {
+                read_sqlite(&path, &mut walk).map(|found| (found, walk))
+            })
+            .await
+            .map_err(|e| StoreError::Internal(format!("hand search thread: {e}")))??;
+            walk = back;
+            found
+        }
+        Db::Postgres(pool) => {
+            let mut found = None;
+            let mut rows = sqlx::query(SELECT_STORED).fetch(pool);
+            while let Some(r) = rows.try_next().await? {
+                if let ControlFlow::Break(f) = walk.push(read_row(&r)?) {
+                    found = Some(f);
+                    break;
+                }
+            }
+            found.or_else(|| walk.finish().break_value())
+        }
+    };
+    let problem = match found {
+        Some(Found::Problem(p)) => Some(p),
+        Some(Found::Differs(stored, seq)) => {
+            let message = describe(db, &stored, head_seq).await?;
+            Some(search_problem(seq, &stored.id, message))
+        }
+        None => stray_rows(db, walk.people_read, head_seq, from).await?,
+    };
+    Ok((problem, walk.expected))
+}
+
+/// A `hand_people` row whose hand has no row, or a name no row holds.
+async fn stray_rows(
+    db: &Db,
+    people_read: i64,
+    head_seq: i64,
+    from: i64,
+) -> Result<Option<Problem>, StoreError> {
+    // Rows of hands with no `hands` row are not in the join: counted apart.
+    let people: i64 = on_pool!(db, |pool| sqlx::query("SELECT COUNT(*) FROM hand_people")
+        .fetch_one(pool)
+        .await?
+        .try_get(0)?);
+    if people != people_read {
+        let orphan: Option<(String, i64)> = on_pool!(db, |pool| sqlx::query_as(SELECT_ORPHAN)
+            .bind(head_seq)
+            .bind(if from <= 1 { i64::MIN } else { from })
+            .fetch_optional(pool)
+            .await?);
+        if let Some((hand, seq)) = orphan {
+            let message = "hand_people has rows for it but the hands table has no row".to_string();
+            return Ok(Some(search_problem(seq, &hand, message)));
+        }
+    }
+    let unused: Option<String> = on_pool!(db, |pool| sqlx::query(SELECT_UNUSED_NAME)
+        .fetch_optional(pool)
+        .await?
+        .map(|r| r.try_get(0))
+        .transpose()?);
+    Ok(unused.map(|key| Problem {
+        seq: head_seq,
+        kind: "projection",
+        message: format!(
+            "seq {head_seq}: person_names holds {key:?}, which no hand_people row holds"
+        ),
+    }))
+}
+
+fn read_sqlite(path: &Path, walk: &mut Walk) -> Result<Option<Found>, StoreError> {
+    let conn = super::log_reader::open_read_only(path).map_err(failed)?;
+    let mut statement = conn.prepare(SELECT_STORED).map_err(failed)?;
+    let mut rows = statement.query([]).map_err(failed)?;
+    while let Some(r) = rows.next().map_err(failed)? {
+        if let ControlFlow::Break(found) = walk.push(read_row(r)?) {
+            return Ok(Some(found));
+        }
+    }
+    Ok(walk.finish().break_value())
+}
+
+/// What differs between a hand's stored search projection and the one its
+/// events up to the head give.
+async fn describe(db: &Db, stored: &StoredHand, head_seq: i64) -> Result<String, StoreError> {
+    let open = super::replay::HandReplay::default()
+        .load_before(db, &stored.id, head_seq + 1)
+        .await?;
+    let want = HandSearch::of(&open.state)?;
+    let money = |v: Option<i64>| v.map_or_else(|| "none".to_string(), |v| from_e4(v).to_string());
+    let (s, w) = (&stored.columns, &want.columns);
+    let columns = [
+        (
+            "pd_name",
+            s.pd_name != w.pd_name,
+            format!("{:?}", s.pd_name),
+            format!("{:?}", w.pd_name),
+        ),
+        (
+            "pd_net_e4",
+            s.pd_net_e4 != w.pd_net_e4,
+            money(s.pd_net_e4),
+            money(w.pd_net_e4),
+        ),
+        (
+            "bank_e4",
+            s.bank_e4 != w.bank_e4,
+            money(s.bank_e4),
+            money(w.bank_e4),
+        ),
+        (
+            "wagered_e4",
+            s.wagered_e4 != w.wagered_e4,
+            money(Some(s.wagered_e4)),
+            money(Some(w.wagered_e4)),
+        ),
+        (
+            "max_wager_e4",
+            s.max_wager_e4 != w.max_wager_e4,
+            money(s.max_wager_e4),
+            money(w.max_wager_e4),
+        ),
+        (
+            "collection_e4",
+            s.collection_e4 != w.collection_e4,
+            money(s.collection_e4),
+            money(w.collection_e4),
+        ),
+        (
+            "corrected",
+            s.corrected != w.corrected,
+            s.corrected.to_string(),
+            w.corrected.to_string(),
+        ),
+    ];
+    if let Some((field, _, stored, folded)) = columns.into_iter().find(|c| c.1) {
+        return Ok(format!(
+            "the stored {field} is {stored}; its events give {folded}"
+        ));
+    }
+    let person = |p: &PersonRow| {
+        format!(
+            "{} {:?} (key {:?}) staked {}, received {}, net {}",
+            p.role,
+            p.name,
+            p.name_key,
+            money(Some(p.staked_e4)),
+            money(p.received_e4),
+            money(p.net_e4)
+        )
+    };
+    let stored_people: Vec<&PersonRow> = stored.people.iter().map(|(p, _, _)| p).collect();
+    for w in &want.people {
+        match stored_people
+            .iter()
+            .find(|s| (s.role, &s.name) == (w.role, &w.name))
+        {
+            None => {
+                return Ok(format!(
+                    "hand_people lacks the row its events give: {}",
+                    person(w)
+                ));
+            }
+            Some(s) if *s != w => {
+                return Ok(format!(
+                    "hand_people holds {}; its events give {}",
+                    person(s),
+                    person(w)
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    let extra = stored_people.iter().find(|s| {
+        !want
+            .people
+            .iter()
+            .any(|w| (w.role, &w.name) == (s.role, &s.name))
+    });
+    Ok(match extra {
+        Some(s) => format!(
+            "hand_people has a row its events do not give: {}",
+            person(s)
+        ),
+        // Two rows for one person (a primary key dropped) digest otherwise.
+        None => format!(
+            "hand_people holds {} rows; its events give {}",
+            stored_people.len(),
+            want.people.len()
+        ),
+    })
+}
