@@ -9,7 +9,7 @@ mod replay;
 use replay::*;
 
 mod hand_rows;
-mod log_reader;
+pub(crate) mod log_reader;
 mod projections;
 mod staff;
 
