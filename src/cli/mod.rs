@@ -5,6 +5,8 @@ mod anchor_log;
 mod audit;
 mod dice_games;
 mod hand;
+mod history;
+mod history_check;
 mod serve;
 mod settle;
 mod store_args;
@@ -58,6 +60,9 @@ pub enum Command {
     /// 10,000 (Crapola): score a throw, check and score a recorded game.
     #[command(subcommand)]
     TenThousand(dice_games::TenThousandCommand),
+    /// Hand histories: export the hands a search keeps; check an export offline.
+    #[command(subcommand)]
+    History(history::HistoryCommand),
     /// Tripoley: a round's payouts, the end-of-game last hand (JSON in, JSON out).
     #[command(subcommand)]
     Tripoley(tripoley::TripoleyCommand),
@@ -114,6 +119,7 @@ fn run(command: Command, log_format: LogFormat) -> Result<(), CliError> {
         Command::PokerDice(command) => dice_games::run_poker_dice(command),
         Command::TenThousand(command) => dice_games::run_ten_thousand(command),
         Command::Tripoley(command) => tripoley::run(command),
+        Command::History(command) => history::run(command),
         Command::User(command) => user::run(command),
     }
 }

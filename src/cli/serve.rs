@@ -65,7 +65,7 @@ pub struct ServeArgs {
     pub time_zone: chrono_tz::Tz,
 }
 
-fn parse_time_zone(name: &str) -> Result<chrono_tz::Tz, String> {
+pub(super) fn parse_time_zone(name: &str) -> Result<chrono_tz::Tz, String> {
     name.parse().map_err(|_| {
         format!("\"{name}\" is not a time zone name (e.g. UTC, America/Los_Angeles, Europe/London)")
     })

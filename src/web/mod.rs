@@ -8,7 +8,7 @@ mod double_hand_poker;
 mod error;
 pub mod headers;
 mod health;
-mod history;
+pub(crate) mod history;
 pub mod json;
 mod kept_games;
 pub mod page;

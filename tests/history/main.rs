@@ -1,11 +1,14 @@
 //! Reviewing hand histories: hand numbers, the search (`/history`,
-//! `GET /api/v1/hands`), a player's history, and `audit verify`'s check
-//! of the search's projection.
+//! `GET /api/v1/hands`), a player's history, `audit verify`'s check
+//! of the search's projection, and the export with its offline check
+//! (`pitbook history export|check`, `cli_export`; the routes, `http_export`).
 
 #[macro_use]
 #[path = "../common/mod.rs"]
 mod common;
 
+mod cli_export;
+mod http_export;
 mod http_numbers;
 
 mod http_search;

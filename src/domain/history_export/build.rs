@@ -5,7 +5,7 @@
 //! error here; what the line states is what the fold holds.
 
 use super::format::{
-    Action, Collection, Correction, ExportRecord, ExportedHand, FORMAT, Pd, RemovedWager,
+    Action, Collection, Correction, ExportRecord, ExportedHand, FORMAT, Note, Pd, RemovedWager,
     SeatResult, SettlementText, Status, Total, Void, Wager, WagerResult,
 };
 use crate::domain::double_hand_poker::action_dice;
@@ -57,6 +57,27 @@ impl BuildError {
     }
 }
 
+/// The event kinds the hand's fold replays. A hand record of another kind
+/// (a note, or a kind a later version adds) is exported with the others
+/// and its hash and links checked, but not replayed.
+pub const FOLDED_KINDS: [&str; 12] = [
+    "hand_opened",
+    "pd_set",
+    "wager_placed",
+    "wager_removed",
+    "collection_taken",
+    "action_set",
+    "outcome_recorded",
+    "hand_recorded",
+    "steps_confirmed",
+    "hand_closed",
+    "outcome_corrected",
+    "hand_voided",
+];
+
+/// The record kind of a note on a hand; its payload holds `text`.
+pub const NOTE_ADDED: &str = "hand_note_added";
+
 /// What the replay collects beside the state, record by record.
 #[derive(Default)]
 struct Seen {
@@ -64,6 +85,29 @@ struct Seen {
     removed: Vec<RemovedWager>,
     corrections: Vec<Correction>,
     void: Option<Void>,
+    notes: Vec<Note>,
+}
+
+/// A `hand_note_added` record as a note (None for any other record).
+fn note_of(record: &ExportRecord) -> Result<Option<Note>, BuildError> {
+    #[derive(serde::Deserialize)]
+    struct NoteText {
+        text: String,
+    }
+    if record.event_type != NOTE_ADDED {
+        return Ok(None);
+    }
+    let note: NoteText =
+        serde_json::from_str(&record.payload).map_err(|e| BuildError::Unreadable {
+            seq: record.seq,
+            message: e.to_string(),
+        })?;
+    Ok(Some(Note {
+        seq: record.seq,
+        at: record.recorded_at.clone(),
+        by: record.actor.clone(),
+        text: note.text,
+    }))
 }
 
 /// The exported hand of `source` (see the module docs).
@@ -98,10 +142,20 @@ pub fn build_summary(
             return Err(BuildError::Order { seq });
         }
         last_seq = seq;
-        let event = HandEvent::from_json(&record.payload).map_err(|e| BuildError::Unreadable {
-            seq,
-            message: e.to_string(),
-        })?;
+        if let Some(note) = note_of(record)? {
+            seen.notes.push(note);
+        }
+        let event = match HandEvent::from_json(&record.payload) {
+            Ok(event) => event,
+            // Not a kind the fold replays: exported, not rendered.
+            Err(_) if !FOLDED_KINDS.contains(&record.event_type.as_str()) => continue,
+            Err(e) => {
+                return Err(BuildError::Unreadable {
+                    seq,
+                    message: e.to_string(),
+                });
+            }
+        };
         if event.type_name() != record.event_type {
             return Err(BuildError::TypeMismatch {
                 seq,
@@ -132,6 +186,7 @@ pub fn build_summary(
         format: FORMAT.to_string(),
         id: id.to_string(),
         number,
+        previous: None,
         table: state.table.clone(),
         game: GAME_DOUBLE_HAND_POKER.to_string(),
         status: status(&state, &seen),
@@ -163,6 +218,7 @@ pub fn build_summary(
         },
         corrections: seen.corrections,
         void: seen.void,
+        notes: seen.notes,
         records: Vec::new(),
     })
 }

@@ -28,6 +28,12 @@ pub fn read_line(line: u64, text: &str) -> Result<ExportedHand, LineError> {
         field,
         message,
     };
+    // Most lines are well formed: read them without tracking the path.
+    if let Ok(hand) = serde_json::from_str::<ExportedHand>(text)
+        && hand.format == FORMAT
+    {
+        return Ok(hand);
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let parsed = serde_path_to_error::deserialize::<_, ExportedHand>(&mut de);
     if parsed.is_ok()
@@ -86,16 +92,26 @@ pub struct HandCheck {
     pub hashes: u64,
     /// Each problem in plain words; empty when the hand checks out.
     pub problems: Vec<String>,
+    /// Each record's seq, `prev_hash` and hash, for [`Links::take`].
+    pub chain: Vec<(i64, String, String)>,
 }
 
 /// Checks a hand read by [`read_line`]: rebuilt from its records and
 /// compared, every record's hash with the key, every link through `links`.
-pub fn check_hand(mut hand: ExportedHand, key: Option<&AuditKey>, links: &mut Links) -> HandCheck {
+pub fn check_hand(hand: ExportedHand, key: Option<&AuditKey>, links: &mut Links) -> HandCheck {
+    let mut checked = check_alone(hand, key);
+    links.take(&mut checked);
+    checked
+}
+
+/// [`check_hand`] but for the links across the file, which [`Links::take`]
+/// checks in the file's order: hands may be checked on several threads.
+pub fn check_alone(mut hand: ExportedHand, key: Option<&AuditKey>) -> HandCheck {
     let records = std::mem::take(&mut hand.records);
     let mut problems = Vec::new();
     let mut hashes = 0;
-    for r in &records {
-        if let Some(key) = key {
+    if let Some(key) = key {
+        for r in &records {
             hashes += 1;
             if key.check_hash(&r.fields(), &r.hash).is_err() {
                 problems.push(format!(
@@ -103,12 +119,6 @@ pub fn check_hand(mut hand: ExportedHand, key: Option<&AuditKey>, links: &mut Li
                     r.seq
                 ));
             }
-        }
-        if let Some(seq) = links.see(r.seq, &r.prev_hash, &r.hash) {
-            problems.push(format!(
-                "seq {seq}: prev_hash does not match the hash of seq {} — a record was removed, inserted or altered",
-                seq - 1
-            ));
         }
     }
     let mut settled = false;
@@ -128,6 +138,10 @@ pub fn check_hand(mut hand: ExportedHand, key: Option<&AuditKey>, links: &mut Li
         records: records.len() as u64,
         hashes,
         problems,
+        chain: records
+            .into_iter()
+            .map(|r| (r.seq, r.prev_hash, r.hash))
+            .collect(),
     }
 }
 
@@ -165,7 +179,8 @@ fn first_difference(stated: &ExportedHand, rebuilt: &ExportedHand) -> Option<&'s
         house_collection,
         settlement,
         corrections,
-        void
+        void,
+        notes
     );
     None
 }
@@ -187,6 +202,19 @@ pub struct Links {
 
 impl Links {
     pub const WINDOW: usize = 1 << 16;
+
+    /// Takes in a checked hand's records, in the file's order; each link
+    /// that does not hold is added to its problems.
+    pub fn take(&mut self, checked: &mut HandCheck) {
+        for (seq, prev_hash, hash) in std::mem::take(&mut checked.chain) {
+            if let Some(seq) = self.see(seq, &prev_hash, &hash) {
+                checked.problems.push(format!(
+                    "seq {seq}: prev_hash does not match the hash of seq {} — a record was removed, inserted or altered",
+                    seq - 1
+                ));
+            }
+        }
+    }
 
     /// Takes in one record; the seq of a link that does not hold, if any.
     pub fn see(&mut self, seq: i64, prev_hash: &str, hash: &str) -> Option<i64> {

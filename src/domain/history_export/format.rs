@@ -27,6 +27,10 @@ pub struct ExportedHand {
     pub id: String,
     /// The table's hand number (the n-th hand of its table), when known.
     pub number: Option<i64>,
+    /// The id of the hand on the line before (null on the first line), so
+    /// a line removed from or moved within the file is seen. Set by the
+    /// writer, not derived from the records.
+    pub previous: Option<String>,
     pub table: String,
     pub game: String,
     pub status: Status,
@@ -55,8 +59,12 @@ pub struct ExportedHand {
     pub settlement: Option<SettlementText>,
     pub corrections: Vec<Correction>,
     pub void: Option<Void>,
+    /// Notes staff added to the hand (`hand_note_added`: a dispute, what
+    /// surveillance showed), in seq order.
+    pub notes: Vec<Note>,
     /// The hand's audit records in seq order, as `pitbook audit export`
-    /// writes them.
+    /// writes them: every record of the hand, also of a kind this version
+    /// does not render.
     pub records: Vec<ExportRecord>,
 }
 
@@ -186,6 +194,16 @@ pub struct Void {
     pub at: String,
     pub by: String,
     pub reason: String,
+}
+
+/// A note on the hand: its text, who wrote it and when, and its record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    pub seq: i64,
+    pub at: String,
+    pub by: String,
+    pub text: String,
 }
 
 /// One audit record, every field its HMAC covers (docs/audit.md): the

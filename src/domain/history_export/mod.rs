@@ -10,12 +10,12 @@ mod check;
 mod csv_rows;
 mod format;
 
-pub use build::{BuildError, HandSource, build, build_summary};
-pub use check::{HandCheck, LineError, Links, check_hand, read_line};
+pub use build::{BuildError, FOLDED_KINDS, HandSource, NOTE_ADDED, build, build_summary};
+pub use check::{HandCheck, LineError, Links, check_alone, check_hand, read_line};
 pub use csv_rows::{CSV_HEADER, csv_rows};
 pub use format::{
-    Action, Collection, Correction, ExportRecord, ExportedHand, FORMAT, Pd, RemovedWager, Rules,
-    SeatResult, SettlementText, Status, Total, Void, Wager, WagerResult,
+    Action, Collection, Correction, ExportRecord, ExportedHand, FORMAT, Note, Pd, RemovedWager,
+    Rules, SeatResult, SettlementText, Status, Total, Void, Wager, WagerResult,
 };
 
 #[cfg(test)]

@@ -467,3 +467,83 @@ fn csv_rows_are_one_per_wager_with_formulas_neutralised() {
         .collect();
     assert_eq!(outcome_paid[2], ("void".into(), "100.00".into()));
 }
+
+/// `records` with a record of `event_type` and `payload` appended by `sam`,
+/// chained and hashed as the store would.
+fn with_record(
+    mut records: Vec<ExportRecord>,
+    event_type: &str,
+    payload: Value,
+) -> Vec<ExportRecord> {
+    let last = records.last().unwrap().clone();
+    let mut r = ExportRecord {
+        seq: last.seq + 1,
+        recorded_at: "2026-12-01T20:00:00.000000Z".into(),
+        actor: "sam".into(),
+        event_type: event_type.into(),
+        payload: payload.to_string(),
+        prev_hash: last.hash.clone(),
+        hash: String::new(),
+        ..last
+    };
+    r.hash = key().record_hash(&r.fields());
+    records.push(r);
+    records
+}
+
+#[test]
+fn notes_are_shown_and_a_kind_not_rendered_is_still_exported_and_checked() {
+    let records = with_record(
+        records_of(&seed_events()),
+        "hand_note_added",
+        json!({"type": "hand_note_added", "text": "Ann disputed seat 4; surveillance: settlement stands"}),
+    );
+    let records = with_record(
+        records,
+        "hand_flagged",
+        json!({"type": "hand_flagged", "level": 2}),
+    );
+    let hand = build(HandSource {
+        id: HAND.into(),
+        number: Some(7),
+        records,
+    })
+    .expect("a kind the fold does not know does not stop the export");
+    assert_eq!(
+        hand.notes,
+        vec![Note {
+            seq: 113,
+            at: "2026-12-01T20:00:00.000000Z".into(),
+            by: "sam".into(),
+            text: "Ann disputed seat 4; surveillance: settlement stands".into(),
+        }]
+    );
+    assert_eq!(hand.records.len(), 14, "every record of the hand");
+    assert_eq!(hand.status, Status::Closed);
+    let line = line_of(&hand);
+    assert_eq!(check_line(&line).problems, Vec::<String>::new());
+    // The note's text is covered by its record's hash, and the line by the rebuild.
+    let edited = with_payload(&line, 12, |p| p["text"] = json!("no dispute"), false);
+    let problems = check_line(&edited).problems;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("seq 113: hash mismatch")),
+        "{problems:?}"
+    );
+    assert!(
+        problems.iter().any(|p| p.starts_with("notes: ")),
+        "{problems:?}"
+    );
+    // A known kind that does not parse is still refused.
+    let broken = with_record(
+        records_of(&seed_events()),
+        "wager_placed",
+        json!({"type": "wager_placed"}),
+    );
+    let refused = build_summary(HAND, None, &broken).unwrap_err();
+    assert!(
+        matches!(refused, BuildError::Unreadable { seq: 113, .. }),
+        "{refused}"
+    );
+}

@@ -79,6 +79,9 @@ macro_rules! bound {
     }};
 }
 
+/// The export's reading (after [`bound!`], which it uses).
+pub mod export;
+
 /// A result row of [`SELECT_HANDS`] (either backend's row type).
 macro_rules! hand_row {
     ($r:expr) => {{

@@ -10,7 +10,7 @@ use replay::*;
 
 mod hand_rows;
 mod hand_search;
-mod log_reader;
+pub(crate) mod log_reader;
 mod projections;
 mod staff;
 

@@ -4,6 +4,8 @@
 //! Who may search: admins, supervisors and auditors (`ReviewHistory`).
 
 pub mod api;
+mod export;
+pub mod export_lines;
 mod player;
 
 use askama::Template;
@@ -25,6 +27,8 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/history", get(search_page))
         .route("/history/player", get(player::page))
+        .route("/history/export", get(export::export))
+        .route("/api/v1/hands/export", get(export::export))
         .route("/tables/{table}/hands/{number}", get(by_number))
         .route("/api/v1/players/history", get(player::api))
 }
@@ -32,21 +36,31 @@ pub fn router() -> Router<AppState> {
 /// The query string's pairs as sent.
 pub(super) type Pairs = Query<Vec<(String, String)>>;
 
+/// A checked filter and its time range in UTC, or its refused fields.
+pub type Checked = Result<(HandFilter, (Option<String>, Option<String>)), Vec<FieldError>>;
+
 /// The filter and its time range checked as every shell does: the core's
 /// parse, then the table's existence (422 naming `table`).
 pub(super) async fn checked(
     state: &AppState,
     pairs: &[(String, String)],
-) -> Result<
-    Result<(HandFilter, (Option<String>, Option<String>)), Vec<FieldError>>,
-    crate::store::StoreError,
-> {
+) -> Result<Checked, crate::store::StoreError> {
+    check_filter(&state.db, state.time_zone, pairs).await
+}
+
+/// [`checked`] for any shell (the CLI too): the database and the
+/// cardroom's time zone given.
+pub async fn check_filter(
+    db: &crate::store::Db,
+    zone: chrono_tz::Tz,
+    pairs: &[(String, String)],
+) -> Result<Checked, crate::store::StoreError> {
     let filter = match HandFilter::parse(pairs) {
         Ok(f) => f,
         Err(errors) => return Ok(Err(errors)),
     };
     if let Some(table) = filter.table()
-        && !history::table_exists(&state.db, table).await?
+        && !history::table_exists(db, table).await?
     {
         let message =
             format!("\"{table}\" is not a table pitbook knows; check its name on the tables page");
@@ -54,7 +68,7 @@ pub(super) async fn checked(
             FieldError::new("table", message).with_value(table),
         ]));
     }
-    let bounds = history::time::bounds(filter.range.as_ref(), chrono::Utc::now(), state.time_zone);
+    let bounds = history::time::bounds(filter.range.as_ref(), chrono::Utc::now(), zone);
     Ok(Ok((filter, bounds)))
 }
 
@@ -86,6 +100,9 @@ struct SearchPageView {
     results: Option<SearchPage>,
     shown: Vec<Shown>,
     next_link: Option<String>,
+    /// The download links of these results, by format.
+    export_csv: String,
+    export_jsonl: String,
     statuses: Vec<&'static str>,
     zone: String,
 }
@@ -132,15 +149,30 @@ impl SearchPageView {
 
 /// The link to the page after this one: the same query with its cursor.
 pub(super) fn next_link(path: &str, pairs: &[(String, String)], next: &str) -> String {
+    link_with(path, pairs, &["after"], ("after", next))
+}
+
+/// `path` with the query's filled pairs but those of `drop`, and `add`.
+fn link_with(path: &str, pairs: &[(String, String)], drop: &[&str], add: (&str, &str)) -> String {
     let mut query: Vec<(&str, &str)> = pairs
         .iter()
-        .filter(|(k, v)| k != "after" && !v.trim().is_empty())
+        .filter(|(k, v)| !drop.contains(&k.as_str()) && !v.trim().is_empty())
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    query.push(("after", next));
+    query.push(add);
     format!(
         "{path}?{}",
         serde_urlencoded::to_string(&query).unwrap_or_default()
+    )
+}
+
+/// The search's download link in `format`: its filters, not its page.
+fn export_link(pairs: &[(String, String)], format: &str) -> String {
+    link_with(
+        "/history/export",
+        pairs,
+        &["after", "limit"],
+        ("format", format),
     )
 }
 
@@ -160,6 +192,8 @@ async fn search_page(
         results: None,
         shown: Vec::new(),
         next_link: None,
+        export_csv: export_link(&pairs, "csv"),
+        export_jsonl: export_link(&pairs, "jsonl"),
         statuses: Status::ALL.iter().map(|s| s.as_str()).collect(),
         zone: state.time_zone.name().to_string(),
     };

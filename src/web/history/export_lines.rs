@@ -1,0 +1,167 @@
+//! An export written (docs/hand-history.md): the hands the filter keeps,
+//! read a batch at a time (`store::history::export`), each built from its
+//! records by the core (`domain::history_export::build`) on every CPU, and
+//! written in order as JSON lines or CSV rows to any `Write` — a file or
+//! stdout for `pitbook history export`, the streamed body of
+//! `/history/export` and `/api/v1/hands/export`. Blocking: run it on a
+//! blocking thread.
+
+use std::io::Write;
+
+use chrono_tz::Tz;
+
+use crate::domain::history::HandFilter;
+use crate::domain::history_export::{self, BuildError, CSV_HEADER, HandSource};
+use crate::store::history::export::{BATCH_HANDS, cursor_after, next_batch, read_batch};
+use crate::store::{Db, StoreError};
+
+/// What an export is written as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One hand per line, `pitbook-hand-history/1`: the checkable export.
+    Jsonl,
+    /// One row per wager, for a spreadsheet.
+    Csv,
+}
+
+impl Format {
+    pub fn parse(text: &str) -> Option<Format> {
+        match text.trim() {
+            "jsonl" => Some(Format::Jsonl),
+            "csv" => Some(Format::Csv),
+            _ => None,
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Jsonl => "jsonl",
+            Format::Csv => "csv",
+        }
+    }
+
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Jsonl => "application/x-ndjson; charset=utf-8",
+            Format::Csv => "text/csv; charset=utf-8",
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A hand's records do not make its hand: the log is not what pitbook
+    /// wrote (`pitbook audit verify` says where).
+    #[error("hand {hand}: {error}; run pitbook audit verify")]
+    Build { hand: String, error: BuildError },
+    #[error("writing the export: {0}")]
+    Write(#[from] std::io::Error),
+}
+
+/// Writes every hand `filter` keeps (paging ignored: the whole set),
+/// newest first, to `out`; returns how many. `bounds`: the filter's time
+/// range in UTC; `zone`: the cardroom's, for the CSV's local time.
+pub fn write_export(
+    db: &Db,
+    runtime: &tokio::runtime::Handle,
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+    format: Format,
+    zone: Tz,
+    out: &mut dyn Write,
+) -> Result<u64, ExportError> {
+    if format == Format::Csv {
+        let mut header = csv::Writer::from_writer(Vec::new());
+        header.write_record(CSV_HEADER).map_err(csv_error)?;
+        out.write_all(&header.into_inner().map_err(|e| e.into_error())?)?;
+    }
+    let mut after = None;
+    let mut written = 0;
+    let mut previous: Option<String> = None;
+    loop {
+        let batch = runtime.block_on(next_batch(db, filter, bounds.clone(), after.as_ref()))?;
+        let sources: Vec<(HandSource, Option<String>)> = read_batch(db, runtime, &batch)?
+            .into_iter()
+            .map(|s| {
+                let before = previous.replace(s.id.clone());
+                (s, before)
+            })
+            .collect();
+        for chunk in built(sources, format, zone)? {
+            out.write_all(&chunk)?;
+        }
+        written += batch.len() as u64;
+        if batch.len() < BATCH_HANDS {
+            break;
+        }
+        after = cursor_after(&batch);
+    }
+    out.flush()?;
+    Ok(written)
+}
+
+fn csv_error(e: csv::Error) -> ExportError {
+    ExportError::Write(e.into())
+}
+
+/// The hands built and written, in order: split into one run per CPU,
+/// each built on its own thread into its own buffer.
+/// Each hand comes with the id of the hand on the line before.
+fn built(
+    sources: Vec<(HandSource, Option<String>)>,
+    format: Format,
+    zone: Tz,
+) -> Result<Vec<Vec<u8>>, ExportError> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_thread = sources.len().div_ceil(threads).max(1);
+    let mut runs: Vec<Vec<(HandSource, Option<String>)>> = Vec::new();
+    let mut sources = sources.into_iter().peekable();
+    while sources.peek().is_some() {
+        runs.push(sources.by_ref().take(per_thread).collect());
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = runs
+            .into_iter()
+            .map(|run| scope.spawn(move || lines(run, format, zone)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
+}
+
+fn lines(
+    run: Vec<(HandSource, Option<String>)>,
+    format: Format,
+    zone: Tz,
+) -> Result<Vec<u8>, ExportError> {
+    let mut out = Vec::with_capacity(run.len() * 4096);
+    let mut csv = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    for (source, previous) in run {
+        let hand = source.id.clone();
+        let mut exported =
+            history_export::build(source).map_err(|error| ExportError::Build { hand, error })?;
+        exported.previous = previous;
+        match format {
+            Format::Jsonl => {
+                serde_json::to_writer(&mut out, &exported).map_err(std::io::Error::from)?;
+                out.push(b'\n');
+            }
+            Format::Csv => {
+                let local = crate::web::time::when(zone, &exported.opened_at).local;
+                for row in history_export::csv_rows(&exported, &local) {
+                    csv.write_record(&row).map_err(csv_error)?;
+                }
+            }
+        }
+    }
+    if format == Format::Csv {
+        out = csv.into_inner().map_err(|e| e.into_error())?;
+    }
+    Ok(out)
+}
