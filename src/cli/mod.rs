@@ -3,6 +3,7 @@
 
 mod anchor_log;
 mod audit;
+mod bench;
 mod dice_games;
 mod hand;
 mod serve;
@@ -64,6 +65,10 @@ pub enum Command {
     /// Staff accounts: add one; issue and revoke API tokens.
     #[command(subcommand)]
     User(user::UserCommand),
+    /// Benchmarks over a database: `bench hands` writes hands through the
+    /// store and times the hand search (BENCHMARKS.md).
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
 }
 
 /// Why a command failed, and so its exit code.
@@ -115,6 +120,7 @@ fn run(command: Command, log_format: LogFormat) -> Result<(), CliError> {
         Command::TenThousand(command) => dice_games::run_ten_thousand(command),
         Command::Tripoley(command) => tripoley::run(command),
         Command::User(command) => user::run(command),
+        Command::Bench(command) => bench::run(command),
     }
 }
 
