@@ -3,6 +3,7 @@
 
 mod anchor_log;
 mod audit;
+mod bench;
 mod dice_games;
 mod hand;
 mod history;
@@ -69,6 +70,10 @@ pub enum Command {
     /// Staff accounts: add one; issue and revoke API tokens.
     #[command(subcommand)]
     User(user::UserCommand),
+    /// Benchmarks over a database: `bench hands` writes hands through the
+    /// store and times the hand search (BENCHMARKS.md).
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
 }
 
 /// Why a command failed, and so its exit code.
@@ -121,6 +126,7 @@ fn run(command: Command, log_format: LogFormat) -> Result<(), CliError> {
         Command::Tripoley(command) => tripoley::run(command),
         Command::History(command) => history::run(command),
         Command::User(command) => user::run(command),
+        Command::Bench(command) => bench::run(command),
     }
 }
 

@@ -195,6 +195,11 @@ async function makeData(page) {
   }
   add('a table', '/tables/FIT-CLOSED');
   add('a table with a hand in progress', '/tables/FIT-SETTLE');
+  // The hand search with every hand above in its results (long names and
+  // amounts), and a player's history with their totals.
+  add('hand search', '/history');
+  add('hand search, filtered', '/history?player=maximiliana&status=closed&wager_min=50');
+  add("a player's history", `/history/player?name=${encodeURIComponent('Maximiliana Featherstonehaugh-Oyelaran')}`);
 
   add('tripoley list', '/tripoley');
   // Game A: a whole round on one form, so the read-aloud list and history show.

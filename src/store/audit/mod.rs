@@ -61,9 +61,44 @@ pub fn canonical_json<T: Serialize>(value: &T) -> Result<String, StoreError> {
 
 /// The timestamp form that is stored and hashed: UTC with microseconds.
 pub fn now_text() -> String {
-    chrono::Utc::now()
-        .format("%Y-%m-%dT%H:%M:%S%.6fZ")
-        .to_string()
+    time_text(chrono::Utc::now())
+}
+
+fn time_text(t: chrono::DateTime<chrono::Utc>) -> String {
+    t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+}
+
+/// Where the hand writer's records get their time. The server's is the
+/// system clock; `pitbook bench hands` writes weeks of hands in minutes, so
+/// its clock steps by a set interval at each reading, from a set start —
+/// one reading per command, in seq order, so times still rise with seq.
+#[derive(Debug, Clone, Default)]
+pub enum Clock {
+    #[default]
+    System,
+    Stepping {
+        /// Microseconds since the Unix epoch of the next reading.
+        next: std::sync::Arc<std::sync::atomic::AtomicI64>,
+        step_micros: i64,
+    },
+}
+
+impl Clock {
+    pub fn stepping(start: chrono::DateTime<chrono::Utc>, step_micros: i64) -> Clock {
+        let next = std::sync::Arc::new(start.timestamp_micros().into());
+        Clock::Stepping { next, step_micros }
+    }
+
+    pub fn now_text(&self) -> String {
+        match self {
+            Clock::System => now_text(),
+            Clock::Stepping { next, step_micros } => {
+                use std::sync::atomic::Ordering;
+                let micros = next.fetch_add(*step_micros, Ordering::Relaxed);
+                chrono::DateTime::from_timestamp_micros(micros).map_or_else(now_text, time_text)
+            }
+        }
+    }
 }
 
 pub const SELECT_RECORD: &str = "SELECT seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash FROM audit_log";

@@ -13,8 +13,9 @@
 use tokio::sync::{mpsc, oneshot};
 
 use super::hands::sqlite_writer::SqliteHands;
-use super::hands::{CommandError, CommandResult, HandCommand, OpenHands, execute, execute_in};
+use super::hands::{CommandError, CommandResult, HandCommand, OpenHands, execute_at, execute_in};
 use crate::domain::common::audit::AuditKey;
+use crate::store::audit::Clock;
 use crate::store::{Db, StoreError, begin_write};
 
 /// Most commands in one transaction.
@@ -40,17 +41,22 @@ impl HandWriter {
     /// Starts the writer: a thread for an SQLite file, else a task on the
     /// current tokio runtime.
     pub fn spawn(db: Db, key: AuditKey) -> Result<HandWriter, StoreError> {
+        HandWriter::spawn_with_clock(db, key, Clock::System)
+    }
+
+    /// [`Self::spawn`] with the records' time from `clock` (the bench's).
+    pub fn spawn_with_clock(db: Db, key: AuditKey, clock: Clock) -> Result<HandWriter, StoreError> {
         let (jobs, queue) = mpsc::channel(QUEUE_COMMANDS_MAX);
         match sqlite_file(&db) {
             Some(path) => {
-                let hands = SqliteHands::open(&path, key)?;
+                let hands = SqliteHands::open(&path, key, clock)?;
                 std::thread::Builder::new()
                     .name("pitbook-hand-writer".into())
                     .spawn(move || run_sqlite(hands, queue))
                     .map_err(|e| StoreError::Internal(format!("hand writer thread: {e}")))?;
             }
             None => {
-                tokio::spawn(run_sqlx(db, key, queue));
+                tokio::spawn(run_sqlx(db, key, clock, queue));
             }
         }
         Ok(HandWriter { jobs })
@@ -111,11 +117,11 @@ fn run_sqlite(mut hands: SqliteHands, mut queue: mpsc::Receiver<Job>) {
     }
 }
 
-async fn run_sqlx(db: Db, key: AuditKey, mut queue: mpsc::Receiver<Job>) {
+async fn run_sqlx(db: Db, key: AuditKey, clock: Clock, mut queue: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(BATCH_COMMANDS_MAX);
     let mut cache = OpenHands::default();
     while queue.recv_many(&mut batch, BATCH_COMMANDS_MAX).await > 0 {
-        let replies = match try_batch(&db, &key, &batch, &mut cache).await {
+        let replies = match try_batch(&db, &key, &clock, &batch, &mut cache).await {
             Ok(replies) => {
                 cache.committed();
                 replies
@@ -128,7 +134,9 @@ async fn run_sqlx(db: Db, key: AuditKey, mut queue: mpsc::Receiver<Job>) {
                 tracing::warn!(error = %e, commands = batch.len(), "group commit failed; retrying one by one");
                 let mut replies = Vec::with_capacity(batch.len());
                 for job in &batch {
-                    replies.push(execute(&db, &key, job.hand_id.as_deref(), &job.command).await);
+                    replies.push(
+                        execute_at(&db, &key, &clock, job.hand_id.as_deref(), &job.command).await,
+                    );
                 }
                 replies
             }
@@ -143,13 +151,23 @@ async fn run_sqlx(db: Db, key: AuditKey, mut queue: mpsc::Receiver<Job>) {
 async fn try_batch(
     db: &Db,
     key: &AuditKey,
+    clock: &Clock,
     batch: &[Job],
     cache: &mut OpenHands,
 ) -> Result<Vec<Reply>, StoreError> {
     let mut tx = begin_write(db).await?;
     let mut replies = Vec::with_capacity(batch.len());
     for job in batch {
-        match execute_in(&mut tx, key, job.hand_id.as_deref(), &job.command, cache).await {
+        match execute_in(
+            &mut tx,
+            key,
+            clock,
+            job.hand_id.as_deref(),
+            &job.command,
+            cache,
+        )
+        .await
+        {
             // Dropping the transaction rolls it back.
             Err(CommandError::Store(e)) => return Err(e),
             reply => replies.push(reply),

@@ -17,7 +17,7 @@ use crate::domain::common::field_error::{AsFieldError, FieldError};
 use crate::domain::double_hand_poker::hand_record::{
     GAME_DOUBLE_HAND_POKER, HandError, HandEvent, Phase, RecordedSettlement,
 };
-use crate::store::audit;
+use crate::store::audit::{self, Clock};
 use crate::store::{Backend, Db, StoreError, WriteTx, begin_write};
 pub(super) use cache::{HandCache, NoCache, OpenHands};
 use plan::{Planned, Projection};
@@ -128,8 +128,19 @@ pub async fn execute(
     hand_id: Option<&str>,
     command: &HandCommand,
 ) -> Result<(CommandResult, bool), CommandError> {
+    execute_at(db, key, &Clock::System, hand_id, command).await
+}
+
+/// [`execute`] with its records' time from `clock`.
+pub(super) async fn execute_at(
+    db: &Db,
+    key: &AuditKey,
+    clock: &Clock,
+    hand_id: Option<&str>,
+    command: &HandCommand,
+) -> Result<(CommandResult, bool), CommandError> {
     let mut tx = begin_write(db).await?;
-    let result = execute_in(&mut tx, key, hand_id, command, &mut NoCache).await?;
+    let result = execute_in(&mut tx, key, clock, hand_id, command, &mut NoCache).await?;
     tx.commit().await?;
     Ok(result)
 }
@@ -140,6 +151,7 @@ pub async fn execute(
 pub(super) async fn execute_in(
     tx: &mut WriteTx,
     key: &AuditKey,
+    clock: &Clock,
     hand_id: Option<&str>,
     command: &HandCommand,
     cache: &mut dyn HandCache,
@@ -170,7 +182,7 @@ pub(super) async fn execute_in(
         }
     };
     let planned = plan::plan(prior, command)?;
-    let written = audit::append(tx, key, &planned.records).await?;
+    let written = audit::append_at(tx, key, &planned.records, &clock.now_text()).await?;
     let projection = planned.projection(&written)?;
     write_projection(tx, &planned, command.expected_version, &projection).await?;
     let (result, body) = planned.result(&written)?;

@@ -16,7 +16,7 @@ use super::plan::{self, Planned, Projection};
 use super::{CommandError, CommandResult, HandCache, HandCommand, OpenHands};
 use crate::domain::common::audit::{AuditKey, GENESIS_HASH};
 use crate::store::StoreError;
-use crate::store::audit::{self, AuditRecord};
+use crate::store::audit::{self, AuditRecord, Clock};
 use crate::store::history::projection::HandSearch;
 
 /// How long a write waits for another writer's lock before failing.
@@ -28,6 +28,7 @@ type Reply = Result<(CommandResult, bool), CommandError>;
 pub struct SqliteHands {
     conn: Connection,
     key: AuditKey,
+    clock: Clock,
     cache: OpenHands,
 }
 
@@ -40,7 +41,7 @@ impl From<rusqlite::Error> for CommandError {
 impl SqliteHands {
     /// Opens the database file read-write with the settings every pitbook
     /// connection uses (WAL, synchronous=FULL, foreign keys).
-    pub fn open(path: &Path, key: AuditKey) -> Result<SqliteHands, StoreError> {
+    pub fn open(path: &Path, key: AuditKey, clock: Clock) -> Result<SqliteHands, StoreError> {
         let conn = Connection::open(path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.pragma_update(None, "journal_mode", "wal")?;
@@ -50,6 +51,7 @@ impl SqliteHands {
         Ok(SqliteHands {
             conn,
             key,
+            clock,
             cache: OpenHands::default(),
         })
     }
@@ -101,6 +103,7 @@ impl SqliteHands {
             match execute(
                 &tx,
                 &self.key,
+                &self.clock,
                 &mut head,
                 *hand_id,
                 command,
@@ -130,6 +133,7 @@ fn chain_head(tx: &Transaction<'_>) -> Result<(i64, String), StoreError> {
 fn execute(
     tx: &Transaction<'_>,
     key: &AuditKey,
+    clock: &Clock,
     head: &mut (i64, String),
     hand_id: Option<&str>,
     command: &HandCommand,
@@ -180,7 +184,7 @@ fn execute(
         }
     };
     let planned = plan::plan(prior, command)?;
-    let written = append(tx, key, head, &planned)?;
+    let written = append(tx, key, &clock.now_text(), head, &planned)?;
     let projection = planned.projection(&written)?;
     write_projection(tx, &planned, command.expected_version, &projection)?;
     let (result, body) = planned.result(&written)?;
@@ -204,16 +208,11 @@ fn hand_payloads(tx: &Transaction<'_>, id: &str) -> Result<Vec<String>, StoreErr
 fn append(
     tx: &Transaction<'_>,
     key: &AuditKey,
+    recorded_at: &str,
     head: &mut (i64, String),
     planned: &Planned,
 ) -> Result<Vec<AuditRecord>, StoreError> {
-    let written = audit::chain(
-        key,
-        head.0,
-        head.1.clone(),
-        &audit::now_text(),
-        &planned.records,
-    );
+    let written = audit::chain(key, head.0, head.1.clone(), recorded_at, &planned.records);
     let mut insert = tx.prepare_cached(audit::INSERT_ONE_RECORD_SQLITE)?;
     for r in &written {
         insert.execute(params![

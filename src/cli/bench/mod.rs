@@ -1,0 +1,138 @@
+//! `pitbook bench hands`: writes N closed hands through the hand writer —
+//! the server's own path, so the audit records, the hand numbers and the
+//! search's projection are the real ones — then times every search filter
+//! and a player's history over them (`queries.rs`). BENCHMARKS.md holds
+//! the figures and the commands.
+//!
+//! The hands vary as a cardroom's do: several tables (every fourth a
+//! training table), a pool of dealers, PDs and a few thousand player names,
+//! 1–8 wagers a hand, some hands corrected and some voided afterwards.
+//! Their times are spread over `--weeks`: the writer takes a stepping clock
+//! (`store::audit::Clock`), one reading per command, ending now.
+
+mod hands;
+mod queries;
+
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+
+use super::CliError;
+use super::store_args::StoreArgs;
+use crate::store::Db;
+use crate::store::audit::Clock;
+use crate::store::audit::key::MissingKey;
+use crate::store::double_hand_poker::writer::HandWriter;
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Write N closed hands through the store, then time the hand search.
+    Hands(HandsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HandsArgs {
+    /// Closed hands to write (0: only time the queries, over the hands the
+    /// database holds).
+    #[arg(long, default_value_t = 10_000)]
+    hands: u64,
+    /// Tables writing at once (every fourth a training table).
+    #[arg(long, default_value_t = 12)]
+    tables: u64,
+    /// The hands' times are spread over this many weeks, ending now.
+    #[arg(long, default_value_t = 6)]
+    weeks: u64,
+    /// Queries timed per filter, each with other parameters.
+    #[arg(long, default_value_t = 300)]
+    queries: u64,
+    /// Seed of the hands' and the queries' variety.
+    #[arg(long, default_value_t = 17)]
+    seed: u64,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+pub fn run(command: BenchCommand) -> Result<(), CliError> {
+    match command {
+        BenchCommand::Hands(args) => super::runtime()?.block_on(bench_hands(args)),
+    }
+}
+
+/// A small deterministic generator (splitmix64): the same seed, the same
+/// hands and queries on both databases.
+pub(super) struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u64) as usize]
+    }
+}
+
+/// How many hands the database holds.
+pub(super) async fn hands_held(db: &Db) -> Result<i64, CliError> {
+    let sql = "SELECT COUNT(*) FROM hands";
+    match db {
+        Db::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+        Db::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+    }
+    .map_err(|e| CliError::Failure(e.to_string()))
+}
+
+async fn bench_hands(args: HandsArgs) -> Result<(), CliError> {
+    let failed = |e: &dyn std::fmt::Display| CliError::Failure(e.to_string());
+    if args.tables == 0 {
+        return Err(CliError::BadInput("--tables: give 1 or more".into()));
+    }
+    let (db, key) = args.store.open(MissingKey::Create).await?;
+    let records = hands_held(&db).await?;
+    if args.hands > 0 && records > 0 {
+        return Err(CliError::BadInput(format!(
+            "--hands {}: the database already holds {records} hands; bench writes into an empty \
+             one (or give --hands 0 to time the queries over these)",
+            args.hands
+        )));
+    }
+    let span_micros = (args.weeks.max(1) * 7 * 86_400 * 1_000_000) as i64;
+    if args.hands > 0 {
+        let tables = hands::create_tables(&db, &key, args.tables).await?;
+        // One clock reading per command (a hand, a correction, a void):
+        // the last lands about now.
+        let commands = args.hands + args.hands / 50;
+        let step = span_micros / commands as i64;
+        let start = chrono::Utc::now() - chrono::Duration::microseconds(span_micros);
+        let writer =
+            HandWriter::spawn_with_clock(db.clone(), key.clone(), Clock::stepping(start, step))
+                .map_err(|e| failed(&e))?;
+        let started = Instant::now();
+        let written = hands::write(&writer, &tables, args.hands, args.seed).await?;
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "wrote {} closed hands ({} corrected, {} voided) at {} tables in {secs:.1} s: {:.0} hands/s",
+            written.hands,
+            written.corrected,
+            written.voided,
+            tables.len(),
+            written.hands as f64 / secs
+        );
+    }
+    queries::run(&db, args.queries, args.seed).await?;
+    db.close().await;
+    Ok(())
+}
