@@ -9,3 +9,9 @@ mod common;
 mod http_numbers;
 
 mod http_search;
+
+mod http_notes;
+
+mod http_replay;
+
+mod http_record_words;
