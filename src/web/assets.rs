@@ -28,6 +28,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../static/cards.js"),
     ),
     (
+        "/static/replay.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/replay.js"),
+    ),
+    (
         "/static/enhance.js",
         "text/javascript; charset=utf-8",
         include_str!("../../static/enhance.js"),

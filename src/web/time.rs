@@ -13,6 +13,9 @@ pub struct When {
     pub local: String,
     /// `2026-12-01 19:42:07 UTC`, as recorded (to the second).
     pub utc: String,
+    /// `11:42:07`: the time of day on the cardroom's clock, for a line
+    /// that reads like the floor's log.
+    pub clock: String,
 }
 
 /// `recorded` (RFC 3339 UTC, as stored) in `zone`; text that is not a
@@ -21,17 +24,17 @@ pub fn when(zone: Tz, recorded: &str) -> When {
     match DateTime::parse_from_rfc3339(recorded) {
         Ok(t) => {
             let utc = t.with_timezone(&Utc);
+            let local = utc.with_timezone(&zone);
             When {
-                local: utc
-                    .with_timezone(&zone)
-                    .format("%Y-%m-%d %H:%M:%S %Z")
-                    .to_string(),
+                local: local.format("%Y-%m-%d %H:%M:%S %Z").to_string(),
                 utc: utc.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
+                clock: local.format("%H:%M:%S").to_string(),
             }
         }
         Err(_) => When {
             local: recorded.to_string(),
             utc: recorded.to_string(),
+            clock: recorded.to_string(),
         },
     }
 }
@@ -77,6 +80,8 @@ mod tests {
                 (local, utc),
                 "{recorded} in {zone}"
             );
+            // The time of day is the local time's.
+            assert!(w.local.contains(&w.clock), "{recorded} in {zone}");
         }
     }
 }

@@ -136,6 +136,12 @@ PITBOOK_URL=$base_url \
     PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
     PITBOOK_OUT_DIR=$out_dir \
     node tests/browser/dealer.mjs
+# Reviewing the history (issue 17): search, a hand by number, replay, a
+# note, export — on the same server's hands.
+PITBOOK_URL=$base_url \
+    PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
+    PITBOOK_OUT_DIR=$out_dir \
+    node tests/browser/history.mjs
 verify
 
 start_server pages

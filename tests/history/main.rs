@@ -1,7 +1,8 @@
 //! Reviewing hand histories: hand numbers, the search (`/history`,
 //! `GET /api/v1/hands`), a player's history, `audit verify`'s check
 //! of the search's projection, and the export with its offline check
-//! (`pitbook history export|check`, `cli_export`; the routes, `http_export`).
+//! (`pitbook history export|check`, `cli_export`; the routes, `http_export`),
+//! notes on hands, the record in sentences and the replay.
 
 #[macro_use]
 #[path = "../common/mod.rs"]
@@ -9,6 +10,8 @@ mod common;
 
 mod cli_export;
 mod http_export;
+mod http_notes;
 mod http_numbers;
-
+mod http_record_words;
+mod http_replay;
 mod http_search;

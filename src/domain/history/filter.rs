@@ -116,6 +116,8 @@ pub enum Criterion {
     WagerAtLeast(Money),
     /// Its number at its table.
     Number(i64),
+    /// With a note whose text holds this (lower-cased, partial).
+    Note(String),
 }
 
 /// Where the previous page ended: the last hand's opening time and id
@@ -192,6 +194,7 @@ pub const FILTERS: &[(&str, Parser)] = &[
         amount(k, v).map(Criterion::WagerAtLeast)
     }),
     ("number", |k, v| number(k, v).map(Criterion::Number)),
+    ("note", |k, v| Ok(Criterion::Note(name_key(text(k, v)?)))),
 ];
 
 /// The keys of the time range and of paging, beside [`FILTERS`].

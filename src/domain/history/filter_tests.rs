@@ -50,6 +50,10 @@ fn every_filter_is_read_and_empty_values_are_no_filter() {
         ),
         (&[("number", "#1042")], vec![Criterion::Number(1042)]),
         (&[("number", "7")], vec![Criterion::Number(7)]),
+        (
+            &[("note", " Surveillance ")],
+            vec![Criterion::Note("surveillance".into())],
+        ),
         (&[("table", ""), ("player", "  ")], vec![]),
     ];
     for (given, want) in cases {

@@ -78,6 +78,10 @@ pub enum Action {
     /// Search the hand histories and read a player's history (`/history`):
     /// every player's money across hands, which dealers do not need.
     ReviewHistory,
+    /// Add a note to a hand (a dispute, what surveillance showed), in any
+    /// phase. Not a dealer's, even on their own hand: a note is the floor's
+    /// word on the hand, recorded by someone who did not deal it.
+    AddNotes,
 }
 
 impl Action {
@@ -102,7 +106,10 @@ pub fn allows(role: Role, action: Action) -> bool {
         (Role::Supervisor, ManageTables | AssignDealers | CorrectHands) => true,
         (Role::Dealer, ActOnTable { assigned }) => assigned,
         (Role::Dealer | Role::Trainee, ActInTraining) => true,
-        (Role::Admin | Role::Supervisor | Role::Auditor, VerifyChain | ReviewHistory) => true,
+        (
+            Role::Admin | Role::Supervisor | Role::Auditor,
+            VerifyChain | ReviewHistory | AddNotes,
+        ) => true,
         _ => false,
     }
 }
@@ -174,6 +181,8 @@ mod tests {
             (ActInTraining, [true, true, true, true, false]),
             (Read, [true, true, true, true, true]),
             (VerifyChain, [true, true, false, false, true]),
+            (ReviewHistory, [true, true, false, false, true]),
+            (AddNotes, [true, true, false, false, true]),
         ];
         for (action, expected) in matrix {
             for (role, want) in [Admin, Supervisor, Dealer, Trainee, Auditor]

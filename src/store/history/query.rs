@@ -81,6 +81,28 @@ fn people(w: &mut Where, key: &str, role: Option<&str>) -> String {
     )
 }
 
+/// The hands with a note holding `key` (lower case): the notes' records
+/// themselves, found by their own index (migration 0016), matched inside
+/// the text of `{"type":"hand_note_added","text":"…"}` as recorded (the
+/// key JSON-escaped as the text is). `LOWER` folds A–Z on both databases;
+/// other letters on PostgreSQL only, so on SQLite an accented capital in a
+/// note matches only as typed.
+fn notes(w: &mut Where, key: &str) -> String {
+    let escaped = serde_json::to_string(key).unwrap_or_default();
+    let inner = escaped
+        .strip_prefix('"')
+        .and_then(|e| e.strip_suffix('"'))
+        .unwrap_or("");
+    let mut pattern = String::from(r#"{"type":"hand_note_added","text":""#);
+    pattern.push_str(&contains(inner));
+    pattern.push_str(r#""}"#);
+    let pattern = w.bind(Bind::Text(pattern));
+    format!(
+        "h.id IN (SELECT a.hand_id FROM audit_log a WHERE a.event_type = 'hand_note_added' \
+         AND LOWER(a.payload) LIKE {pattern} ESCAPE '\\')"
+    )
+}
+
 /// One criterion's condition on `hands h`.
 fn clause(w: &mut Where, c: &Criterion) -> Result<String, StoreError> {
     Ok(match c {
@@ -101,6 +123,7 @@ fn clause(w: &mut Where, c: &Criterion) -> Result<String, StoreError> {
         Criterion::BankAtLeast(m) => format!("h.bank_e4 >= {}", w.bind(money(*m)?)),
         Criterion::WagerAtLeast(m) => format!("h.max_wager_e4 >= {}", w.bind(money(*m)?)),
         Criterion::Number(n) => format!("h.number = {}", w.bind(Bind::Int(*n))),
+        Criterion::Note(text) => notes(w, text),
     })
 }
 

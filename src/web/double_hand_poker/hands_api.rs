@@ -29,6 +29,40 @@ pub fn router() -> Router<AppState> {
         )
         .route("/api/v1/hands/{id}", get(show_hand))
         .route("/api/v1/hands/{id}/commands", post(command))
+        .route("/api/v1/hands/{id}/notes", post(add_note))
+}
+
+/// A note as the API takes it: who and when are the signed-in user and the
+/// record's time, never the body's.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApiNote {
+    idempotency_key: String,
+    expected_version: u64,
+    text: String,
+}
+
+/// `POST /api/v1/hands/{id}/notes`: one `hand_note_added` through the hand
+/// writer (admin, supervisor, auditor: `AddNotes`); the core checks the
+/// text (422 naming `events[0].text`) and takes it in any phase.
+async fn add_note(
+    AtPath {
+        state,
+        staff,
+        uri,
+        id,
+    }: AtPath,
+    body: json::Body,
+) -> Result<Response, Response> {
+    staff.require(&state, Action::AddNotes, uri.path()).await?;
+    let note: ApiNote = json::parse(&body).map_err(IntoResponse::into_response)?;
+    let command = HandCommand {
+        idempotency_key: note.idempotency_key,
+        expected_version: Some(note.expected_version),
+        actor: staff.0.user.username.clone(),
+        events: vec![HandEvent::HandNoteAdded { text: note.text }],
+    };
+    submitted(&state, Some(id), command).await
 }
 
 /// A command as the API takes it: the store's [`HandCommand`] whose actor is
@@ -115,18 +149,34 @@ async fn run(
     if events.iter().any(HandEvent::is_supervisor_only) {
         staff.require(state, Action::CorrectHands, path).await?;
     }
+    // A note is not part of running a hand: it has its own route and role.
+    if let Some(i) = events.iter().position(HandEvent::is_note) {
+        let message = "a note is added with POST /api/v1/hands/{id}/notes, not in a command";
+        return Err(ApiError::bad_input(format!("events[{i}].type"), message).into_response());
+    }
     let command = HandCommand {
         idempotency_key: api.idempotency_key,
         expected_version: api.expected_version,
         actor: username.clone(),
         events,
     };
+    submitted(state, hand_id.map(str::to_string), command).await
+}
+
+/// Submits a command to the hand writer: 201 for a new hand, else 200,
+/// with `Idempotent-Replayed: true` for a repeated key.
+async fn submitted(
+    state: &AppState,
+    hand_id: Option<String>,
+    command: HandCommand,
+) -> Result<Response, Response> {
+    let opens = hand_id.is_none();
     let (result, replayed) = state
         .hand_writer
-        .submit(hand_id.map(str::to_string), command)
+        .submit(hand_id, command)
         .await
         .map_err(|e| ApiError::from(e).into_response())?;
-    let status = if hand_id.is_none() && !replayed {
+    let status = if opens && !replayed {
         StatusCode::CREATED
     } else {
         StatusCode::OK

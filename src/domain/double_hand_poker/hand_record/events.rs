@@ -139,6 +139,10 @@ pub enum HandEvent {
     },
     /// A supervisor voids the hand: every bet is returned.
     HandVoided { reason: String },
+    /// A supervisor's, auditor's or admin's note on the hand (a dispute,
+    /// what surveillance showed), in any phase: it changes no money. Who
+    /// and when are the record's actor and time.
+    HandNoteAdded { text: String },
 }
 }
 
@@ -158,6 +162,7 @@ impl HandEvent {
             HandEvent::HandClosed { .. } => "hand_closed",
             HandEvent::OutcomeCorrected { .. } => "outcome_corrected",
             HandEvent::HandVoided { .. } => "hand_voided",
+            HandEvent::HandNoteAdded { .. } => "hand_note_added",
         }
     }
 
@@ -181,6 +186,12 @@ impl HandEvent {
             self,
             HandEvent::OutcomeCorrected { .. } | HandEvent::HandVoided { .. }
         )
+    }
+
+    /// A note: recorded by those who may add notes (`Action::AddNotes`),
+    /// never as part of running the hand.
+    pub fn is_note(&self) -> bool {
+        matches!(self, HandEvent::HandNoteAdded { .. })
     }
 }
 

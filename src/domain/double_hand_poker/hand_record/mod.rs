@@ -14,7 +14,9 @@ pub use events::{GAME_DOUBLE_HAND_POKER, HandEvent};
 pub use pd::{Declined, PdOption, check_declined};
 pub use posted::{PostedRules, open_request, opened_at};
 pub use recorded::RecordedSettlement;
-pub use state::{Check, EVENTS_PER_HAND_MAX, HandState, PdChoice, Phase, REASON_CHARS_MAX};
+pub use state::{
+    Check, EVENTS_PER_HAND_MAX, HandState, NOTE_CHARS_MAX, PdChoice, Phase, REASON_CHARS_MAX,
+};
 
 use crate::domain::common::field_error::{AsFieldError, FieldError};
 use crate::domain::double_hand_poker::settle::SettleError;
@@ -165,3 +167,6 @@ mod posted_tests;
 
 #[cfg(test)]
 mod mixed_tests;
+
+#[cfg(test)]
+mod note_tests;

@@ -6,6 +6,9 @@
 //!   → action_set → dealt (outcome_recorded | hand_recorded, steps_confirmed)
 //!   → hand_closed → closed (outcome_corrected)          any → hand_voided
 //! ```
+//!
+//! `hand_note_added` is accepted in every phase (voided included) and
+//! changes nothing but the version.
 
 mod apply;
 mod checks;
@@ -27,6 +30,8 @@ use crate::domain::double_hand_poker::settle::{
 pub const EVENTS_PER_HAND_MAX: u64 = 1_000;
 /// Longest free text (a reason) in characters.
 pub const REASON_CHARS_MAX: usize = crate::domain::common::text::REASON_CHARS_MAX;
+/// Longest note on a hand, in characters.
+pub const NOTE_CHARS_MAX: usize = 2_000;
 
 /// How much an event is checked when applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@ pub(super) fn ev(value: serde_json::Value) -> HandEvent {
 }
 
 /// The seed's $200 example as a stream of dealer actions.
-fn seed_hand() -> Vec<HandEvent> {
+pub(super) fn seed_hand() -> Vec<HandEvent> {
     vec![
         ev(json!({"type": "hand_opened", "table": "T1", "dealer": "dana"})),
         ev(json!({"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"})),

@@ -132,6 +132,10 @@ pub(super) fn events_of(
             HandEvent::HandClosed { settlement: None },
         ],
         "close" => vec![HandEvent::HandClosed { settlement: None }],
+        // The note as typed: the core checks it (free text, 1..2000).
+        "note" => vec![HandEvent::HandNoteAdded {
+            text: fields.get("text").to_string(),
+        }],
         "void" => vec![HandEvent::HandVoided {
             reason: reason_field(fields)?,
         }],

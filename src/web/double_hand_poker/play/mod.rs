@@ -8,7 +8,10 @@ mod again;
 mod ask;
 mod changes;
 pub(in crate::web) mod forms;
+mod lines;
+mod notes;
 mod pd;
+mod replay;
 mod view;
 mod words;
 
@@ -40,6 +43,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/hands/{id}", get(show).post(act))
         .route("/hands/{id}/record", get(record))
+        .route("/hands/{id}/replay", get(replay::replay))
 }
 
 async fn load(state: &AppState, id: &str) -> Result<Loaded, PageError> {
@@ -110,6 +114,9 @@ struct HandPage<'a> {
     focus_dice: bool,
     /// Corrections and the void, with who and when.
     changes: Vec<changes::ChangeRow>,
+    /// The notes on the hand, and whether this user may add one.
+    notes: Vec<notes::NoteRow>,
+    can_note: bool,
     /// A closed hand's "Start the next hand" form: its own key (it opens a
     /// hand, not an event of this one).
     next_hand_key: String,
@@ -256,19 +263,13 @@ async fn render(
     let steps = loaded
         .with_settlement(|s| v::step_rows(s, loaded))
         .unwrap_or_default();
-    let next_step = steps.iter().position(|s| !s.confirmed);
+    let (next_step, current_seat, in_action) = loaded.in_action(&steps);
     let pending = steps
         .iter()
         .filter(|s| !s.confirmed)
         .map(|s| s.wager.as_str())
         .collect::<Vec<_>>()
         .join(",");
-    let current_seat = next_step.map(|i| i64::from(steps[i].seat));
-    let in_action = match next_step {
-        Some(0) => loaded.state.pd().map(|p| p.bank.to_string()),
-        Some(i) => Some(steps[i - 1].in_action_after.clone()),
-        None => steps.last().map(|s| s.in_action_after.clone()),
-    };
     let show_settlement = matches!(step, Step::Settle | Step::Close | Step::Closed);
     let can_play = may_play(state, staff, &loaded.state.table).await?;
     let hand_path = format!("/hands/{}", loaded.view.id);
@@ -336,6 +337,8 @@ async fn render(
         again,
         seat_chosen: query.seat.map(|s| s.to_string()).unwrap_or_default(),
         changes: changes::rows(loaded, state.time_zone),
+        notes: notes::rows(loaded, state.time_zone),
+        can_note: allows(user.role, Action::AddNotes),
         next_hand_key: uuid::Uuid::new_v4().to_string(),
         hands_shown: loaded.hands_shown(),
         house_way_href: loaded.house_way_href(),
@@ -374,6 +377,8 @@ async fn act(
         staff
             .require(&state, Action::CorrectHands, uri.path())
             .await?;
+    } else if step == "note" {
+        staff.require(&state, Action::AddNotes, uri.path()).await?;
     } else {
         require_play(&state, &staff, &loaded.state.table, uri.path()).await?;
     }
@@ -429,6 +434,8 @@ async fn act(
                 format!("/hands/{id}?focus=dice")
             } else if matches!(step.as_str(), "wager" | "again" | "remove") {
                 format!("/hands/{id}")
+            } else if step == "note" {
+                format!("/hands/{id}#notes")
             } else {
                 format!("/hands/{id}#step")
             };
@@ -464,14 +471,11 @@ struct RecordPage<'a> {
     table: &'a str,
     number: i64,
     status: &'a str,
-    /// Each record, with its event in words where the page has them, and
-    /// when on the cardroom's clock.
-    events: Vec<(
-        &'a crate::store::audit::AuditRecord,
-        String,
-        crate::web::time::When,
-    )>,
+    /// Each record as a sentence first, on the cardroom's clock, with the
+    /// PD's option and refusals in words where it sets the PD.
+    events: Vec<(lines::EventLine<'a>, String)>,
     changes: Vec<changes::ChangeRow>,
+    notes: Vec<notes::NoteRow>,
     /// Every seat's hands in words (`hand/hands_shown.html`).
     hands_shown: Vec<crate::domain::double_hand_poker::hand_words::SeatWords>,
 }
@@ -485,23 +489,19 @@ async fn record(State(state): State<AppState>, staff: Staff, Path(id): Path<Stri
         table: &loaded.view.table,
         number: loaded.view.number,
         status: &loaded.view.status,
-        events: loaded
-            .view
-            .events
-            .iter()
-            .map(|r| {
+        events: lines::lines(&loaded, state.time_zone)
+            .into_iter()
+            .map(|line| {
+                let r = line.record;
                 let note = match r.event_type.as_str() {
                     "pd_set" => pd::pd_set_note(&r.payload).unwrap_or_default(),
                     _ => String::new(),
                 };
-                (
-                    r,
-                    note,
-                    crate::web::time::when(state.time_zone, &r.recorded_at),
-                )
+                (line, note)
             })
             .collect(),
         changes: changes::rows(&loaded, state.time_zone),
+        notes: notes::rows(&loaded, state.time_zone),
         hands_shown: loaded.hands_shown(),
     }))
 }

@@ -95,6 +95,8 @@ pub struct Summary {
 pub struct Loaded {
     pub view: HandView,
     pub state: HandState,
+    /// The hand's events, as recorded (`view.events`' payloads).
+    pub events: Vec<HandEvent>,
 }
 
 impl Loaded {
@@ -105,7 +107,40 @@ impl Loaded {
             .map(|r| HandEvent::from_json(&r.payload).map_err(|e| format!("seq {}: {e}", r.seq)))
             .collect::<Result<Vec<_>, _>>()?;
         let state = HandState::fold(&events).map_err(|e| e.to_string())?;
-        Ok(Loaded { view, state })
+        Ok(Loaded {
+            view,
+            state,
+            events,
+        })
+    }
+
+    /// The hand as it was after its first `n` events (1..=the number of
+    /// events): the same fold over fewer events, the view cut to them.
+    pub fn after(&self, n: usize) -> Result<Loaded, String> {
+        let events = self.events.get(..n).ok_or("no such step")?.to_vec();
+        let state = HandState::fold(&events).map_err(|e| e.to_string())?;
+        let mut view = self.view.clone();
+        view.events.truncate(n);
+        Ok(Loaded {
+            view,
+            state,
+            events,
+        })
+    }
+
+    /// The settlement walkthrough as the hand stands: the next step to
+    /// confirm (its index), its seat, and the bank still in action — the
+    /// PD's bank before the first step, after the last confirmed one
+    /// since.
+    pub fn in_action(&self, steps: &[StepRow]) -> (Option<usize>, Option<i64>, Option<String>) {
+        let next_step = steps.iter().position(|s| !s.confirmed);
+        let current_seat = next_step.map(|i| i64::from(steps[i].seat));
+        let in_action = match next_step {
+            Some(0) => self.state.pd().map(|p| p.bank.to_string()),
+            Some(i) => Some(steps[i - 1].in_action_after.clone()),
+            None => steps.last().map(|s| s.in_action_after.clone()),
+        };
+        (next_step, current_seat, in_action)
     }
 
     /// The step to show; `asked` is the `?step=` of the address.

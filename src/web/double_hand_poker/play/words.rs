@@ -173,6 +173,7 @@ pub(super) fn page_field(step: &str, path: &str) -> String {
     let last = path.rsplit('.').next().unwrap_or(path);
     match step {
         "void" => "v-reason".into(),
+        "note" => "note-text".into(),
         "correct" => match last {
             "reason" => "c-reason",
             "outcome" => "c-outcome",

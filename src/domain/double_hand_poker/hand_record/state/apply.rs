@@ -89,6 +89,12 @@ impl HandState {
         let mut recorded = None;
         match event {
             HandEvent::HandOpened { .. } => return Err(HandError::AlreadyOpened),
+            // In any phase, closed and voided too; no money moves.
+            HandEvent::HandNoteAdded { text } => {
+                recorded = next
+                    .note(text, check)?
+                    .map(|text| HandEvent::HandNoteAdded { text });
+            }
             HandEvent::HandVoided { reason } => {
                 if next.phase == Phase::Voided {
                     return Err(next.wrong_phase(event, "the hand is already voided"));

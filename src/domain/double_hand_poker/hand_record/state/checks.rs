@@ -2,7 +2,7 @@
 //! and the settlement rules probed on the hand as it stands.
 
 use super::apply::{push_everywhere, upsert};
-use super::{Check, HandState, Phase, REASON_CHARS_MAX};
+use super::{Check, HandState, NOTE_CHARS_MAX, Phase, REASON_CHARS_MAX};
 use crate::domain::cards;
 use crate::domain::common::text::{FreeText, NAME_CHARS_MAX};
 use crate::domain::double_hand_poker::hand_record::HandError;
@@ -74,6 +74,25 @@ impl HandState {
         }
         FreeText::paragraph("reason", reason, REASON_CHARS_MAX)?;
         Ok(())
+    }
+
+    /// A note: free text of 1..NOTE_CHARS_MAX characters, lines allowed.
+    /// A new note is returned normalised when it differs (trimmed, NFC),
+    /// to be recorded so; a replayed one must be recorded so already
+    /// (notes are newer than the check, so none predates it).
+    pub(super) fn note(&self, text: &str, check: Check) -> Result<Option<String>, HandError> {
+        let checked = FreeText::paragraph("text", text, NOTE_CHARS_MAX)?;
+        if checked.as_str() == text {
+            return Ok(None);
+        }
+        if check == Check::Replay {
+            return Err(HandError::Refused {
+                field: "text".into(),
+                value: text.chars().take(40).collect(),
+                why: "is not recorded as checked text (trimmed, NFC)".into(),
+            });
+        }
+        Ok(Some(checked.into_string()))
     }
 
     pub(super) fn wager_index(&self, id: &str) -> Result<usize, HandError> {
