@@ -50,6 +50,9 @@ pub struct FilterArgs {
     /// With this name as PD or bettor (any case, partial).
     #[arg(long)]
     player: Option<String>,
+    /// With a note whose text holds this (any case, partial).
+    #[arg(long)]
+    note: Option<String>,
     /// open, closed, corrected or voided.
     #[arg(long)]
     status: Option<String>,
@@ -71,7 +74,7 @@ pub struct FilterArgs {
 }
 
 /// Each flag and the filter key it gives (`domain::history::filter`).
-const FLAGS: [(&str, &str); 13] = [
+const FLAGS: [(&str, &str); 14] = [
     ("--table", "table"),
     ("--when", "when"),
     ("--date", "date"),
@@ -80,6 +83,7 @@ const FLAGS: [(&str, &str); 13] = [
     ("--dealer", "dealer"),
     ("--pd", "pd"),
     ("--player", "player"),
+    ("--note", "note"),
     ("--status", "status"),
     ("--training/--real", "kind"),
     ("--bank-at-least", "bank_min"),
@@ -104,6 +108,7 @@ impl FilterArgs {
             &self.dealer,
             &self.pd,
             &self.player,
+            &self.note,
             &self.status,
             &kind,
             &self.bank_at_least,

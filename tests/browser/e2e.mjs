@@ -311,8 +311,12 @@ try {
     if (JSON.stringify(seen) !== JSON.stringify(expected)) {
       throw new Mismatch(`the hand record's events: expected ${JSON.stringify(expected)}, found ${JSON.stringify(seen)}`);
     }
-    const who = new Set(await page.locator('#record tbody tr td:nth-child(3)').allTextContents());
-    if (!who.has('admin')) throw new Mismatch(`the hand record: expected actor admin, found ${JSON.stringify([...who])}`);
+    // Each event first as a sentence: "HH:MM:SS who: what happened".
+    const said = await page.locator('#record tbody tr td.sentence').allTextContents();
+    const odd = said.map((s) => s.trim()).filter((s) => !/^\d\d:\d\d:\d\d admin: \S/.test(s));
+    if (said.length !== expected.length || odd.length) {
+      throw new Mismatch(`the hand record's sentences: expected "time admin: …" for each event, found ${JSON.stringify(odd)}`);
+    }
   });
 
   console.log(`e2e: passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshot ${join(OUT, 'final.png')}`);

@@ -192,6 +192,13 @@ async function makeData(page) {
     if (stage === 'wagers') add('hand: dice', `/hands/${id}?step=dice`);
     if (stage === 'results') add('hand: cards', `/hands/${id}?mode=cards`);
     if (stage === 'closed' || stage === 'voided') add(`record: ${stage}`, `/hands/${id}/record`);
+    if (stage === 'settle' || stage === 'voided') {
+      // The replay at its first step and its last (the settlement's drawing
+      // with the bank in action; the void marked).
+      add(`replay: ${stage}, first step`, `/hands/${id}/replay?step=1`);
+      await page.goto(`${BASE}/hands/${id}/replay?step=1`);
+      add(`replay: ${stage}, last step`, await page.locator('#replay-last').getAttribute('href'));
+    }
   }
   add('a table', '/tables/FIT-CLOSED');
   add('a table with a hand in progress', '/tables/FIT-SETTLE');

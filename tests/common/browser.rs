@@ -167,6 +167,45 @@ pub fn input_value(html: &str, name: &str) -> String {
     html[start..end].to_string()
 }
 
+/// What a reader sees of an HTML fragment: its tags dropped, the
+/// entities askama escapes with (`&#39;`, `&#34;`, `&amp;`, `&lt;`,
+/// `&gt;`, `&quot;`) read back, white space folded.
+pub fn plain_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    let out = out
+        .replace("&#39;", "'")
+        .replace("&#34;", "\"")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The plain text of the element of id `id` in a page.
+pub fn text_of(html: &str, id: &str) -> String {
+    let start = html
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id} in:\n{html}"));
+    let open_end = html[start..].find('>').unwrap() + start + 1;
+    let tag = html[..start].rfind('<').unwrap();
+    let name: String = html[tag + 1..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    let close = html[open_end..].find(&format!("</{name}>")).unwrap() + open_end;
+    plain_text(&html[open_end..close])
+}
+
 /// A page form's hidden fields (CSRF token, version, idempotency key) as
 /// the page holds them, to post the form again or a copy of it.
 pub fn hidden_fields(body: &str) -> Vec<(&'static str, String)> {

@@ -3,29 +3,16 @@
 //! on seat 4") with the UTC the record keeps beside, and the exact payload
 //! kept beneath in a `<details>`.
 
-use crate::common::browser::signed_in;
+use crate::common::browser::{plain_text, signed_in};
 use crate::common::{Backend, log_records, spawn_app_with};
 use crate::http_numbers::{play, whole_hand};
 use pitbook::domain::staff::Role;
 
-/// The record page's sentences, in order (`td.sentence`, tags dropped).
+/// The record page's sentences, in order (`td.sentence`, as read).
 fn sentences(html: &str) -> Vec<String> {
     html.split("<td class=\"sentence\">")
         .skip(1)
-        .map(|cell| {
-            let cell = &cell[..cell.find("</td>").unwrap()];
-            let mut out = String::new();
-            let mut in_tag = false;
-            for c in cell.chars() {
-                match c {
-                    '<' => in_tag = true,
-                    '>' => in_tag = false,
-                    c if !in_tag => out.push(c),
-                    _ => {}
-                }
-            }
-            out.trim().to_string()
-        })
+        .map(|cell| plain_text(&cell[..cell.find("</td>").unwrap()]))
         .collect()
 }
 

@@ -4,7 +4,7 @@
 //! during the settlement, the results), the marks where a correction, a
 //! note and the void happened, the links, and a step out of range.
 
-use crate::common::browser::{Browser, signed_in};
+use crate::common::browser::{Browser, signed_in, text_of};
 use crate::common::{Backend, TestApp, post_ok, spawn_app};
 use crate::http_notes::note;
 use crate::http_numbers::{play, whole_hand};
@@ -31,31 +31,6 @@ async fn a_hand_with_every_change(app: &TestApp) -> String {
     ]});
     post_ok(app, &format!("/api/v1/hands/{id}/commands"), void).await;
     id
-}
-
-/// The text of the element of id `id` (its tags dropped).
-fn text_of(html: &str, id: &str) -> String {
-    let start = html
-        .find(&format!("id=\"{id}\""))
-        .unwrap_or_else(|| panic!("no #{id} in:\n{html}"));
-    let open_end = html[start..].find('>').unwrap() + start + 1;
-    let tag = html[..start].rfind('<').unwrap();
-    let name: String = html[tag + 1..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphabetic())
-        .collect();
-    let close = html[open_end..].find(&format!("</{name}>")).unwrap() + open_end;
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in html[open_end..close].chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 async fn every_step_of_a_changed_hand_replays_its_state(backend: Backend) {

@@ -44,7 +44,7 @@ struct ApiNote {
 
 /// `POST /api/v1/hands/{id}/notes`: one `hand_note_added` through the hand
 /// writer (admin, supervisor, auditor: `AddNotes`); the core checks the
-/// text (422 naming `events[0].text`) and takes it in any phase.
+/// text (422 naming `text`) and takes it in any phase.
 async fn add_note(
     AtPath {
         state,
@@ -62,7 +62,22 @@ async fn add_note(
         actor: staff.0.user.username.clone(),
         events: vec![HandEvent::HandNoteAdded { text: note.text }],
     };
-    submitted(&state, Some(id), command).await
+    submitted_as(&state, Some(id), command, note_error).await
+}
+
+/// The note's one event is the body's `text`: a refusal of
+/// `events[0].text` names `text`, the field the client sent.
+fn note_error(e: ApiError) -> ApiError {
+    match e {
+        ApiError::BadInput(fe) => match fe.field().strip_prefix("events[0].") {
+            Some(field) => {
+                let field = field.to_string();
+                ApiError::BadInput(fe.with_field(field))
+            }
+            None => ApiError::BadInput(fe),
+        },
+        other => other,
+    }
 }
 
 /// A command as the API takes it: the store's [`HandCommand`] whose actor is
@@ -170,12 +185,23 @@ async fn submitted(
     hand_id: Option<String>,
     command: HandCommand,
 ) -> Result<Response, Response> {
+    submitted_as(state, hand_id, command, |e| e).await
+}
+
+/// [`submitted`], its refusal first reworded by `refused` (a route whose
+/// body is not the command's shape names its own fields).
+async fn submitted_as(
+    state: &AppState,
+    hand_id: Option<String>,
+    command: HandCommand,
+    refused: fn(ApiError) -> ApiError,
+) -> Result<Response, Response> {
     let opens = hand_id.is_none();
     let (result, replayed) = state
         .hand_writer
         .submit(hand_id, command)
         .await
-        .map_err(|e| ApiError::from(e).into_response())?;
+        .map_err(|e| refused(ApiError::from(e)).into_response())?;
     let status = if opens && !replayed {
         StatusCode::CREATED
     } else {

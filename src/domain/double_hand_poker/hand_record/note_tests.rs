@@ -53,7 +53,7 @@ fn a_note_is_free_text_recorded_trimmed_and_refused_when_empty_or_long() {
         let e = noted_after(12, bad).unwrap_err();
         let field = crate::domain::common::field_error::AsFieldError::field_error(&e)
             .expect("a refused note names its field");
-        assert_eq!(field.field(), "text", "{bad:?}: {e}");
+        assert_eq!(field.field(), "event.text", "{bad:?}: {e}");
     }
     assert!(noted_after(12, &"x".repeat(NOTE_CHARS_MAX)).is_ok());
     // A note that was not recorded as checked text does not replay.
