@@ -308,7 +308,37 @@ async fn bad_input_is_exit_2_naming_the_field_or_line_and_writes_nothing(backend
     }
 }
 
+async fn every_exported_line_meets_the_documented_schema(backend: Backend) {
+    let app = three_hands(backend).await;
+    // An open hand with a wager taken back, beside the closed ones.
+    let open = serde_json::json!({"idempotency_key": "open-1", "events": [
+        {"type": "hand_opened", "table": "T2"},
+        {"type": "pd_set", "seat": 1, "player": "Pat", "bank": "100", "option": "bank_one"},
+        {"type": "wager_placed", "id": "w1", "seat": 3, "bettor": "Cy", "amount": "10"},
+        {"type": "wager_removed", "id": "w1", "reason": "placed on the wrong seat"}
+    ]});
+    play(&app, open).await;
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../../docs/hand-history.schema.json"))
+            .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let jsonl = export(&app, &[]);
+    assert_eq!(jsonl.lines().count(), 4);
+    for line in jsonl.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        if let Err(e) = validator.validate(&value) {
+            panic!("{e} at {}:\n{line}", e.instance_path());
+        }
+    }
+    // The schema is not a formality: a money amount as a JSON number fails it.
+    let mut number: serde_json::Value =
+        serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    number["pd"]["bank"] = serde_json::json!(100);
+    assert!(!validator.is_valid(&number));
+}
+
 on_both_databases!(
+    every_exported_line_meets_the_documented_schema,
     export_keeps_the_filters_hands_in_both_formats,
     check_passes_a_fresh_export_and_reports_each_tampering,
     bad_input_is_exit_2_naming_the_field_or_line_and_writes_nothing,
