@@ -1,8 +1,9 @@
 //! `audit verify` re-derives the hand search's projection (the totals on
-//! each `hands` row, `hand_people`, `person_names`) from the log, on both
-//! databases: an untouched database verifies, from the start or from
-//! `--from`; each edit by SQL is a `projection` problem naming what
-//! differs, at the hand's last record (a stray name at the head).
+//! each `hands` row, `hand_people` with its copy of the hand's money,
+//! `person_names`) from the log, on both databases: an untouched database
+//! verifies, from the start or from `--from`; each edit by SQL is a
+//! `projection` problem naming what differs, at the hand's last record (a
+//! stray name at the head).
 
 use crate::audit_tamper::whole_hand;
 use crate::common::{Backend, TestApp, spawn_app, tamper, test_key};
@@ -130,6 +131,18 @@ const EDITS: &[(&[&str], &str)] = &[
             "UPDATE hand_people SET last_seq = last_seq - 1 WHERE name = 'Bo' AND hand_id = (SELECT id FROM hands WHERE number = 1)",
         ],
         "last_seq",
+    ),
+    (
+        &[
+            "UPDATE hand_people SET hand_wagered_e4 = hand_wagered_e4 + 10000 WHERE name = 'Bo' AND hand_id = (SELECT id FROM hands WHERE number = 1)",
+        ],
+        "the hand's money",
+    ),
+    (
+        &[
+            "UPDATE hand_people SET hand_pd_net_e4 = NULL WHERE role = 'pd' AND hand_id = (SELECT id FROM hands WHERE number = 1)",
+        ],
+        "the hand's money",
     ),
     (
         &["DELETE FROM person_names WHERE name_key = 'pat'"],

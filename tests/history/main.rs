@@ -15,3 +15,4 @@ mod http_numbers;
 mod http_record_words;
 mod http_replay;
 mod http_search;
+mod store_totals;

@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 
 use sqlx::Row;
 
-use super::query::{self, Bind};
+use super::query;
 use crate::domain::history::{Cursor, HandFilter};
 use crate::domain::history_export::{ExportRecord, HandSource};
 use crate::store::audit::{AuditRecord, SELECT_RECORD};

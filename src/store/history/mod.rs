@@ -17,7 +17,6 @@ use crate::domain::history::units::from_e4;
 use crate::domain::history::{Cursor, HandFilter};
 use crate::store::{Db, StoreError, WriteTx};
 use projection::HandSearch;
-use query::{Bind, Where};
 
 /// One hand in the results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -61,26 +60,26 @@ const SELECT_HANDS: &str = "SELECT h.id, h.table_id, h.number, h.dealer, h.statu
     COALESCE((SELECT t.training FROM card_tables t WHERE t.name = h.table_id), FALSE), \
     h.opened_at, h.pd_name, h.bank_e4, h.wagered_e4, h.collection_e4, h.pd_net_e4 FROM hands h";
 
-const SELECT_TOTALS: &str = "SELECT COUNT(*), CAST(COALESCE(SUM(h.wagered_e4), 0) AS BIGINT), \
-    CAST(COALESCE(SUM(h.collection_e4), 0) AS BIGINT), CAST(COALESCE(SUM(h.pd_net_e4), 0) AS BIGINT) FROM hands h";
-
 /// Binds `binds` in order.
 macro_rules! bound {
     ($query:expr, $binds:expr) => {{
         let mut q = $query;
         for b in $binds {
             q = match b {
-                Bind::Text(t) => q.bind(t.clone()),
-                Bind::Int(i) => q.bind(*i),
-                Bind::Bool(v) => q.bind(*v),
+                $crate::store::history::query::Bind::Text(t) => q.bind(t.clone()),
+                $crate::store::history::query::Bind::Int(i) => q.bind(*i),
+                $crate::store::history::query::Bind::Bool(v) => q.bind(*v),
             };
         }
         q
     }};
 }
 
-/// The export's reading (after [`bound!`], which it uses).
+/// The export's reading and the totals (after [`bound!`], which they use).
 pub mod export;
+pub mod totals;
+
+pub use totals::totals;
 
 /// A result row of [`SELECT_HANDS`] (either backend's row type).
 macro_rules! hand_row {
@@ -112,13 +111,33 @@ pub async fn search(
     filter: &HandFilter,
     bounds: (Option<String>, Option<String>),
 ) -> Result<SearchPage, StoreError> {
-    let page = conditions_page(filter, bounds.clone())?;
     let limit = filter.limit as i64;
-    let sql = format!(
-        "{SELECT_HANDS}{} ORDER BY h.opened_at DESC, h.id DESC LIMIT {}",
-        page.sql(),
-        limit + 1
-    );
+    let (sql, page) = if query::one_name(filter).is_some() {
+        // The name's newest hands from its people rows, then their rows.
+        let (page, joined) =
+            query::person_conditions(filter, bounds.clone(), filter.after.as_ref())?;
+        let join = if joined {
+            " JOIN hands h ON h.id = p.hand_id"
+        } else {
+            ""
+        };
+        let sql = format!(
+            "{SELECT_HANDS} WHERE h.id IN (SELECT k.hand_id FROM (SELECT DISTINCT p.opened_at, \
+             p.hand_id FROM hand_people p{join}{} ORDER BY p.opened_at DESC, p.hand_id DESC \
+             LIMIT {}) k) ORDER BY h.opened_at DESC, h.id DESC",
+            page.sql(),
+            limit + 1
+        );
+        (sql, page)
+    } else {
+        let page = query::conditions(filter, bounds.clone(), filter.after.as_ref())?;
+        let sql = format!(
+            "{SELECT_HANDS}{} ORDER BY h.opened_at DESC, h.id DESC LIMIT {}",
+            page.sql(),
+            limit + 1
+        );
+        (sql, page)
+    };
     let mut hands: Vec<HandRow> = on_pool!(db, |pool| {
         let rows = bound!(sqlx::query(&sql), &page.binds)
             .fetch_all(pool)
@@ -144,35 +163,6 @@ pub async fn search(
         hands,
         totals,
         next,
-    })
-}
-
-fn conditions_page(
-    filter: &HandFilter,
-    bounds: (Option<String>, Option<String>),
-) -> Result<Where, StoreError> {
-    query::conditions(filter, bounds, filter.after.as_ref())
-}
-
-/// The totals of every hand `filter` keeps (whatever the page).
-pub async fn totals(
-    db: &Db,
-    filter: &HandFilter,
-    bounds: (Option<String>, Option<String>),
-) -> Result<Totals, StoreError> {
-    let all = query::conditions(filter, bounds, None)?;
-    let sql = format!("{SELECT_TOTALS}{}", all.sql());
-    let (hands, wagered, collection, pd): (i64, i64, i64, i64) = on_pool!(db, |pool| {
-        let r = bound!(sqlx::query(&sql), &all.binds)
-            .fetch_one(pool)
-            .await?;
-        (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)
-    });
-    Ok(Totals {
-        hands,
-        wagered: from_e4(wagered),
-        house_collection: from_e4(collection),
-        pd_results: from_e4(pd),
     })
 }
 

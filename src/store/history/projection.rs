@@ -101,10 +101,12 @@ pub const UPDATE_SEARCH_COLUMNS: &str = "UPDATE hands SET pd_name = $2, pd_net_e
 
 /// The hand's people replaced: its old rows out (their name keys back).
 pub const DELETE_PEOPLE: &str = "DELETE FROM hand_people WHERE hand_id = $1 RETURNING name_key";
-/// One person in; the hand's time and last record from its row.
+/// One person in; the hand's time, last record and money from its row
+/// (written just before), so a name's totals need not read the hands.
 pub const INSERT_PERSON: &str = "INSERT INTO hand_people (hand_id, role, name, name_key, \
-    staked_e4, received_e4, net_e4, opened_at, last_seq) \
-    SELECT $1, $2, $3, $4, $5, $6, $7, h.opened_at, h.last_seq FROM hands h WHERE h.id = $1";
+    staked_e4, received_e4, net_e4, opened_at, last_seq, hand_wagered_e4, hand_collection_e4, \
+    hand_pd_net_e4) SELECT $1, $2, $3, $4, $5, $6, $7, h.opened_at, h.last_seq, h.wagered_e4, \
+    h.collection_e4, h.pd_net_e4 FROM hands h WHERE h.id = $1";
 pub const INSERT_NAME: &str =
     "INSERT INTO person_names (name_key) VALUES ($1) ON CONFLICT (name_key) DO NOTHING";
 /// A name no hand holds any more leaves the list.

@@ -24,7 +24,6 @@ use super::Problem;
 use super::hand_rows::Expected;
 use crate::domain::double_hand_poker::hand_record::HandState;
 use crate::domain::history::Role;
-use crate::domain::history::units::from_e4;
 use crate::store::history::projection::{HandSearch, PersonRow, SearchColumns};
 use crate::store::{Db, StoreError};
 
@@ -110,22 +109,30 @@ fn digest(c: &SearchColumns, people: &[PersonRow]) -> SearchDigest {
 }
 
 /// A hand's search projection as stored.
-struct StoredHand {
-    id: String,
-    columns: SearchColumns,
+pub(super) struct StoredHand {
+    pub(super) id: String,
+    pub(super) columns: SearchColumns,
     summarized: i64,
     last_seq: i64,
-    people: Vec<StoredPerson>,
+    pub(super) people: Vec<StoredPerson>,
 }
 
-/// A `hand_people` row with its `opened_at` and `last_seq`.
-type StoredPerson = (PersonRow, String, i64);
+/// A `hand_people` row with what it copies of its hand: `opened_at`,
+/// `last_seq` and the money (wagered, collection, PD net).
+pub(super) struct StoredPerson {
+    pub(super) person: PersonRow,
+    opened_at: String,
+    last_seq: i64,
+    hand_money: HandMoney,
+}
+
+type HandMoney = (i64, Option<i64>, Option<i64>);
 
 /// Hands in id order, each followed by its people (none: one row of NULLs).
 const SELECT_STORED: &str = "SELECT h.id, h.pd_name, h.pd_net_e4, h.bank_e4, h.wagered_e4, \
     h.max_wager_e4, h.collection_e4, h.corrected, h.summarized, h.last_seq, \
-    p.role, p.name, p.name_key, p.staked_e4, p.received_e4, p.net_e4, p.opened_at, p.last_seq \
-    FROM hands h LEFT JOIN hand_people p ON p.hand_id = h.id ORDER BY h.id";
+    p.role, p.name, p.name_key, p.staked_e4, p.received_e4, p.net_e4, p.opened_at, p.last_seq, \
+    p.hand_wagered_e4, p.hand_collection_e4, p.hand_pd_net_e4 FROM hands h LEFT JOIN hand_people p ON p.hand_id = h.id ORDER BY h.id";
 
 /// A result row's columns, read alike from rusqlite and sqlx.
 trait Columns {
@@ -188,9 +195,17 @@ fn read_row(r: &impl Columns) -> Result<(StoredHand, Option<StoredPerson>), Stor
         received_e4: r.int(14)?,
         net_e4: r.int(15)?,
     };
-    let opened_at = required(r.text(16)?, "hand_people.opened_at")?;
-    let last_seq = required(r.int(17)?, "hand_people.last_seq")?;
-    Ok((hand, Some((person, opened_at, last_seq))))
+    let stored = StoredPerson {
+        person,
+        opened_at: required(r.text(16)?, "hand_people.opened_at")?,
+        last_seq: required(r.int(17)?, "hand_people.last_seq")?,
+        hand_money: (
+            required(r.int(18)?, "hand_people.hand_wagered_e4")?,
+            r.int(19)?,
+            r.int(20)?,
+        ),
+    };
+    Ok((hand, Some(stored)))
 }
 
 /// What the walk over the stored hands found.
@@ -241,10 +256,11 @@ impl Walk {
             ControlFlow::Break(Found::Problem(search_problem(seq, &stored.id, message)))
         };
         // Whatever the log says, a stored name must be in the names list.
-        if let Some((p, _, _)) = stored
+        if let Some(p) = stored
             .people
             .iter()
-            .find(|(p, _, _)| !self.names.contains(&p.name_key))
+            .map(|s| &s.person)
+            .find(|p| !self.names.contains(&p.name_key))
         {
             let message = format!(
                 "person_names lacks {:?}, the name key of {} {:?}",
@@ -265,20 +281,25 @@ impl Walk {
             Err(e) => return problem(seq, format!("its events give no search projection: {e}")),
             Ok(d) => d,
         };
-        let people: Vec<PersonRow> = stored.people.iter().map(|(p, _, _)| p.clone()).collect();
+        let people: Vec<PersonRow> = stored.people.iter().map(|s| s.person.clone()).collect();
         if digest(&stored.columns, &people) != *wanted {
             return ControlFlow::Break(Found::Differs(stored, seq));
         }
-        let stale = stored
-            .people
-            .iter()
-            .find(|(_, opened_at, last_seq)| opened_at != want.opened_at() || *last_seq != seq);
-        if let Some((p, opened_at, last_seq)) = stale {
+        // The columns equal the events' (above), so the copies must equal them.
+        let c = &stored.columns;
+        let money: HandMoney = (c.wagered_e4, c.collection_e4, c.pd_net_e4);
+        let stale = stored.people.iter().find(|s| {
+            s.opened_at != want.opened_at() || s.last_seq != seq || s.hand_money != money
+        });
+        if let Some(s) = stale {
             let message = format!(
-                "hand_people's row for {} {:?} has opened_at {opened_at:?} and last_seq {last_seq}; \
-                 the hand's are {:?} and {seq}",
-                p.role,
-                p.name,
+                "hand_people's row for {} {:?} has opened_at {:?}, last_seq {} and the hand's \
+                 money {:?}; the hand's are {:?}, {seq} and {money:?}",
+                s.person.role,
+                s.person.name,
+                s.opened_at,
+                s.last_seq,
+                s.hand_money,
                 want.opened_at()
             );
             return problem(seq, message);
@@ -353,7 +374,7 @@ pub(super) async fn first_problem(
     let problem = match found {
         Some(Found::Problem(p)) => Some(p),
         Some(Found::Differs(stored, seq)) => {
-            let message = describe(db, &stored, head_seq).await?;
+            let message = super::hand_search_describe::describe(db, &stored, head_seq).await?;
             Some(search_problem(seq, &stored.id, message))
         }
         None => stray_rows(db, walk.people_read, head_seq, from).await?,
@@ -408,115 +429,4 @@ fn read_sqlite(path: &Path, walk: &mut Walk) -> Result<Option<Found>, StoreError
         }
     }
     Ok(walk.finish().break_value())
-}
-
-/// What differs between a hand's stored search projection and the one its
-/// events up to the head give.
-async fn describe(db: &Db, stored: &StoredHand, head_seq: i64) -> Result<String, StoreError> {
-    let open = super::replay::HandReplay::default()
-        .load_before(db, &stored.id, head_seq + 1)
-        .await?;
-    let want = HandSearch::of(&open.state)?;
-    let money = |v: Option<i64>| v.map_or_else(|| "none".to_string(), |v| from_e4(v).to_string());
-    let (s, w) = (&stored.columns, &want.columns);
-    let columns = [
-        (
-            "pd_name",
-            s.pd_name != w.pd_name,
-            format!("{:?}", s.pd_name),
-            format!("{:?}", w.pd_name),
-        ),
-        (
-            "pd_net_e4",
-            s.pd_net_e4 != w.pd_net_e4,
-            money(s.pd_net_e4),
-            money(w.pd_net_e4),
-        ),
-        (
-            "bank_e4",
-            s.bank_e4 != w.bank_e4,
-            money(s.bank_e4),
-            money(w.bank_e4),
-        ),
-        (
-            "wagered_e4",
-            s.wagered_e4 != w.wagered_e4,
-            money(Some(s.wagered_e4)),
-            money(Some(w.wagered_e4)),
-        ),
-        (
-            "max_wager_e4",
-            s.max_wager_e4 != w.max_wager_e4,
-            money(s.max_wager_e4),
-            money(w.max_wager_e4),
-        ),
-        (
-            "collection_e4",
-            s.collection_e4 != w.collection_e4,
-            money(s.collection_e4),
-            money(w.collection_e4),
-        ),
-        (
-            "corrected",
-            s.corrected != w.corrected,
-            s.corrected.to_string(),
-            w.corrected.to_string(),
-        ),
-    ];
-    if let Some((field, _, stored, folded)) = columns.into_iter().find(|c| c.1) {
-        return Ok(format!(
-            "the stored {field} is {stored}; its events give {folded}"
-        ));
-    }
-    let person = |p: &PersonRow| {
-        format!(
-            "{} {:?} (key {:?}) staked {}, received {}, net {}",
-            p.role,
-            p.name,
-            p.name_key,
-            money(Some(p.staked_e4)),
-            money(p.received_e4),
-            money(p.net_e4)
-        )
-    };
-    let stored_people: Vec<&PersonRow> = stored.people.iter().map(|(p, _, _)| p).collect();
-    for w in &want.people {
-        match stored_people
-            .iter()
-            .find(|s| (s.role, &s.name) == (w.role, &w.name))
-        {
-            None => {
-                return Ok(format!(
-                    "hand_people lacks the row its events give: {}",
-                    person(w)
-                ));
-            }
-            Some(s) if *s != w => {
-                return Ok(format!(
-                    "hand_people holds {}; its events give {}",
-                    person(s),
-                    person(w)
-                ));
-            }
-            Some(_) => {}
-        }
-    }
-    let extra = stored_people.iter().find(|s| {
-        !want
-            .people
-            .iter()
-            .any(|w| (w.role, &w.name) == (s.role, &s.name))
-    });
-    Ok(match extra {
-        Some(s) => format!(
-            "hand_people has a row its events do not give: {}",
-            person(s)
-        ),
-        // Two rows for one person (a primary key dropped) digest otherwise.
-        None => format!(
-            "hand_people holds {} rows; its events give {}",
-            stored_people.len(),
-            want.people.len()
-        ),
-    })
 }

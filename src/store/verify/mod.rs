@@ -8,8 +8,10 @@ mod replay;
 
 use replay::*;
 
+mod hand_days;
 mod hand_rows;
 mod hand_search;
+mod hand_search_describe;
 pub(crate) mod log_reader;
 mod projections;
 mod staff;

@@ -257,7 +257,8 @@ impl HandReplay {
     }
 
     /// Every hand's projection row and search projection against the fold
-    /// of its events (`hand_rows.rs`, `hand_search.rs`).
+    /// of its events (`hand_rows.rs`, `hand_search.rs`), and the daily
+    /// totals against the rows (`hand_days.rs`).
     pub(super) async fn compare_projection(
         self,
         db: &Db,
@@ -273,7 +274,8 @@ impl HandReplay {
         let (search, expected) =
             super::hand_search::first_problem(db, expected, head_seq, from).await?;
         let rows = super::hand_rows::first_problem(db, expected, head_seq, from).await?;
-        Ok(earliest(rows, search))
+        let days = super::hand_days::first_problem(db, head_seq).await?;
+        Ok(earliest(earliest(rows, search), days))
     }
 }
 

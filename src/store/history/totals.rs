@@ -1,0 +1,267 @@
+//! The filtered set's totals (hands, wagered, collection, PD results),
+//! read one of three ways by what the filter holds, each bounded at a
+//! million hands (BENCHMARKS.md, "Hand search"):
+//!
+//! - tables, states and kinds only: whole UTC days from `hand_days`
+//!   (migration 0018), the partial days at the range's ends from
+//!   `hands_by_time`, which carries what a day's row keys;
+//! - one name (PD or player): that name's people rows, which carry their
+//!   hand's money, each hand once (by its `last_seq`), the hand joined
+//!   only for other criteria;
+//! - anything else: the hands themselves, by the index of the criterion
+//!   (`hands_by_bank`, `hands_by_max_wager`, `hands_by_dealer_time` carry
+//!   the money).
+
+use chrono::NaiveDate;
+use sqlx::Row;
+
+use super::Totals;
+use super::query::{self, Where, by_days, criteria_conditions, one_name, person_conditions};
+use crate::domain::history::HandFilter;
+use crate::domain::history::units::from_e4;
+use crate::store::{Db, StoreError};
+
+/// The four sums over rows `(n, w, c, p)`, as one row on both databases.
+const SUMS: &str = "SELECT CAST(COALESCE(SUM(t.n), 0) AS BIGINT), \
+    CAST(COALESCE(SUM(t.w), 0) AS BIGINT), CAST(COALESCE(SUM(t.c), 0) AS BIGINT), \
+    CAST(COALESCE(SUM(t.p), 0) AS BIGINT) FROM";
+
+/// A hand's contribution: itself and its money.
+const HAND_SUMS: &str = "SELECT 1 AS n, h.wagered_e4 AS w, h.collection_e4 AS c, \
+    h.pd_net_e4 AS p FROM hands h";
+
+/// The totals of every hand `filter` keeps (whatever the page);
+/// `bounds`: its time range in UTC (`time::bounds`).
+pub async fn totals(
+    db: &Db,
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+) -> Result<Totals, StoreError> {
+    let (sql, w) = if by_days(filter) {
+        days_sql(filter, bounds)?
+    } else if one_name(filter).is_some() {
+        person_sql(filter, bounds)?
+    } else {
+        let w = query::conditions(filter, bounds, None)?;
+        (format!("{SUMS} ({HAND_SUMS}{}) t", w.sql()), w)
+    };
+    let (hands, wagered, collection, pd): (i64, i64, i64, i64) = on_pool!(db, |pool| {
+        let r = bound!(sqlx::query(&sql), &w.binds).fetch_one(pool).await?;
+        (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)
+    });
+    Ok(Totals {
+        hands,
+        wagered: from_e4(wagered),
+        house_collection: from_e4(collection),
+        pd_results: from_e4(pd),
+    })
+}
+
+/// A one-name filter's totals: its people rows, one per hand.
+fn person_sql(
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+) -> Result<(String, Where), StoreError> {
+    let (w, joined) = person_conditions(filter, bounds, None)?;
+    let join = if joined {
+        " JOIN hands h ON h.id = p.hand_id"
+    } else {
+        ""
+    };
+    let sql = format!(
+        "{SUMS} (SELECT 1 AS n, MAX(p.hand_wagered_e4) AS w, MAX(p.hand_collection_e4) AS c, \
+         MAX(p.hand_pd_net_e4) AS p FROM hand_people p{join}{} GROUP BY p.last_seq) t",
+        w.sql()
+    );
+    Ok((sql, w))
+}
+
+/// Midnight UTC of `day`, as `opened_at` is written.
+fn midnight(day: NaiveDate) -> String {
+    format!("{day}T00:00:00.000000Z")
+}
+
+fn day_of(t: &str) -> Result<NaiveDate, StoreError> {
+    t.get(..10)
+        .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
+        .ok_or_else(|| StoreError::Internal(format!("{t:?} is not a UTC time")))
+}
+
+/// How `[from, to)` splits: the whole days `[first, end)` (None: open on
+/// that side) and the partial ends, each a `[from, to)` of times.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Split {
+    pub whole: Option<(Option<NaiveDate>, Option<NaiveDate>)>,
+    pub ends: Vec<(Option<String>, Option<String>)>,
+}
+
+pub fn split(bounds: &(Option<String>, Option<String>)) -> Result<Split, StoreError> {
+    let first = match &bounds.0 {
+        None => None,
+        Some(from) => {
+            let day = day_of(from)?;
+            Some(if *from == midnight(day) {
+                day
+            } else {
+                day.succ_opt().unwrap_or(day)
+            })
+        }
+    };
+    let end = bounds.1.as_deref().map(day_of).transpose()?;
+    if let (Some(f), Some(e)) = (first, end)
+        && f >= e
+    {
+        // No whole day inside: the hands of the range itself.
+        return Ok(Split {
+            whole: None,
+            ends: vec![bounds.clone()],
+        });
+    }
+    let mut ends = Vec::new();
+    if let (Some(from), Some(f)) = (&bounds.0, first)
+        && *from != midnight(f)
+    {
+        ends.push((Some(from.clone()), Some(midnight(f))));
+    }
+    if let (Some(to), Some(e)) = (&bounds.1, end)
+        && *to != midnight(e)
+    {
+        ends.push((Some(midnight(e)), Some(to.clone())));
+    }
+    Ok(Split {
+        whole: Some((first, end)),
+        ends,
+    })
+}
+
+/// A filter of tables, states and kinds: whole days from `hand_days`, the
+/// partial ends from the hands.
+fn days_sql(
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+) -> Result<(String, Where), StoreError> {
+    let split = split(&bounds)?;
+    let mut w = Where::default();
+    let mut parts = Vec::new();
+    if let Some((first, end)) = split.whole {
+        let conditions = criteria_conditions(&mut w, filter, |w| {
+            let mut days = Vec::new();
+            if let Some(f) = first {
+                days.push(format!("h.day >= {}", w.bind_text(f.to_string())));
+            }
+            if let Some(e) = end {
+                days.push(format!("h.day < {}", w.bind_text(e.to_string())));
+            }
+            (!days.is_empty()).then(|| days.join(" AND "))
+        })?;
+        parts.push(format!(
+            "SELECT h.hands AS n, h.wagered_e4 AS w, h.collection_e4 AS c, h.pd_net_e4 AS p \
+             FROM hand_days h{conditions}"
+        ));
+    }
+    for (from, to) in split.ends {
+        let conditions = criteria_conditions(&mut w, filter, |w| {
+            let mut times = Vec::new();
+            if let Some(f) = from {
+                times.push(format!("h.opened_at >= {}", w.bind_text(f)));
+            }
+            if let Some(t) = to {
+                times.push(format!("h.opened_at < {}", w.bind_text(t)));
+            }
+            (!times.is_empty()).then(|| times.join(" AND "))
+        })?;
+        parts.push(format!("{HAND_SUMS}{conditions}"));
+    }
+    Ok((format!("{SUMS} ({}) t", parts.join(" UNION ALL ")), w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Option<String> {
+        Some(s.to_string())
+    }
+
+    fn d(s: &str) -> Option<NaiveDate> {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()
+    }
+
+    #[test]
+    fn a_range_splits_into_whole_days_and_its_partial_ends() {
+        let cases = [
+            // All time: every day, no ends.
+            ((None, None), Some((None, None)), vec![]),
+            // Midnight to midnight: whole days only.
+            (
+                (
+                    t("2026-11-02T00:00:00.000000Z"),
+                    t("2026-11-04T00:00:00.000000Z"),
+                ),
+                Some((d("2026-11-02"), d("2026-11-04"))),
+                vec![],
+            ),
+            // A cardroom day at UTC-8: one partial end each side.
+            (
+                (
+                    t("2026-11-02T08:00:00.000000Z"),
+                    t("2026-11-04T08:00:00.000000Z"),
+                ),
+                Some((d("2026-11-03"), d("2026-11-04"))),
+                vec![
+                    (
+                        t("2026-11-02T08:00:00.000000Z"),
+                        t("2026-11-03T00:00:00.000000Z"),
+                    ),
+                    (
+                        t("2026-11-04T00:00:00.000000Z"),
+                        t("2026-11-04T08:00:00.000000Z"),
+                    ),
+                ],
+            ),
+            // From only: the rest of its day, then every day after.
+            (
+                (t("2026-11-02T08:00:00.000000Z"), None),
+                Some((d("2026-11-03"), None)),
+                vec![(
+                    t("2026-11-02T08:00:00.000000Z"),
+                    t("2026-11-03T00:00:00.000000Z"),
+                )],
+            ),
+            // To only: every day before, then its own day's start.
+            (
+                (None, t("2026-11-02T08:00:00.000000Z")),
+                Some((None, d("2026-11-02"))),
+                vec![(
+                    t("2026-11-02T00:00:00.000000Z"),
+                    t("2026-11-02T08:00:00.000000Z"),
+                )],
+            ),
+        ];
+        for (bounds, whole, ends) in cases {
+            assert_eq!(split(&bounds).unwrap(), Split { whole, ends }, "{bounds:?}");
+        }
+    }
+
+    #[test]
+    fn a_range_inside_a_day_or_across_one_midnight_is_read_from_the_hands() {
+        for bounds in [
+            (
+                t("2026-11-02T08:00:00.000000Z"),
+                t("2026-11-02T12:00:00.000000Z"),
+            ),
+            (
+                t("2026-11-02T20:00:00.000000Z"),
+                t("2026-11-03T04:00:00.000000Z"),
+            ),
+        ] {
+            assert_eq!(
+                split(&bounds).unwrap(),
+                Split {
+                    whole: None,
+                    ends: vec![bounds.clone()]
+                }
+            );
+        }
+    }
+}
