@@ -10,7 +10,6 @@ use std::ops::ControlFlow;
 
 use sqlx::Row;
 
-use super::query;
 use crate::domain::history::{Cursor, HandFilter};
 use crate::domain::history_export::{ExportRecord, HandSource};
 use crate::store::audit::{AuditRecord, SELECT_RECORD};
@@ -48,11 +47,9 @@ pub async fn next_batch(
     bounds: (Option<String>, Option<String>),
     after: Option<&Cursor>,
 ) -> Result<Vec<BatchHand>, StoreError> {
-    let conditions = query::conditions(filter, bounds, after)?;
-    let sql = format!(
-        "{SELECT_BATCH}{} ORDER BY h.opened_at DESC, h.id DESC LIMIT {BATCH_HANDS}",
-        conditions.sql()
-    );
+    let mut filter = filter.clone();
+    filter.after = after.cloned();
+    let (sql, conditions) = super::page_query(SELECT_BATCH, &filter, bounds, BATCH_HANDS as i64)?;
     Ok(on_pool!(db, |pool| {
         let rows = bound!(sqlx::query(&sql), &conditions.binds)
             .fetch_all(pool)

@@ -112,32 +112,7 @@ pub async fn search(
     bounds: (Option<String>, Option<String>),
 ) -> Result<SearchPage, StoreError> {
     let limit = filter.limit as i64;
-    let (sql, page) = if query::one_name(filter).is_some() {
-        // The name's newest hands from its people rows, then their rows.
-        let (page, joined) =
-            query::person_conditions(filter, bounds.clone(), filter.after.as_ref())?;
-        let join = if joined {
-            " JOIN hands h ON h.id = p.hand_id"
-        } else {
-            ""
-        };
-        let sql = format!(
-            "{SELECT_HANDS} WHERE h.id IN (SELECT k.hand_id FROM (SELECT DISTINCT p.opened_at, \
-             p.hand_id FROM hand_people p{join}{} ORDER BY p.opened_at DESC, p.hand_id DESC \
-             LIMIT {}) k) ORDER BY h.opened_at DESC, h.id DESC",
-            page.sql(),
-            limit + 1
-        );
-        (sql, page)
-    } else {
-        let page = query::conditions(filter, bounds.clone(), filter.after.as_ref())?;
-        let sql = format!(
-            "{SELECT_HANDS}{} ORDER BY h.opened_at DESC, h.id DESC LIMIT {}",
-            page.sql(),
-            limit + 1
-        );
-        (sql, page)
-    };
+    let (sql, page) = page_query(SELECT_HANDS, filter, bounds.clone(), limit + 1)?;
     let mut hands: Vec<HandRow> = on_pool!(db, |pool| {
         let rows = bound!(sqlx::query(&sql), &page.binds)
             .fetch_all(pool)
@@ -164,6 +139,40 @@ pub async fn search(
         totals,
         next,
     })
+}
+
+/// `select` (over `hands h`) for the newest `limit` hands `filter` keeps
+/// after its cursor, newest first; and its binds. A one-name filter's
+/// hands come from the name's people rows first, newest first by their
+/// index, every other criterion on the hand joined to them.
+pub(crate) fn page_query(
+    select: &str,
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+    limit: i64,
+) -> Result<(String, query::Where), StoreError> {
+    let after = filter.after.as_ref();
+    if query::one_name(filter).is_none() {
+        let page = query::conditions(filter, bounds, after)?;
+        let sql = format!(
+            "{select}{} ORDER BY h.opened_at DESC, h.id DESC LIMIT {limit}",
+            page.sql()
+        );
+        return Ok((sql, page));
+    }
+    let (page, joined) = query::person_conditions(filter, bounds, after)?;
+    let join = if joined {
+        " JOIN hands h ON h.id = p.hand_id"
+    } else {
+        ""
+    };
+    let sql = format!(
+        "{select} WHERE h.id IN (SELECT k.hand_id FROM (SELECT DISTINCT p.opened_at, \
+         p.hand_id FROM hand_people p{join}{} ORDER BY p.opened_at DESC, p.hand_id DESC \
+         LIMIT {limit}) k) ORDER BY h.opened_at DESC, h.id DESC",
+        page.sql()
+    );
+    Ok((sql, page))
 }
 
 /// Whether `name` is a configured table.
