@@ -1,9 +1,10 @@
 //! The search's totals, however they are read (whole days from
-//! `hand_days`, a name's people rows, the hands themselves:
-//! `store/history/totals.rs`), are the sums of the hands its pages hold,
-//! for each filter over bench hands spread across a week (partial days at
-//! both ends of a cardroom's day in Los Angeles), on both databases; and
-//! `audit verify` passes over them, then names a tampered day.
+//! `hand_days`, an amount's rows of `hand_amounts`, a name's people rows,
+//! the hands themselves: `store/history/totals.rs`), are the sums of the
+//! hands its pages hold, for each filter over bench hands spread across a
+//! week (partial days at both ends of a cardroom's day in Los Angeles), on
+//! both databases; and `audit verify` passes over them, then names a
+//! tampered day and a missing amount.
 
 use pitbook::domain::history::HandFilter;
 use pitbook::store::history::{self, Totals};
@@ -115,6 +116,9 @@ async fn totals_are_the_sums_of_the_pages_for_every_way_they_are_read(backend: B
         "player=kim&table=B03".into(),
         "pd=a&status=closed&wager_min=50".into(),
         "bank_min=2500".into(),
+        "bank_min=200".into(),
+        "bank_min=99999".into(),
+        format!("bank_min=1000&date={d2}"),
         "wager_min=100".into(),
         "player=an&pd=lee".into(),
         "number=3".into(),
@@ -148,6 +152,19 @@ async fn verify_checks_the_daily_totals_against_the_hands(backend: Backend) {
     let problem = report.problem.expect("the tampered day is found");
     assert!(
         problem.message.contains("hand_days for") && problem.message.contains("at B01, closed"),
+        "{problem:?}"
+    );
+
+    let test_db = bench_week(backend).await;
+    let tamper = "DELETE FROM hand_amounts WHERE amount = 'max_wager' \
+        AND amount_e4 = (SELECT MIN(amount_e4) FROM hand_amounts WHERE amount = 'max_wager')";
+    crate::common::tamper(&test_db.db, &[tamper]).await;
+    let report = verify(&test_db.db, &key, 1, None).await.expect("verify");
+    let problem = report.problem.expect("the missing amount is found");
+    assert!(
+        problem
+            .message
+            .contains("hand_amounts for max_wager 5.00 holds no row"),
         "{problem:?}"
     );
 }

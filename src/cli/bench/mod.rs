@@ -132,6 +132,8 @@ async fn bench_hands(args: HandsArgs) -> Result<(), CliError> {
             written.hands as f64 / secs
         );
     }
+    // As a long-running server would have them by now.
+    db.refresh_planner_stats().await.map_err(|e| failed(&e))?;
     queries::run(&db, args.queries, args.seed).await?;
     db.close().await;
     Ok(())

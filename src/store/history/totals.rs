@@ -5,6 +5,8 @@
 //! - tables, states and kinds only: whole UTC days from `hand_days`
 //!   (migration 0018), the partial days at the range's ends from
 //!   `hands_by_time`, which carries what a day's row keys;
+//! - one amount alone ("bank at least", "wager at least", all time): the
+//!   rows of `hand_amounts` from the amount up, one per amount held;
 //! - one name (PD or player): that name's people rows, which carry their
 //!   hand's money, each hand once (by its `last_seq`), the hand joined
 //!   only for other criteria;
@@ -39,6 +41,13 @@ pub async fn totals(
 ) -> Result<Totals, StoreError> {
     let (sql, w) = if by_days(filter) {
         days_sql(filter, bounds)?
+    } else if let Some(w) = query::amount_alone(filter, &bounds)? {
+        let sql = format!(
+            "{SUMS} (SELECT h.hands AS n, h.wagered_e4 AS w, h.collection_e4 AS c, \
+             h.pd_net_e4 AS p FROM hand_amounts h{}) t",
+            w.sql()
+        );
+        (sql, w)
     } else if one_name(filter).is_some() {
         person_sql(filter, bounds)?
     } else {
@@ -68,11 +77,21 @@ fn person_sql(
     } else {
         ""
     };
-    let sql = format!(
-        "{SUMS} (SELECT 1 AS n, MAX(p.hand_wagered_e4) AS w, MAX(p.hand_collection_e4) AS c, \
-         MAX(p.hand_pd_net_e4) AS p FROM hand_people p{join}{} GROUP BY p.last_seq) t",
-        w.sql()
-    );
+    let pd_only = matches!(one_name(filter), Some((Some(_), _)));
+    let sql = if pd_only {
+        // A hand has one PD: each row is a hand.
+        format!(
+            "{SUMS} (SELECT 1 AS n, p.hand_wagered_e4 AS w, p.hand_collection_e4 AS c, \
+             p.hand_pd_net_e4 AS p FROM hand_people p{join}{}) t",
+            w.sql()
+        )
+    } else {
+        format!(
+            "{SUMS} (SELECT 1 AS n, MAX(p.hand_wagered_e4) AS w, MAX(p.hand_collection_e4) AS c, \
+             MAX(p.hand_pd_net_e4) AS p FROM hand_people p{join}{} GROUP BY p.last_seq) t",
+            w.sql()
+        )
+    };
     Ok((sql, w))
 }
 

@@ -1,10 +1,11 @@
-//! `audit verify`'s check of `hand_days` (migration 0018), the search's
-//! daily totals: each row must be the sum of the `hands` rows of its day,
-//! table, state and correction, and every such group must have its row.
-//! The `hands` rows are checked against the log (`hand_rows.rs`,
-//! `hand_search.rs`), so this ties the totals to the log too. One
-//! statement, so both sides are read at one snapshot whatever is written
-//! meanwhile.
+//! `audit verify`'s check of the search's rollups (migration 0018):
+//! `hand_days`, each UTC day's hands by table, state and correction, and
+//! `hand_amounts`, each bank amount's and largest wager's hands. Each row
+//! must be the sum of the `hands` rows it keys, and every such group must
+//! have its row. The `hands` rows are checked against the log
+//! (`hand_rows.rs`, `hand_search.rs`), so this ties the totals to the log
+//! too. One statement per rollup, so both sides are read at one snapshot
+//! whatever is written meanwhile.
 
 use sqlx::Row;
 
@@ -12,19 +13,46 @@ use super::Problem;
 use crate::domain::history::units::from_e4;
 use crate::store::{Db, StoreError};
 
-/// The first group (by day, table, state, correction) where the hands and
-/// `hand_days` disagree.
-const SELECT_DIFFERENCE: &str = "WITH a AS (SELECT substr(opened_at, 1, 10) AS day, table_id, \
-    status, corrected, COUNT(*) AS hands, CAST(SUM(wagered_e4) AS BIGINT) AS w, \
+/// The sums of a group of hands, as both sides keep them.
+const SUMS: &str = "COUNT(*) AS hands, CAST(SUM(wagered_e4) AS BIGINT) AS w, \
     CAST(COALESCE(SUM(collection_e4), 0) AS BIGINT) AS c, \
-    CAST(COALESCE(SUM(pd_net_e4), 0) AS BIGINT) AS n FROM hands GROUP BY 1, 2, 3, 4) \
-    SELECT COALESCE(a.day, d.day), COALESCE(a.table_id, d.table_id), \
-    COALESCE(a.status, d.status), COALESCE(a.corrected, d.corrected), \
-    a.hands, a.w, a.c, a.n, d.hands, d.wagered_e4, d.collection_e4, d.pd_net_e4 \
-    FROM a FULL JOIN hand_days d ON d.day = a.day AND d.table_id = a.table_id \
-    AND d.status = a.status AND d.corrected = a.corrected \
-    WHERE a.hands IS NULL OR d.hands IS NULL OR a.hands <> d.hands OR a.w <> d.wagered_e4 \
-    OR a.c <> d.collection_e4 OR a.n <> d.pd_net_e4 ORDER BY 1, 2, 3, 4 LIMIT 1";
+    CAST(COALESCE(SUM(pd_net_e4), 0) AS BIGINT) AS n";
+
+/// Where a group's two sides differ (or one is missing).
+const DIFFERS: &str = "WHERE a.hands IS NULL OR d.hands IS NULL OR a.hands <> d.hands \
+    OR a.w <> d.wagered_e4 OR a.c <> d.collection_e4 OR a.n <> d.pd_net_e4";
+
+/// The first day, table, state and correction where they disagree: its
+/// keys, then the hands' sums, then the row's.
+fn days_sql() -> String {
+    format!(
+        "WITH a AS (SELECT substr(opened_at, 1, 10) AS day, table_id, status, corrected, {SUMS} \
+         FROM hands GROUP BY 1, 2, 3, 4) \
+         SELECT COALESCE(a.day, d.day) || ' at ' || COALESCE(a.table_id, d.table_id) || ', ' \
+         || COALESCE(a.status, d.status) || CASE WHEN COALESCE(a.corrected, d.corrected) = 0 \
+         THEN '' ELSE ' corrected' END, \
+         a.hands, a.w, a.c, a.n, d.hands, d.wagered_e4, d.collection_e4, d.pd_net_e4 \
+         FROM a FULL JOIN hand_days d ON d.day = a.day AND d.table_id = a.table_id \
+         AND d.status = a.status AND d.corrected = a.corrected {DIFFERS} \
+         ORDER BY COALESCE(a.day, d.day), COALESCE(a.table_id, d.table_id), \
+         COALESCE(a.status, d.status), COALESCE(a.corrected, d.corrected) LIMIT 1"
+    )
+}
+
+/// The first amount kind and amount where they disagree, as [`days_sql`].
+fn amounts_sql() -> String {
+    format!(
+        "WITH a AS (SELECT 'bank' AS amount, bank_e4 AS amount_e4, {SUMS} FROM hands \
+         WHERE bank_e4 IS NOT NULL GROUP BY bank_e4 \
+         UNION ALL SELECT 'max_wager', max_wager_e4, {SUMS} FROM hands \
+         WHERE max_wager_e4 IS NOT NULL GROUP BY max_wager_e4) \
+         SELECT COALESCE(a.amount, d.amount), COALESCE(a.amount_e4, d.amount_e4), \
+         a.hands, a.w, a.c, a.n, d.hands, d.wagered_e4, d.collection_e4, d.pd_net_e4 \
+         FROM a FULL JOIN hand_amounts d ON d.amount = a.amount \
+         AND d.amount_e4 = a.amount_e4 {DIFFERS} \
+         ORDER BY COALESCE(a.amount, d.amount), COALESCE(a.amount_e4, d.amount_e4) LIMIT 1"
+    )
+}
 
 /// One side of a group: hands, wagered, collection, PD results.
 type Sums = (Option<i64>, Option<i64>, Option<i64>, Option<i64>);
@@ -41,24 +69,58 @@ fn words(s: Sums) -> String {
     }
 }
 
-/// The first disagreement as a problem at the walked head.
-pub(super) async fn first_problem(db: &Db, head_seq: i64) -> Result<Option<Problem>, StoreError> {
-    type Found = (String, String, String, i64, Sums, Sums);
-    let found: Option<Found> = on_pool!(db, |pool| {
-        match sqlx::query(SELECT_DIFFERENCE).fetch_optional(pool).await? {
+/// A differing group: its name, the hands' sums and the row's.
+type Difference = (String, Sums, Sums);
+
+/// Reads the difference `sql` finds; `name` makes the group's name from the
+/// columns before the sums (`keys` of them).
+async fn difference(
+    db: &Db,
+    sql: &str,
+    keys: usize,
+    name: impl Fn(&[String]) -> String,
+) -> Result<Option<Difference>, StoreError> {
+    macro_rules! read {
+        ($r:expr) => {{
+            let r = $r;
+            let mut parts = Vec::new();
+            for i in 0..keys {
+                parts.push(match r.try_get::<String, _>(i) {
+                    Ok(text) => text,
+                    Err(_) => from_e4(r.try_get::<i64, _>(i)?).to_string(),
+                });
+            }
+            let side = |at: usize| -> Result<Sums, sqlx::Error> {
+                Ok((
+                    r.try_get(at)?,
+                    r.try_get(at + 1)?,
+                    r.try_get(at + 2)?,
+                    r.try_get(at + 3)?,
+                ))
+            };
+            (name(&parts), side(keys)?, side(keys + 4)?)
+        }};
+    }
+    Ok(on_pool!(db, |pool| {
+        match sqlx::query(sql).fetch_optional(pool).await? {
             None => None,
-            Some(r) => Some((
-                r.try_get(0)?,
-                r.try_get(1)?,
-                r.try_get(2)?,
-                r.try_get(3)?,
-                (r.try_get(4)?, r.try_get(5)?, r.try_get(6)?, r.try_get(7)?),
-                (r.try_get(8)?, r.try_get(9)?, r.try_get(10)?, r.try_get(11)?),
-            )),
+            Some(r) => Some(read!(r)),
         }
-    });
-    Ok(found.map(|(day, table, status, corrected, hands, stored)| {
-        let corrected = if corrected == 0 { "" } else { " corrected" };
+    }))
+}
+
+/// The first disagreement of either rollup, as a problem at the walked head.
+pub(super) async fn first_problem(db: &Db, head_seq: i64) -> Result<Option<Problem>, StoreError> {
+    let found = match difference(db, &days_sql(), 1, |k| format!("hand_days for {}", k[0])).await? {
+        Some(d) => Some(d),
+        None => {
+            difference(db, &amounts_sql(), 2, |k| {
+                format!("hand_amounts for {} {}", k[0], k[1])
+            })
+            .await?
+        }
+    };
+    Ok(found.map(|(group, hands, stored)| {
         let hands = match hands.0 {
             None => "no hands".to_string(),
             Some(_) => words(hands),
@@ -67,8 +129,7 @@ pub(super) async fn first_problem(db: &Db, head_seq: i64) -> Result<Option<Probl
             seq: head_seq,
             kind: "projection",
             message: format!(
-                "seq {head_seq}: hand_days for {day} at {table}, {status}{corrected}, holds {}; \
-                 the hands rows give {hands}",
+                "seq {head_seq}: {group} holds {}; the hands rows give {hands}",
                 words(stored)
             ),
         }
