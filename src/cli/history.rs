@@ -193,11 +193,21 @@ async fn export(args: ExportArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Writes `FILE.partial`, renamed to `path` only once `write` succeeds.
+/// Writes `FILE.partial`, renamed to `path` only once `write` succeeds;
+/// a path that is there and not a file (`/dev/stdout`, a pipe) is
+/// written as it is, never replaced.
 fn to_file(
     path: &Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> Result<u64, CliError>,
 ) -> Result<u64, CliError> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        let cannot = |e: std::io::Error| CliError::Failure(format!("{}: {e}", path.display()));
+        let device = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(cannot)?;
+        return write(&mut std::io::BufWriter::with_capacity(1 << 20, device));
+    }
     let mut partial = path.as_os_str().to_owned();
     partial.push(".partial");
     let partial = PathBuf::from(partial);

@@ -337,9 +337,71 @@ async fn every_exported_line_meets_the_documented_schema(backend: Backend) {
     assert!(!validator.is_valid(&number));
 }
 
+/// An export that cannot be written (stdout a full device) stops at once with the
+/// write's error, its reader — a batch or more ahead — stopped with it,
+/// rather than hanging (three batches of bench hands).
+async fn a_failed_write_stops_the_export_and_its_reader(backend: Backend) {
+    let test_db = crate::common::TestDb::new(backend).await;
+    let url = test_db.url.clone();
+    let (code, out, err) = run(&[
+        "bench",
+        "hands",
+        "--hands",
+        "1200",
+        "--tables",
+        "3",
+        "--queries",
+        "0",
+        "--database-url",
+        &url,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let mut child = Command::new(BIN)
+        .args(["history", "export", "--database-url", &url])
+        .stdout(full)
+        .env("PITBOOK_AUDIT_KEY", TEST_KEY_HEX)
+        .env_remove("RUST_LOG")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run pitbook");
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(120) {
+            child.kill().ok();
+            panic!("the export hung after its write failed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(!status.success(), "{err}");
+    assert!(err.contains("writing the export"), "{err}");
+    // Given as --out, a device is written, not replaced by a file.
+    let (code, _, err) = run(&[
+        "history",
+        "export",
+        "--database-url",
+        &url,
+        "--out",
+        "/dev/full",
+    ]);
+    let device = std::fs::metadata("/dev/full").expect("/dev/full");
+    assert!(!device.is_file(), "/dev/full was replaced by a file");
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("writing the export"), "{err}");
+}
+
 on_both_databases!(
     every_exported_line_meets_the_documented_schema,
     export_keeps_the_filters_hands_in_both_formats,
     check_passes_a_fresh_export_and_reports_each_tampering,
     bad_input_is_exit_2_naming_the_field_or_line_and_writes_nothing,
+    a_failed_write_stops_the_export_and_its_reader,
 );

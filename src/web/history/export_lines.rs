@@ -77,29 +77,74 @@ pub fn write_export(
         header.write_record(CSV_HEADER).map_err(csv_error)?;
         out.write_all(&header.into_inner().map_err(|e| e.into_error())?)?;
     }
-    let mut after = None;
+    // Two stages, so the log is read while the batch before is built and
+    // written: the reader sends each batch's sources (ids of the hand
+    // before included) through a channel one batch deep, which bounds
+    // memory to about three batches.
+    let (send, receive) = std::sync::mpsc::sync_channel::<Batch>(1);
+    std::thread::scope(|scope| {
+        let reader = scope.spawn(move || read_all(db, runtime, filter, bounds, send));
+        // On a failed write `receive` is dropped with the call, which
+        // stops the reader before it is joined.
+        let written = build_and_write(receive, format, zone, out);
+        let read = reader
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        read?;
+        written
+    })
+}
+
+/// Builds and writes each batch `receive` brings, in order; returns how
+/// many hands.
+fn build_and_write(
+    receive: std::sync::mpsc::Receiver<Batch>,
+    format: Format,
+    zone: Tz,
+    out: &mut dyn Write,
+) -> Result<u64, ExportError> {
     let mut written = 0;
+    for sources in receive {
+        written += sources.len() as u64;
+        for chunk in built(sources, format, zone)? {
+            out.write_all(&chunk)?;
+        }
+    }
+    out.flush()?;
+    Ok(written)
+}
+
+/// One batch's hands, each with the id of the hand on the line before.
+type Batch = Vec<(HandSource, Option<String>)>;
+
+/// Reads every batch `filter` keeps, in order, into `send` (stopping
+/// early, without error, when the receiver has gone).
+fn read_all(
+    db: &Db,
+    runtime: &tokio::runtime::Handle,
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+    send: std::sync::mpsc::SyncSender<Batch>,
+) -> Result<(), ExportError> {
+    let mut after = None;
     let mut previous: Option<String> = None;
     loop {
         let batch = runtime.block_on(next_batch(db, filter, bounds.clone(), after.as_ref()))?;
-        let sources: Vec<(HandSource, Option<String>)> = read_batch(db, runtime, &batch)?
+        let sources: Batch = read_batch(db, runtime, &batch)?
             .into_iter()
             .map(|s| {
                 let before = previous.replace(s.id.clone());
                 (s, before)
             })
             .collect();
-        for chunk in built(sources, format, zone)? {
-            out.write_all(&chunk)?;
+        if !sources.is_empty() && send.send(sources).is_err() {
+            return Ok(());
         }
-        written += batch.len() as u64;
         if batch.len() < BATCH_HANDS {
-            break;
+            return Ok(());
         }
         after = cursor_after(&batch);
     }
-    out.flush()?;
-    Ok(written)
 }
 
 fn csv_error(e: csv::Error) -> ExportError {
