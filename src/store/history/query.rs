@@ -209,7 +209,7 @@ pub fn amount_alone(
     Ok(Some(w))
 }
 
-/// Whether every criterion is one `hand_days` keys: table, state, kind.
+/// Whether every criterion is one of `hand_days`' keys: table, state, kind.
 pub fn by_days(filter: &HandFilter) -> bool {
     filter.criteria.iter().all(|c| {
         matches!(
