@@ -1,6 +1,6 @@
 //! `audit verify` re-derives the hand search's projection (the totals on
-//! each `hands` row, `hand_people` with its copy of the hand's money,
-//! `person_names`) from the log, on both databases: an untouched database
+//! each `hands` row, `hand_people` with its `keys_before` and its copy of
+//! the hand's money and criteria, `person_names`) from the log, on both databases: an untouched database
 //! verifies, from the start or from `--from`; each edit by SQL is a
 //! `projection` problem naming what differs, at the hand's last record (a
 //! stray name at the head).
@@ -143,6 +143,24 @@ const EDITS: &[(&[&str], &str)] = &[
             "UPDATE hand_people SET hand_pd_net_e4 = NULL WHERE role = 'pd' AND hand_id = (SELECT id FROM hands WHERE number = 1)",
         ],
         "the hand's money",
+    ),
+    (
+        &[
+            "UPDATE hand_people SET keys_before = '' WHERE name = 'Bo' AND hand_id = (SELECT id FROM hands WHERE number = 1)",
+        ],
+        "after the keys []; its events give bettor \"Bo\"",
+    ),
+    (
+        &[
+            "UPDATE hand_people SET table_id = 'DHP-9' WHERE name = 'Ann' AND hand_id = (SELECT id FROM hands WHERE number = 1)",
+        ],
+        "the hand's money and criteria",
+    ),
+    (
+        &[
+            "UPDATE hand_people SET status = 'voided' WHERE role = 'pd' AND hand_id = (SELECT id FROM hands WHERE number = 1)",
+        ],
+        "the hand's money and criteria",
     ),
     (
         &["DELETE FROM person_names WHERE name_key = 'pat'"],

@@ -15,6 +15,14 @@ use crate::common::{Backend, TEST_KEY_HEX, TestDb};
 
 /// The sums over every page of `query`'s results, and its totals.
 async fn paged_and_totals(db: &pitbook::store::Db, query: &str) -> (Totals, Totals) {
+    let (sums, totals, _) = paged(db, query).await;
+    (sums, totals)
+}
+
+/// As [`paged_and_totals`], with the ids of the hands the pages held (in
+/// their order).
+async fn paged(db: &pitbook::store::Db, query: &str) -> (Totals, Totals, Vec<String>) {
+    let mut ids = Vec::new();
     let zone = chrono_tz::America::Los_Angeles;
     let mut pairs: Vec<(String, String)> = url_pairs(query);
     pairs.push(("limit".into(), "7".into()));
@@ -25,6 +33,7 @@ async fn paged_and_totals(db: &pitbook::store::Db, query: &str) -> (Totals, Tota
         let bounds = history::time::bounds(filter.range.as_ref(), chrono::Utc::now(), zone);
         let page = history::search(db, &filter, bounds).await.expect(query);
         for h in &page.hands {
+            ids.push(h.id.clone());
             sums.hands += 1;
             sums.wagered += h.wagered;
             sums.house_collection += h.house_collection.unwrap_or_default();
@@ -43,7 +52,18 @@ async fn paged_and_totals(db: &pitbook::store::Db, query: &str) -> (Totals, Tota
             }
         }
     }
-    (sums, totals.expect("a page"))
+    (sums, totals.expect("a page"), ids)
+}
+
+/// The ids of the hands `sql` selects, sorted.
+async fn ids_by_sql(db: &pitbook::store::Db, sql: &str) -> Vec<String> {
+    let mut ids: Vec<String> = match db {
+        pitbook::store::Db::Sqlite(pool) => sqlx::query_scalar(sql).fetch_all(pool).await,
+        pitbook::store::Db::Postgres(pool) => sqlx::query_scalar(sql).fetch_all(pool).await,
+    }
+    .expect(sql);
+    ids.sort();
+    ids
 }
 
 fn url_pairs(query: &str) -> Vec<(String, String)> {
@@ -169,7 +189,126 @@ async fn verify_checks_the_daily_totals_against_the_hands(backend: Backend) {
     );
 }
 
+/// A name's hands read from its people rows alone (each hand by the first
+/// of its people the name matches, the hand's criteria from the rows'
+/// copies: migration 0019) are the hands any of whose people the name
+/// matches and whose own row meets the rest, each once.
+async fn a_names_hands_are_each_hand_it_matches_once(backend: Backend) {
+    let test_db = bench_week(backend).await;
+    let db = &test_db.db;
+    let people = "EXISTS (SELECT 1 FROM hand_people p WHERE p.hand_id = h.id AND";
+    let cases = [
+        ("player=an", format!("{people} p.name_key LIKE '%an%')")),
+        ("player=a", format!("{people} p.name_key LIKE '%a%')")),
+        (
+            "player=an&table=B03&status=closed",
+            format!(
+                "{people} p.name_key LIKE '%an%') AND h.table_id = 'B03' AND h.status = 'closed'"
+            ),
+        ),
+        (
+            "player=e&wager_min=50&bank_min=500",
+            format!(
+                "{people} p.name_key LIKE '%e%') AND h.max_wager_e4 >= 500000 AND h.bank_e4 >= 5000000"
+            ),
+        ),
+        (
+            "player=a&status=voided",
+            format!("{people} p.name_key LIKE '%a%') AND h.status = 'voided'"),
+        ),
+        (
+            "player=a&status=corrected",
+            format!("{people} p.name_key LIKE '%a%') AND h.corrected = 1 AND h.status = 'closed'"),
+        ),
+        (
+            "player=an&dealer=dealer.ann",
+            format!("{people} p.name_key LIKE '%an%') AND h.dealer = 'dealer.ann'"),
+        ),
+        (
+            "pd=a&kind=training",
+            format!(
+                "{people} p.role = 'pd' AND p.name_key LIKE '%a%') AND h.table_id IN (SELECT name FROM card_tables WHERE training)"
+            ),
+        ),
+        (
+            "player=a&number=3",
+            format!("{people} p.name_key LIKE '%a%') AND h.number = 3"),
+        ),
+    ];
+    let mut several = 0;
+    for (query, condition) in cases {
+        let (sums, totals, mut paged_ids) = paged(db, query).await;
+        assert_eq!(sums, totals, "{query}");
+        let n = paged_ids.len();
+        paged_ids.sort();
+        paged_ids.dedup();
+        assert_eq!(paged_ids.len(), n, "{query}: a hand listed twice");
+        let want = ids_by_sql(db, &format!("SELECT h.id FROM hands h WHERE {condition}")).await;
+        assert!(!want.is_empty(), "{query}: the bench has such hands");
+        assert_eq!(paged_ids, want, "{query}");
+        several += ids_by_sql(
+            db,
+            &format!(
+                "SELECT h.id FROM hands h WHERE (SELECT COUNT(*) FROM hand_people p \
+                 WHERE p.hand_id = h.id AND p.name_key LIKE '%an%') > 1 AND {condition}"
+            ),
+        )
+        .await
+        .len();
+    }
+    assert!(several > 0, "some hands hold two people the name matches");
+}
+
+/// Migration 0019 fills `keys_before` and the criteria's copies on a
+/// database written before it as the writers do: its hands are undone to
+/// 0018's columns, the migration runs again, and `audit verify` (which
+/// derives both from the events) passes, the search as before.
+async fn migration_0019_fills_the_people_rows_as_the_writers_do(backend: Backend) {
+    let test_db = bench_week(backend).await;
+    let db = &test_db.db;
+    let before = paged(db, "player=an&table=B02").await;
+    let mut undo: Vec<String> = vec![
+        "DROP INDEX hand_people_by_name".into(),
+        "DROP INDEX hand_people_pds".into(),
+    ];
+    for column in [
+        "keys_before",
+        "table_id",
+        "dealer",
+        "status",
+        "corrected",
+        "bank_e4",
+        "max_wager_e4",
+    ] {
+        undo.push(format!("ALTER TABLE hand_people DROP COLUMN {column}"));
+    }
+    undo.push("CREATE INDEX hand_people_by_name ON hand_people (name_key)".into());
+    undo.push("CREATE INDEX hand_people_pds ON hand_people (name_key) WHERE role = 'pd'".into());
+    let undo: Vec<&str> = undo.iter().map(String::as_str).collect();
+    crate::common::tamper(db, &undo).await;
+    // The migration's statements one by one (no `;` but theirs outside its
+    // comments).
+    let sql = match backend {
+        Backend::Sqlite => include_str!("../../migrations/sqlite/0019_search_people_alone.sql"),
+        Backend::Postgres => include_str!("../../migrations/postgres/0019_search_people_alone.sql"),
+    };
+    let code: Vec<&str> = sql
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("--"))
+        .collect();
+    let code = code.join("\n");
+    let statements: Vec<&str> = code.split(';').filter(|s| !s.trim().is_empty()).collect();
+    assert!(statements.len() > 10, "{statements:?}");
+    crate::common::tamper(db, &statements).await;
+    let key = crate::common::test_key();
+    let report = verify(db, &key, 1, None).await.expect("verify");
+    assert!(report.ok(), "{report:?}");
+    assert_eq!(paged(db, "player=an&table=B02").await, before);
+}
+
 on_both_databases!(
+    migration_0019_fills_the_people_rows_as_the_writers_do,
+    a_names_hands_are_each_hand_it_matches_once,
     totals_are_the_sums_of_the_pages_for_every_way_they_are_read,
     verify_checks_the_daily_totals_against_the_hands,
 );

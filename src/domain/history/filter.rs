@@ -209,6 +209,15 @@ pub fn name_key(name: &str) -> String {
 
 fn text<'a>(key: &str, value: &'a str) -> Result<&'a str, FieldError> {
     let value = value.trim();
+    // No name or note holds one, and the search keeps a hand's names apart
+    // by one (`keys_before`, store/history/projection.rs).
+    if value.chars().any(char::is_control) {
+        return Err(FieldError::new(
+            key,
+            "holds a control character (a tab, a line break): type the name or words alone",
+        )
+        .with_value(value));
+    }
     if value.chars().count() > NAME_CHARS_MAX {
         return Err(
             FieldError::new(key, format!("at most {NAME_CHARS_MAX} characters")).with_value(value),

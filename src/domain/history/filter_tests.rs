@@ -116,6 +116,18 @@ fn every_bad_input_is_refused_naming_its_field_and_value() {
             "is not a date",
         ),
         (
+            &[("player", "ann\u{1f}bo")],
+            "player",
+            "ann\u{1f}bo",
+            "control character",
+        ),
+        (
+            &[("note", "line\nbreak")],
+            "note",
+            "line\nbreak",
+            "control character",
+        ),
+        (
             &[("date", "24/11/2026")],
             "date",
             "24/11/2026",

@@ -188,15 +188,11 @@ pub(crate) fn page_query(
     } else {
         ""
     };
-    // A hand has one PD: its rows need no DISTINCT, which lets the
-    // database keep only the newest `limit` as it reads.
-    let distinct = match query::one_name(filter) {
-        Some((Some(_), _)) => "",
-        _ => "DISTINCT ",
-    };
+    // One row a hand (`person_conditions`): no DISTINCT, so the database
+    // keeps only the newest `limit` as it reads.
     let sql = format!(
-        "{select} WHERE h.id IN (SELECT k.hand_id FROM (SELECT {distinct}p.opened_at, \
-         p.hand_id FROM hand_people p{join}{} ORDER BY p.opened_at DESC, p.hand_id DESC \
+        "{select} WHERE h.id IN (SELECT k.hand_id FROM (SELECT p.opened_at, p.hand_id \
+         FROM hand_people p{join}{} ORDER BY p.opened_at DESC, p.hand_id DESC \
          LIMIT {limit}) k) ORDER BY h.opened_at DESC, h.id DESC",
         page.sql()
     );
@@ -252,6 +248,7 @@ pub(crate) async fn write_people(
             .bind(p.staked_e4)
             .bind(p.received_e4)
             .bind(p.net_e4)
+            .bind(&p.keys_before)
             .execute(&mut **c)
             .await
             .map(drop)?);

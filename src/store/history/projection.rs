@@ -33,7 +33,16 @@ pub struct PersonRow {
     pub staked_e4: i64,
     pub received_e4: Option<i64>,
     pub net_e4: Option<i64>,
+    /// The name keys of the hand's rows before this one (by role, then
+    /// name, byte order) joined by [`KEY_SEPARATOR`]: a partial name counts
+    /// the hand once, by the row it matches while no key before it does.
+    pub keys_before: String,
 }
+
+/// Between the keys of `keys_before`: a control character, which no name
+/// the search is given holds (`domain/history/filter.rs`), so a name's
+/// pattern matches inside one key or none.
+pub const KEY_SEPARATOR: char = '\u{1f}';
 
 fn e4(m: Money) -> Result<i64, StoreError> {
     to_e4(m).ok_or_else(|| StoreError::Internal(format!("{m} is finer than 0.0001")))
@@ -52,8 +61,27 @@ impl PersonRow {
             staked_e4: e4(p.staked)?,
             received_e4: e4_opt(p.received)?,
             net_e4: e4_opt(p.net)?,
+            keys_before: String::new(),
         })
     }
+}
+
+/// `rows` with each one's `keys_before` set.
+fn with_keys_before(mut rows: Vec<PersonRow>) -> Vec<PersonRow> {
+    let mut order: Vec<(&'static str, String, String)> = rows
+        .iter()
+        .map(|r| (r.role, r.name.clone(), r.name_key.clone()))
+        .collect();
+    order.sort_unstable();
+    for row in &mut rows {
+        let before: Vec<&str> = order
+            .iter()
+            .take_while(|(role, name, _)| (*role, name.as_str()) < (row.role, row.name.as_str()))
+            .map(|(_, _, key)| key.as_str())
+            .collect();
+        row.keys_before = before.join(&KEY_SEPARATOR.to_string());
+    }
+    rows
 }
 
 /// What the search keeps of a hand.
@@ -77,11 +105,13 @@ impl HandSearch {
                 collection_e4: e4_opt(collection)?,
                 corrected: i64::from(people.corrected),
             },
-            people: people
-                .people
-                .iter()
-                .map(PersonRow::of)
-                .collect::<Result<_, _>>()?,
+            people: with_keys_before(
+                people
+                    .people
+                    .iter()
+                    .map(PersonRow::of)
+                    .collect::<Result<_, _>>()?,
+            ),
         })
     }
 
@@ -101,12 +131,15 @@ pub const UPDATE_SEARCH_COLUMNS: &str = "UPDATE hands SET pd_name = $2, pd_net_e
 
 /// The hand's people replaced: its old rows out (their name keys back).
 pub const DELETE_PEOPLE: &str = "DELETE FROM hand_people WHERE hand_id = $1 RETURNING name_key";
-/// One person in; the hand's time, last record and money from its row
-/// (written just before), so a name's totals need not read the hands.
+/// One person in; the hand's time, last record, money and criteria from
+/// its row (written just before), so a name's search need not read the
+/// hands (migration 0019).
 pub const INSERT_PERSON: &str = "INSERT INTO hand_people (hand_id, role, name, name_key, \
-    staked_e4, received_e4, net_e4, opened_at, last_seq, hand_wagered_e4, hand_collection_e4, \
-    hand_pd_net_e4) SELECT $1, $2, $3, $4, $5, $6, $7, h.opened_at, h.last_seq, h.wagered_e4, \
-    h.collection_e4, h.pd_net_e4 FROM hands h WHERE h.id = $1";
+    staked_e4, received_e4, net_e4, keys_before, opened_at, last_seq, hand_wagered_e4, \
+    hand_collection_e4, hand_pd_net_e4, table_id, dealer, status, corrected, bank_e4, \
+    max_wager_e4) SELECT $1, $2, $3, $4, $5, $6, $7, $8, h.opened_at, h.last_seq, \
+    h.wagered_e4, h.collection_e4, h.pd_net_e4, h.table_id, h.dealer, h.status, h.corrected, \
+    h.bank_e4, h.max_wager_e4 FROM hands h WHERE h.id = $1";
 pub const INSERT_NAME: &str =
     "INSERT INTO person_names (name_key) VALUES ($1) ON CONFLICT (name_key) DO NOTHING";
 /// A name no hand holds any more leaves the list.

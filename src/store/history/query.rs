@@ -5,7 +5,8 @@
 //! with one name is read from the name's people rows first
 //! ([`person_conditions`]): the newest of its hands come from that index
 //! alone, where walking every hand by time to test each for the name took
-//! half a second at a million hands.
+//! half a second at a million hands, and the rows copy the hand's criteria
+//! so a name with a table, a day and an amount reads no hand row.
 
 use crate::domain::history::units::to_e4;
 use crate::domain::history::{Criterion, Cursor, HandFilter, Kind, Status};
@@ -74,7 +75,8 @@ fn money(m: crate::domain::common::money::Money) -> Result<Bind, StoreError> {
 
 /// The hands holding a person whose name key holds `key` (in `role`).
 fn people(w: &mut Where, key: &str, role: Option<&str>) -> String {
-    let names = matching_names(w, key);
+    let pattern = name_pattern(w, key);
+    let names = matching_names(&pattern);
     let role = match role {
         Some(r) => format!("p.role = '{r}' AND "),
         None => String::new(),
@@ -88,7 +90,7 @@ fn people(w: &mut Where, key: &str, role: Option<&str>) -> String {
 /// key JSON-escaped as the text is). `LOWER` folds A–Z on both databases;
 /// other letters on PostgreSQL only, so on SQLite an accented capital in a
 /// note matches only as typed.
-fn notes(w: &mut Where, key: &str) -> String {
+fn notes(w: &mut Where, key: &str, on: On) -> String {
     let escaped = serde_json::to_string(key).unwrap_or_default();
     let inner = escaped
         .strip_prefix('"')
@@ -99,14 +101,21 @@ fn notes(w: &mut Where, key: &str) -> String {
     pattern.push_str(r#""}"#);
     let pattern = w.bind(Bind::Text(pattern));
     format!(
-        "h.id IN (SELECT a.hand_id FROM audit_log a WHERE a.event_type = 'hand_note_added' \
-         AND LOWER(a.payload) LIKE {pattern} ESCAPE '\\')"
+        "{on}.{id} IN (SELECT a.hand_id FROM audit_log a WHERE a.event_type = 'hand_note_added' \
+         AND LOWER(a.payload) LIKE {pattern} ESCAPE '\\')",
+        on = on.alias(),
+        id = on.hand_id()
     )
 }
 
-/// The names matching `key` (a LIKE over `person_names`, a few thousand).
-fn matching_names(w: &mut Where, key: &str) -> String {
-    let pattern = w.bind(Bind::Text(contains(key)));
+/// `key` as a pattern bound to the next placeholder (which it returns).
+fn name_pattern(w: &mut Where, key: &str) -> String {
+    w.bind(Bind::Text(contains(key)))
+}
+
+/// The names matching `pattern` (a LIKE over `person_names`, a few
+/// thousand).
+fn matching_names(pattern: &str) -> String {
     format!("SELECT n.name_key FROM person_names n WHERE n.name_key LIKE {pattern} ESCAPE '\\'")
 }
 
@@ -123,8 +132,11 @@ pub fn one_name(filter: &HandFilter) -> Option<(Option<&'static str>, &str)> {
 }
 
 /// A one-name filter's conditions on `hand_people p` (the name, the time
-/// range and the cursor) and on its hand `h` (every other criterion), and
-/// whether there are any of the latter (then `h` must be joined).
+/// range, the cursor and every criterion its rows copy of their hand,
+/// migration 0019) and on its hand `h` (a hand number), and whether there
+/// are any of the latter (then `h` must be joined). Any role: the row
+/// that matches while none before it in the hand does (`keys_before`), so
+/// each hand is one row.
 pub fn person_conditions(
     filter: &HandFilter,
     bounds: (Option<String>, Option<String>),
@@ -136,18 +148,25 @@ pub fn person_conditions(
         ));
     };
     let mut w = Where::default();
-    let names = matching_names(&mut w, key);
-    w.push(format!("p.name_key IN ({names})"));
-    if let Some(role) = role {
-        w.push(format!("p.role = '{role}'"));
+    let pattern = name_pattern(&mut w, key);
+    w.push(format!("p.name_key IN ({})", matching_names(&pattern)));
+    match role {
+        Some(role) => w.push(format!("p.role = '{role}'")),
+        None => w.push(format!("p.keys_before NOT LIKE {pattern} ESCAPE '\\'")),
     }
     let mut joined = false;
     for c in &filter.criteria {
-        if !matches!(c, Criterion::Pd(_) | Criterion::Player(_)) {
-            let condition = clause(&mut w, c)?;
-            w.push(condition);
-            joined = true;
+        if matches!(c, Criterion::Pd(_) | Criterion::Player(_)) {
+            continue;
         }
+        let on = if matches!(c, Criterion::Number(_)) {
+            joined = true;
+            On::Hand
+        } else {
+            On::Person
+        };
+        let condition = clause(&mut w, c, on)?;
+        w.push(condition);
     }
     range(&mut w, bounds, "p.opened_at");
     if let Some(c) = cursor {
@@ -228,7 +247,7 @@ pub fn criteria_conditions(
 ) -> Result<String, StoreError> {
     let mut conditions = Vec::new();
     for c in &filter.criteria {
-        conditions.push(clause(w, c)?);
+        conditions.push(clause(w, c, On::Hand)?);
     }
     conditions.extend(extra(w));
     Ok(if conditions.is_empty() {
@@ -246,31 +265,60 @@ impl Where {
     }
 }
 
-/// One criterion's condition on `hands h`.
-fn clause(w: &mut Where, c: &Criterion) -> Result<String, StoreError> {
+/// Which rows a criterion is tested on: the hand's (`hands h`, or
+/// `hand_days h` for its keys) or a person's (`hand_people p`, which copies
+/// the hand's criteria under the same names, all but its number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum On {
+    Hand,
+    Person,
+}
+
+impl On {
+    fn alias(self) -> &'static str {
+        match self {
+            On::Hand => "h",
+            On::Person => "p",
+        }
+    }
+
+    /// The hand's id column.
+    fn hand_id(self) -> &'static str {
+        match self {
+            On::Hand => "id",
+            On::Person => "hand_id",
+        }
+    }
+}
+
+/// One criterion's condition on `on`'s rows.
+fn clause(w: &mut Where, c: &Criterion, on: On) -> Result<String, StoreError> {
+    let a = on.alias();
     Ok(match c {
-        Criterion::Table(t) => format!("h.table_id = {}", w.bind(Bind::Text(t.clone()))),
-        Criterion::Dealer(d) => format!("h.dealer = {}", w.bind(Bind::Text(d.clone()))),
+        Criterion::Table(t) => format!("{a}.table_id = {}", w.bind(Bind::Text(t.clone()))),
+        Criterion::Dealer(d) => format!("{a}.dealer = {}", w.bind(Bind::Text(d.clone()))),
         Criterion::Pd(name) => people(w, name, Some("pd")),
         Criterion::Player(name) => people(w, name, None),
-        Criterion::Status(Status::Open) => "h.status IN ('betting', 'dealt')".into(),
-        Criterion::Status(Status::Closed) => "h.status = 'closed'".into(),
-        Criterion::Status(Status::Corrected) => "h.status = 'closed' AND h.corrected = 1".into(),
-        Criterion::Status(Status::Voided) => "h.status = 'voided'".into(),
+        Criterion::Status(Status::Open) => format!("{a}.status IN ('betting', 'dealt')"),
+        Criterion::Status(Status::Closed) => format!("{a}.status = 'closed'"),
+        Criterion::Status(Status::Corrected) => {
+            format!("{a}.status = 'closed' AND {a}.corrected = 1")
+        }
+        Criterion::Status(Status::Voided) => format!("{a}.status = 'voided'"),
         // Tested hand by hand (a correlated EXISTS): an IN list of tables
         // would have SQLite read every such table's hands and sort them
         // rather than walk the newest first (1.1 s at a million hands).
         Criterion::Kind(kind) => {
             let training = w.bind(Bind::Bool(*kind == Kind::Training));
             format!(
-                "EXISTS (SELECT 1 FROM card_tables t WHERE t.name = h.table_id \
+                "EXISTS (SELECT 1 FROM card_tables t WHERE t.name = {a}.table_id \
                  AND t.training = {training})"
             )
         }
-        Criterion::BankAtLeast(m) => format!("h.bank_e4 >= {}", w.bind(money(*m)?)),
-        Criterion::WagerAtLeast(m) => format!("h.max_wager_e4 >= {}", w.bind(money(*m)?)),
+        Criterion::BankAtLeast(m) => format!("{a}.bank_e4 >= {}", w.bind(money(*m)?)),
+        Criterion::WagerAtLeast(m) => format!("{a}.max_wager_e4 >= {}", w.bind(money(*m)?)),
         Criterion::Number(n) => format!("h.number = {}", w.bind(Bind::Int(*n))),
-        Criterion::Note(text) => notes(w, text),
+        Criterion::Note(text) => notes(w, text, on),
     })
 }
 
@@ -283,7 +331,7 @@ pub fn conditions(
 ) -> Result<Where, StoreError> {
     let mut w = Where::default();
     for c in &filter.criteria {
-        let condition = clause(&mut w, c)?;
+        let condition = clause(&mut w, c, On::Hand)?;
         w.push(condition);
     }
     range(&mut w, bounds, "h.opened_at");

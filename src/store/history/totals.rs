@@ -8,8 +8,9 @@
 //! - one amount alone ("bank at least", "wager at least", all time): the
 //!   rows of `hand_amounts` from the amount up, one per amount held;
 //! - one name (PD or player): that name's people rows, which carry their
-//!   hand's money, each hand once (by its `last_seq`), the hand joined
-//!   only for other criteria;
+//!   hand's money and criteria, each hand once (the PD's row, or the
+//!   first row of the hand the name matches), the hand joined only for a
+//!   hand number;
 //! - anything else: the hands themselves, by the index of the criterion
 //!   (`hands_by_bank`, `hands_by_max_wager`, `hands_by_dealer_time` carry
 //!   the money).
@@ -77,21 +78,13 @@ fn person_sql(
     } else {
         ""
     };
-    let pd_only = matches!(one_name(filter), Some((Some(_), _)));
-    let sql = if pd_only {
-        // A hand has one PD: each row is a hand.
-        format!(
-            "{SUMS} (SELECT 1 AS n, p.hand_wagered_e4 AS w, p.hand_collection_e4 AS c, \
-             p.hand_pd_net_e4 AS p FROM hand_people p{join}{}) t",
-            w.sql()
-        )
-    } else {
-        format!(
-            "{SUMS} (SELECT 1 AS n, MAX(p.hand_wagered_e4) AS w, MAX(p.hand_collection_e4) AS c, \
-             MAX(p.hand_pd_net_e4) AS p FROM hand_people p{join}{} GROUP BY p.last_seq) t",
-            w.sql()
-        )
-    };
+    // One row a hand: a PD's own, or the first of a hand's people the name
+    // matches (`person_conditions`).
+    let sql = format!(
+        "{SUMS} (SELECT 1 AS n, p.hand_wagered_e4 AS w, p.hand_collection_e4 AS c, \
+         p.hand_pd_net_e4 AS p FROM hand_people p{join}{}) t",
+        w.sql()
+    );
     Ok((sql, w))
 }
 

@@ -1,7 +1,7 @@
 //! `audit verify`'s check of the search projection (migration 0015,
 //! `store/history/projection.rs`): every hand's totals on its `hands` row
-//! and its `hand_people` rows (as a set, each with the hand's `opened_at`
-//! and `last_seq`) must be what `HandSearch::of` gives for the fold of its
+//! and its `hand_people` rows (as a set, each with its `keys_before` and
+//! the hand's `opened_at`, `last_seq`, money and criteria) must be what `HandSearch::of` gives for the fold of its
 //! events, and `person_names` must hold exactly the name keys `hand_people`
 //! holds. Like `hand_rows.rs`: a hand changed after the walked head is
 //! left for the next verification, and from `--from` only the hands the
@@ -101,6 +101,7 @@ fn digest(c: &SearchColumns, people: &[PersonRow]) -> SearchDigest {
         for v in [Some(p.staked_e4), p.received_e4, p.net_e4] {
             feed_int(&mut h, v);
         }
+        feed_text(&mut h, Some(&p.keys_before));
     }
     let full = h.finalize();
     let mut out = [0; 16];
@@ -114,25 +115,60 @@ pub(super) struct StoredHand {
     pub(super) columns: SearchColumns,
     summarized: i64,
     last_seq: i64,
+    /// The row's table, dealer and state (checked against the events by
+    /// `hand_rows.rs`), which its people rows copy.
+    row: (String, String, String),
     pub(super) people: Vec<StoredPerson>,
 }
 
 /// A `hand_people` row with what it copies of its hand: `opened_at`,
-/// `last_seq` and the money (wagered, collection, PD net).
+/// `last_seq`, the money and the criteria (migrations 0018, 0019).
 pub(super) struct StoredPerson {
     pub(super) person: PersonRow,
     opened_at: String,
     last_seq: i64,
-    hand_money: HandMoney,
+    copy: HandCopy,
 }
 
-type HandMoney = (i64, Option<i64>, Option<i64>);
+/// What a people row copies of its hand's row beside its time and seq.
+#[derive(Debug, PartialEq, Eq)]
+struct HandCopy {
+    wagered_e4: i64,
+    collection_e4: Option<i64>,
+    pd_net_e4: Option<i64>,
+    table_id: String,
+    dealer: String,
+    status: String,
+    corrected: i64,
+    bank_e4: Option<i64>,
+    max_wager_e4: Option<i64>,
+}
+
+impl HandCopy {
+    /// What the people rows of `hand` must hold.
+    fn of(hand: &StoredHand) -> HandCopy {
+        let c = &hand.columns;
+        HandCopy {
+            wagered_e4: c.wagered_e4,
+            collection_e4: c.collection_e4,
+            pd_net_e4: c.pd_net_e4,
+            table_id: hand.row.0.clone(),
+            dealer: hand.row.1.clone(),
+            status: hand.row.2.clone(),
+            corrected: c.corrected,
+            bank_e4: c.bank_e4,
+            max_wager_e4: c.max_wager_e4,
+        }
+    }
+}
 
 /// Hands in id order, each followed by its people (none: one row of NULLs).
 const SELECT_STORED: &str = "SELECT h.id, h.pd_name, h.pd_net_e4, h.bank_e4, h.wagered_e4, \
-    h.max_wager_e4, h.collection_e4, h.corrected, h.summarized, h.last_seq, \
-    p.role, p.name, p.name_key, p.staked_e4, p.received_e4, p.net_e4, p.opened_at, p.last_seq, \
-    p.hand_wagered_e4, p.hand_collection_e4, p.hand_pd_net_e4 FROM hands h LEFT JOIN hand_people p ON p.hand_id = h.id ORDER BY h.id";
+    h.max_wager_e4, h.collection_e4, h.corrected, h.summarized, h.last_seq, h.table_id, \
+    h.dealer, h.status, p.role, p.name, p.name_key, p.staked_e4, p.received_e4, p.net_e4, \
+    p.keys_before, p.opened_at, p.last_seq, p.hand_wagered_e4, p.hand_collection_e4, \
+    p.hand_pd_net_e4, p.table_id, p.dealer, p.status, p.corrected, p.bank_e4, p.max_wager_e4 \
+    FROM hands h LEFT JOIN hand_people p ON p.hand_id = h.id ORDER BY h.id";
 
 /// A result row's columns, read alike from rusqlite and sqlx.
 trait Columns {
@@ -181,29 +217,41 @@ fn read_row(r: &impl Columns) -> Result<(StoredHand, Option<StoredPerson>), Stor
         },
         summarized: required(r.int(8)?, "summarized")?,
         last_seq: required(r.int(9)?, "hands.last_seq")?,
+        row: (
+            required(r.text(10)?, "hands.table_id")?,
+            required(r.text(11)?, "hands.dealer")?,
+            required(r.text(12)?, "hands.status")?,
+        ),
         people: Vec::new(),
     };
-    let Some(role) = r.text(10)? else {
+    let Some(role) = r.text(13)? else {
         return Ok((hand, None));
     };
     let person = PersonRow {
         // The column's CHECK allows only these two.
         role: Role::parse(&role).map_or("?", Role::as_str),
-        name: required(r.text(11)?, "name")?,
-        name_key: required(r.text(12)?, "name_key")?,
-        staked_e4: required(r.int(13)?, "staked_e4")?,
-        received_e4: r.int(14)?,
-        net_e4: r.int(15)?,
+        name: required(r.text(14)?, "name")?,
+        name_key: required(r.text(15)?, "name_key")?,
+        staked_e4: required(r.int(16)?, "staked_e4")?,
+        received_e4: r.int(17)?,
+        net_e4: r.int(18)?,
+        keys_before: required(r.text(19)?, "keys_before")?,
     };
     let stored = StoredPerson {
         person,
-        opened_at: required(r.text(16)?, "hand_people.opened_at")?,
-        last_seq: required(r.int(17)?, "hand_people.last_seq")?,
-        hand_money: (
-            required(r.int(18)?, "hand_people.hand_wagered_e4")?,
-            r.int(19)?,
-            r.int(20)?,
-        ),
+        opened_at: required(r.text(20)?, "hand_people.opened_at")?,
+        last_seq: required(r.int(21)?, "hand_people.last_seq")?,
+        copy: HandCopy {
+            wagered_e4: required(r.int(22)?, "hand_people.hand_wagered_e4")?,
+            collection_e4: r.int(23)?,
+            pd_net_e4: r.int(24)?,
+            table_id: required(r.text(25)?, "hand_people.table_id")?,
+            dealer: required(r.text(26)?, "hand_people.dealer")?,
+            status: required(r.text(27)?, "hand_people.status")?,
+            corrected: required(r.int(28)?, "hand_people.corrected")?,
+            bank_e4: r.int(29)?,
+            max_wager_e4: r.int(30)?,
+        },
     };
     Ok((hand, Some(stored)))
 }
@@ -286,20 +334,20 @@ impl Walk {
             return ControlFlow::Break(Found::Differs(stored, seq));
         }
         // The columns equal the events' (above), so the copies must equal them.
-        let c = &stored.columns;
-        let money: HandMoney = (c.wagered_e4, c.collection_e4, c.pd_net_e4);
-        let stale = stored.people.iter().find(|s| {
-            s.opened_at != want.opened_at() || s.last_seq != seq || s.hand_money != money
-        });
+        let copy = HandCopy::of(&stored);
+        let stale = stored
+            .people
+            .iter()
+            .find(|s| s.opened_at != want.opened_at() || s.last_seq != seq || s.copy != copy);
         if let Some(s) = stale {
             let message = format!(
                 "hand_people's row for {} {:?} has opened_at {:?}, last_seq {} and the hand's \
-                 money {:?}; the hand's are {:?}, {seq} and {money:?}",
+                 money and criteria {:?}; the hand's are {:?}, {seq} and {copy:?}",
                 s.person.role,
                 s.person.name,
                 s.opened_at,
                 s.last_seq,
-                s.hand_money,
+                s.copy,
                 want.opened_at()
             );
             return problem(seq, message);

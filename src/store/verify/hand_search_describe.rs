@@ -4,7 +4,7 @@
 
 use super::hand_search::StoredHand;
 use crate::domain::history::units::from_e4;
-use crate::store::history::projection::{HandSearch, PersonRow};
+use crate::store::history::projection::{HandSearch, KEY_SEPARATOR, PersonRow};
 use crate::store::{Db, StoreError};
 
 /// What differs between a hand's stored search projection and the one its
@@ -70,8 +70,13 @@ pub(super) async fn describe(
         ));
     }
     let person = |p: &PersonRow| {
+        let before: Vec<&str> = p
+            .keys_before
+            .split(KEY_SEPARATOR)
+            .filter(|k| !k.is_empty())
+            .collect();
         format!(
-            "{} {:?} (key {:?}) staked {}, received {}, net {}",
+            "{} {:?} (key {:?}) staked {}, received {}, net {}, after the keys {before:?}",
             p.role,
             p.name,
             p.name_key,

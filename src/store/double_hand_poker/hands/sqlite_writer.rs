@@ -304,7 +304,8 @@ fn write_people(tx: &Transaction<'_>, id: &str, search: &HandSearch) -> Result<(
             p.name_key,
             p.staked_e4,
             p.received_e4,
-            p.net_e4
+            p.net_e4,
+            p.keys_before
         ])?;
     }
     let mut name = tx.prepare_cached(&positional(h::INSERT_NAME))?;
