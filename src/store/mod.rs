@@ -26,7 +26,7 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite:pitbook.db";
 const POOL_CONNECTIONS_MAX: u32 = 16;
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 /// The rows SQLite samples per index when it refreshes its statistics.
-const PLANNER_SAMPLE_ROWS: u32 = 1000;
+pub(crate) const PLANNER_SAMPLE_ROWS: u32 = 1000;
 
 /// Either backend's pool, sized and timed alike; `shown_url` is the URL as
 /// an error may show it (PostgreSQL's without its password).
@@ -125,8 +125,12 @@ impl Db {
                 // Every committed write survives power loss: records are evidence.
                 .synchronous(SqliteSynchronous::Full)
                 .foreign_keys(true)
-                .busy_timeout(ACQUIRE_TIMEOUT)
-                .optimize_on_close(true, PLANNER_SAMPLE_ROWS);
+                // No `optimize_on_close`: a pooled connection's ANALYZE
+                // while the hand writer wrote held the write lock past the
+                // writer's busy timeout (hands refused as "database is
+                // locked" at half a million hands); the writer refreshes
+                // the statistics itself (`sqlite_writer.rs`).
+                .busy_timeout(ACQUIRE_TIMEOUT);
             Ok(Db::Sqlite(open_pool(options, url.to_string()).await?))
         } else {
             let options = PgConnectOptions::from_str(url)
@@ -157,7 +161,9 @@ impl Db {
     /// table's (1.4 s at a million hands, 20 ms with them): `PRAGMA
     /// optimize` analyzes the tables that grew, each from a sample
     /// (`analysis_limit`), in milliseconds; it runs when the store opens
-    /// and as each pooled connection closes. PostgreSQL's autovacuum keeps
+    /// and every hour on the hand writer's own connection, between its
+    /// batches, so it never waits for the writer's lock nor holds it
+    /// against the writer (`sqlite_writer.rs`). PostgreSQL's autovacuum keeps
     /// its own; `ANALYZE` here is for a bulk load (`pitbook bench`).
     pub async fn refresh_planner_stats(&self) -> Result<(), StoreError> {
         match self {

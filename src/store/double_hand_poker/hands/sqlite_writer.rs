@@ -8,7 +8,7 @@
 //! the rules are the shared [`super::plan`].
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
@@ -21,6 +21,9 @@ use crate::store::history::projection::HandSearch;
 
 /// How long a write waits for another writer's lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// How often the writer refreshes the query planner's statistics between
+/// batches (`Db::refresh_planner_stats`; milliseconds at a million hands).
+const PLANNER_STATS_EVERY: Duration = Duration::from_secs(3600);
 
 type Reply = Result<(CommandResult, bool), CommandError>;
 
@@ -30,6 +33,8 @@ pub struct SqliteHands {
     key: AuditKey,
     clock: Clock,
     cache: OpenHands,
+    /// When the planner's statistics were last refreshed.
+    stats_at: Instant,
 }
 
 impl From<rusqlite::Error> for CommandError {
@@ -53,13 +58,38 @@ impl SqliteHands {
             key,
             clock,
             cache: OpenHands::default(),
+            stats_at: Instant::now(),
         })
+    }
+
+    /// The planner's statistics refreshed when they are an hour old, on
+    /// this connection between batches: no other connection's ANALYZE
+    /// then holds the write lock against the writer. A failure is logged;
+    /// the batch is already committed.
+    fn refresh_planner_stats_if_due(&mut self) {
+        if self.stats_at.elapsed() < PLANNER_STATS_EVERY {
+            return;
+        }
+        self.stats_at = Instant::now();
+        let sql = format!(
+            "PRAGMA analysis_limit = {}; PRAGMA optimize = 0x10002;",
+            crate::store::PLANNER_SAMPLE_ROWS
+        );
+        if let Err(e) = self.conn.execute_batch(&sql) {
+            tracing::warn!(error = %e, "refreshing the planner's statistics failed");
+        }
     }
 
     /// Runs every command in one transaction (one fsync). A command refused
     /// by the rules writes nothing, so the others go on; a database error
     /// rolls the batch back and each command is run in its own transaction.
     pub fn run_batch(&mut self, batch: &[(Option<&str>, &HandCommand)]) -> Vec<Reply> {
+        let replies = self.run_batch_once(batch);
+        self.refresh_planner_stats_if_due();
+        replies
+    }
+
+    fn run_batch_once(&mut self, batch: &[(Option<&str>, &HandCommand)]) -> Vec<Reply> {
         match self.try_batch(batch) {
             Ok(replies) => {
                 self.cache.committed();
