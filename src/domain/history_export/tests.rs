@@ -74,6 +74,11 @@ fn export(events: &[Value]) -> ExportedHand {
     .expect("builds")
 }
 
+/// The rules file's seed hand, exported (for the line writer's tests).
+pub(super) fn exported_seed_hand() -> ExportedHand {
+    export(&seed_events())
+}
+
 fn line_of(hand: &ExportedHand) -> String {
     serde_json::to_string(hand).unwrap()
 }

@@ -212,7 +212,8 @@ fn lines(
         exported.previous = previous;
         match format {
             Format::Jsonl => {
-                serde_json::to_writer(&mut out, &exported).map_err(std::io::Error::from)?;
+                history_export::write_line(&mut exported, &mut out)
+                    .map_err(std::io::Error::from)?;
                 out.push(b'\n');
             }
             Format::Csv => {
