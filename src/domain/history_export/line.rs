@@ -81,25 +81,40 @@ const ESCAPE: [u8; 256] = {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// `s` as a JSON string, escaped as serde_json escapes it.
+/// `s` as a JSON string, escaped as serde_json escapes it: written by
+/// index into room made for the longest escape (six bytes a byte), then
+/// cut to length, so no byte pays a capacity check.
 fn string(s: &str, out: &mut Vec<u8>) {
-    out.reserve(s.len() + s.len() / 4 + 2);
-    out.push(b'"');
+    let start = out.len();
+    out.resize(start + s.len() * 6 + 2, 0);
+    let buf = &mut out[start..];
+    let mut j = 0;
+    buf[j] = b'"';
+    j += 1;
     for &b in s.as_bytes() {
-        match ESCAPE[usize::from(b)] {
-            0 => out.push(b),
-            b'u' => {
-                out.extend_from_slice(b"\\u00");
-                out.push(HEX[usize::from(b >> 4)]);
-                out.push(HEX[usize::from(b & 0xf)]);
-            }
-            e => {
-                out.push(b'\\');
-                out.push(e);
-            }
+        let e = ESCAPE[usize::from(b)];
+        if e == 0 {
+            buf[j] = b;
+            j += 1;
+        } else if e == b'u' {
+            buf[j..j + 6].copy_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 0xf)],
+            ]);
+            j += 6;
+        } else {
+            buf[j] = b'\\';
+            buf[j + 1] = e;
+            j += 2;
         }
     }
-    out.push(b'"');
+    buf[j] = b'"';
+    j += 1;
+    out.truncate(start + j);
 }
 
 #[cfg(test)]
