@@ -187,6 +187,30 @@ fn level_one_banks_never_run_out() {
 }
 
 #[test]
+fn level_three_banks_run_out_inside_a_seat() {
+    let mut inside = 0;
+    for seed in 0..300 {
+        let d = drill("settle-all", 3, seed);
+        let v = serde_json::to_value(&d).unwrap();
+        let out: Value = serde_json::from_str(
+            &crate::domain::double_hand_poker::settle::settle_json(
+                &v["question"]["scenario"].to_string(),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let steps = out["steps"].as_array().unwrap();
+        let short = |j: usize| steps[j]["no_action"] != "0.00";
+        if (1..steps.len())
+            .any(|j| steps[j]["seat"] == steps[j - 1]["seat"] && (short(j) || short(j - 1)))
+        {
+            inside += 1;
+        }
+    }
+    assert!(inside > 200, "only {inside} of 300");
+}
+
+#[test]
 fn house_way_answers_in_the_wrong_shape_name_the_field() {
     let d = drill("house-way", 1, 3);
     let Answer::HouseWay(a) = &d.answer else {

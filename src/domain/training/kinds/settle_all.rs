@@ -3,7 +3,8 @@
 //! even money, one wager a seat, a bank that covers them all; level 2:
 //! backlines, the ACTION seat from dice, a bank that runs out; level 3:
 //! 3:2 and 6:5 backlines with breakage, cents, the rule options and
-//! collection (its fees are beside the net, not in it).
+//! collection (its fees are beside the net, not in it), and a bank that
+//! runs out partway through a wager sharing its seat with another.
 
 use serde::Serialize;
 use serde::ser::SerializeMap;

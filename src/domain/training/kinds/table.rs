@@ -9,7 +9,8 @@ use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::options::{BacklineOrder, OptionOverrides};
 use crate::domain::double_hand_poker::outcome::Outcome;
 use crate::domain::double_hand_poker::settle::{
-    ActionInput, BracketInput, CollectionInput, PdInput, ScenarioInput, SeatMap, WagerInput,
+    ActionInput, BracketInput, CollectionInput, PdInput, Scenario, ScenarioInput, SeatMap,
+    WagerInput, settle,
 };
 use crate::domain::training::Level;
 use crate::domain::training::rng::Rng;
@@ -51,7 +52,8 @@ pub(super) fn amount(level: Level, rng: &mut Rng) -> Money {
 /// bank that covers every wager; level 2 adds backlines, dice for the
 /// ACTION seat and a bank that may run out; level 3 adds 3:2 and 6:5
 /// backlines (breakage), amounts in cents, the rule options
-/// `push_consumes_action` and `backline_order`, and collection schedules.
+/// `push_consumes_action` and `backline_order`, collection schedules, and
+/// a bank that runs out inside a seat.
 pub(super) fn draw(level: Level, shape: Shape, rng: &mut Rng) -> ScenarioInput {
     let pd_seat = rng.range(1, 7);
     let mut open: Vec<i64> = (1..=7).filter(|&s| s != pd_seat).collect();
@@ -118,7 +120,7 @@ pub(super) fn draw(level: Level, shape: Shape, rng: &mut Rng) -> ScenarioInput {
         }),
         ..OptionOverrides::default()
     });
-    ScenarioInput {
+    let mut input = ScenarioInput {
         profile: None,
         options,
         seats: None,
@@ -132,7 +134,48 @@ pub(super) fn draw(level: Level, shape: Shape, rng: &mut Rng) -> ScenarioInput {
         outcomes: Some(outcomes),
         hands: None,
         collection: hard.then(collection),
+    };
+    if hard {
+        run_out_inside_a_seat(&mut input, rng);
     }
+    input
+}
+
+/// Level 3: the bank set so it runs out partway through a wager that
+/// shares its seat with another (a primary and its backlines), read from
+/// the engine's own steps with a bank that never runs out. Left as drawn
+/// when no wager would use the bank.
+fn run_out_inside_a_seat(input: &mut ScenarioInput, rng: &mut Rng) {
+    let mut probe = input.clone();
+    probe.pd.bank = Money::from_units(1_000_000);
+    let Ok(scenario) = Scenario::from_input(&probe) else {
+        return;
+    };
+    let Ok(settlement) = settle(&scenario) else {
+        return;
+    };
+    let steps = &settlement.steps;
+    let shares_seat = |j: usize| {
+        (j > 0 && steps[j - 1].seat == steps[j].seat)
+            || steps.get(j + 1).is_some_and(|n| n.seat == steps[j].seat)
+    };
+    let candidates: Vec<usize> = (0..steps.len())
+        .filter(|&j| shares_seat(j) && to_cents(steps[j].consumed()) >= 2)
+        .collect();
+    if candidates.is_empty() {
+        return;
+    }
+    let j = *rng.pick(&candidates);
+    let before: Money = steps[..j].iter().map(|s| s.consumed()).sum();
+    let partial = cents(rng.range(1, to_cents(steps[j].consumed()) - 1));
+    input.pd.bank = before + partial;
+}
+
+fn to_cents(m: Money) -> i64 {
+    (m.as_decimal() * Decimal::from(100))
+        .trunc()
+        .try_into()
+        .unwrap_or(0)
 }
 
 /// Level 1: at least every wager, in $10s (the bank never runs out).
