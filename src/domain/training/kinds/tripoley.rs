@@ -6,6 +6,8 @@
 //! anyone can check it. Level 1: three players, an empty board; level 2:
 //! four players, chips carried over on the board; level 3: five players,
 //! carry-overs, a player who folds and a short stack all-in (side pots).
+//! No hand is shown in the question: the engine plays each player's best
+//! five, as it does when the dealer enters only the cards.
 
 use serde::Serialize;
 
@@ -17,7 +19,7 @@ use crate::domain::training::rng::Rng;
 use crate::domain::training::{Level, engine};
 use crate::domain::tripoley::{
     BoardInput, CardsText, MichiganInput, NameMap, Named, PokerInput, Profile, RoundInput,
-    before_betting, best_five, play_round,
+    before_betting, play_round,
 };
 
 const PLAYERS: [&str; 5] = ["Ann", "Bo", "Cy", "Dee", "Eli"];
@@ -58,7 +60,6 @@ pub struct Round {
 pub struct Poker {
     pub contributions: Named<u64>,
     pub folded: Vec<String>,
-    pub shown: Named<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -111,14 +112,7 @@ impl Question {
         if !r.poker.folded.is_empty() {
             out.push_str(&format!("; folded: {}", r.poker.folded.join(", ")));
         }
-        let shown: Vec<String> = r
-            .poker
-            .shown
-            .0
-            .iter()
-            .map(|(n, c)| format!("{n} {c}"))
-            .collect();
-        out.push_str(&format!("; shown: {}.\n", shown.join(", ")));
+        out.push_str("; each player still in shows their best five cards.\n");
         let left: Vec<String> = r
             .michigan
             .cards_left
@@ -185,7 +179,7 @@ fn to_input(r: &Round) -> RoundInput {
         poker: PokerInput {
             contributions: as_i64(&r.poker.contributions),
             folded: r.poker.folded.clone(),
-            shown: cards(&r.poker.shown),
+            shown: NameMap::default(),
         },
         michigan: MichiganInput {
             out: Some(r.michigan.out.clone()),
@@ -234,10 +228,6 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
             }
         })
         .collect();
-    let shown = (0..n)
-        .filter(|&s| Some(s) != folder)
-        .filter_map(|s| best_five(&hands[s]).map(|h| (players[s].clone(), format_cards(&h.cards))))
-        .collect();
     let out = rng.below(n as u64) as usize;
     let cards_left = (0..n)
         .filter(|&s| s != out)
@@ -262,7 +252,6 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
         poker: Poker {
             contributions: Named(players.iter().cloned().zip(contributions).collect()),
             folded: folder.map(|f| vec![players[f].clone()]).unwrap_or_default(),
-            shown: Named(shown),
         },
         michigan: Michigan {
             out: players[out].clone(),
