@@ -6,8 +6,8 @@
 //! anyone can check it. Level 1: three players, an empty board; level 2:
 //! four players, chips carried over on the board; level 3: five players,
 //! carry-overs, a player who folds and a short stack all-in (side pots).
-//! No hand is shown in the question: the engine plays each player's best
-//! five, as it does when the dealer enters only the cards.
+//! Each player still in shows five of their cards, drawn at random (a
+//! player picks any five; the showdown of what is shown is the engine's).
 
 use serde::Serialize;
 
@@ -60,6 +60,8 @@ pub struct Round {
 pub struct Poker {
     pub contributions: Named<u64>,
     pub folded: Vec<String>,
+    /// The five cards each player still in shows.
+    pub shown: Named<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -112,7 +114,14 @@ impl Question {
         if !r.poker.folded.is_empty() {
             out.push_str(&format!("; folded: {}", r.poker.folded.join(", ")));
         }
-        out.push_str("; each player still in shows their best five cards.\n");
+        let shown: Vec<String> = r
+            .poker
+            .shown
+            .0
+            .iter()
+            .map(|(n, c)| format!("{n} {c}"))
+            .collect();
+        out.push_str(&format!("; shown: {}.\n", shown.join(", ")));
         let left: Vec<String> = r
             .michigan
             .cards_left
@@ -179,7 +188,7 @@ fn to_input(r: &Round) -> RoundInput {
         poker: PokerInput {
             contributions: as_i64(&r.poker.contributions),
             folded: r.poker.folded.clone(),
-            shown: NameMap::default(),
+            shown: cards(&r.poker.shown),
         },
         michigan: MichiganInput {
             out: Some(r.michigan.out.clone()),
@@ -228,6 +237,14 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
             }
         })
         .collect();
+    let shown = (0..n)
+        .filter(|&s| Some(s) != folder)
+        .map(|s| {
+            let mut hand = hands[s].clone();
+            rng.shuffle(&mut hand);
+            (players[s].clone(), format_cards(&hand[..5]))
+        })
+        .collect();
     let out = rng.below(n as u64) as usize;
     let cards_left = (0..n)
         .filter(|&s| s != out)
@@ -252,6 +269,7 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
         poker: Poker {
             contributions: Named(players.iter().cloned().zip(contributions).collect()),
             folded: folder.map(|f| vec![players[f].clone()]).unwrap_or_default(),
+            shown: Named(shown),
         },
         michigan: Michigan {
             out: players[out].clone(),
