@@ -377,3 +377,17 @@ fn a_thousand_seeds_of_every_kind() {
         }
     }
 }
+
+/// docs/training.md's example drill is what the generator gives.
+#[test]
+fn the_docs_example() {
+    let docs = include_str!("../../../docs/training.md");
+    let d = drill("action-seat", 2, 7);
+    let line = serde_json::to_string(&d).unwrap();
+    assert!(docs.contains(&format!("```json\n{line}\n```")), "{line}");
+    assert!(
+        docs.contains(&format!("\n{}\n", d.explanation)),
+        "{}",
+        d.explanation
+    );
+}
