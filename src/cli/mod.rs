@@ -5,6 +5,7 @@ mod anchor_log;
 mod audit;
 mod bench;
 mod dice_games;
+mod drill;
 mod hand;
 mod history;
 mod history_check;
@@ -61,6 +62,8 @@ pub enum Command {
     /// 10,000 (Crapola): score a throw, check and score a recorded game.
     #[command(subcommand)]
     TenThousand(dice_games::TenThousandCommand),
+    /// A training drill: the question, with `--answer` its answer (docs/training.md).
+    Drill(drill::DrillArgs),
     /// Hand histories: export the hands a search keeps; check an export offline.
     #[command(subcommand)]
     History(history::HistoryCommand),
@@ -124,6 +127,7 @@ fn run(command: Command, log_format: LogFormat) -> Result<(), CliError> {
         Command::PokerDice(command) => dice_games::run_poker_dice(command),
         Command::TenThousand(command) => dice_games::run_ten_thousand(command),
         Command::Tripoley(command) => tripoley::run(command),
+        Command::Drill(args) => drill::run(args),
         Command::History(command) => history::run(command),
         Command::User(command) => user::run(command),
         Command::Bench(command) => bench::run(command),

@@ -14,4 +14,5 @@ pub mod history_export;
 pub mod poker_dice;
 pub mod staff;
 pub mod ten_thousand;
+pub mod training;
 pub mod tripoley;

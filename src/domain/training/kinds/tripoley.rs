@@ -1,0 +1,306 @@
+//! Tripoley payouts: a whole round — antes, money cards, King-Queen, the
+//! 8-9-10 split and its remainder, the Pot (split in whole chips, side
+//! pots), the Michigan Kitty and the per-card payments — as each player's
+//! net chips, computed by `tripoley::play_round`. The question holds the
+//! round in the `pitbook tripoley round` contract (docs/tripoley.md), so
+//! anyone can check it. Level 1: three players, an empty board; level 2:
+//! four players, chips carried over on the board; level 3: five players,
+//! carry-overs, a player who folds and a short stack all-in (side pots).
+//! Each player still in shows five of their cards, drawn at random (a
+//! player picks any five; the showdown of what is shown is the engine's).
+
+use serde::Serialize;
+
+use super::decide::shuffled;
+use crate::domain::cards::format_cards;
+use crate::domain::common::field_error::FieldError;
+use crate::domain::training::answer_input::{AnswerInput, integer, keyed};
+use crate::domain::training::rng::Rng;
+use crate::domain::training::{Level, engine};
+use crate::domain::tripoley::{
+    BoardInput, CardsText, MichiganInput, NameMap, Named, PokerInput, Profile, RoundInput,
+    before_betting, play_round,
+};
+
+const PLAYERS: [&str; 5] = ["Ann", "Bo", "Cy", "Dee", "Eli"];
+const SECTIONS: [&str; 9] = [
+    "ace",
+    "king",
+    "queen",
+    "jack",
+    "ten",
+    "king_queen",
+    "eight_nine_ten",
+    "kitty",
+    "pot",
+];
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Question {
+    /// The round, in the `pitbook tripoley round` contract.
+    pub round: Round,
+}
+
+/// The fields of the round contract the drills use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Round {
+    pub profile: Profile,
+    pub players: Vec<String>,
+    pub dealer: String,
+    pub chips: Named<u64>,
+    /// Chips carried over, by section key (sections with none left out).
+    pub board: Named<u64>,
+    pub ante: u64,
+    pub hands: Named<String>,
+    pub poker: Poker,
+    pub michigan: Michigan,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Poker {
+    pub contributions: Named<u64>,
+    pub folded: Vec<String>,
+    /// The five cards each player still in shows.
+    pub shown: Named<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Michigan {
+    pub out: String,
+    pub cards_left: Named<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    /// Each player's chips after the round minus before, in seating order.
+    pub net: Named<i64>,
+}
+
+impl Question {
+    pub fn words(&self) -> String {
+        let r = &self.round;
+        let mut out = format!(
+            "Tripoley ({}), {} deals, ante {} a section.\n",
+            match r.profile {
+                Profile::Cadaco => "cadaco",
+                Profile::Classic => "classic",
+            },
+            r.dealer,
+            r.ante
+        );
+        for (name, chips) in &r.chips.0 {
+            let hand = r.hands.get(name).map_or("", String::as_str);
+            out.push_str(&format!("  {name}: {chips} chips, dealt {hand}\n"));
+        }
+        out.push_str(&format!(
+            "  spare: {}\n",
+            r.hands.get("spare").map_or("", String::as_str)
+        ));
+        if !r.board.0.is_empty() {
+            let carried: Vec<String> = r.board.0.iter().map(|(s, n)| format!("{s} {n}")).collect();
+            out.push_str(&format!(
+                "Carried over on the board: {}.\n",
+                carried.join(", ")
+            ));
+        }
+        let put: Vec<String> = r
+            .poker
+            .contributions
+            .0
+            .iter()
+            .map(|(n, c)| format!("{n} {c}"))
+            .collect();
+        out.push_str(&format!("Poker: bets in all {}", put.join(", ")));
+        if !r.poker.folded.is_empty() {
+            out.push_str(&format!("; folded: {}", r.poker.folded.join(", ")));
+        }
+        let shown: Vec<String> = r
+            .poker
+            .shown
+            .0
+            .iter()
+            .map(|(n, c)| format!("{n} {c}"))
+            .collect();
+        out.push_str(&format!("; shown: {}.\n", shown.join(", ")));
+        let left: Vec<String> = r
+            .michigan
+            .cards_left
+            .0
+            .iter()
+            .map(|(n, c)| format!("{n} {c}"))
+            .collect();
+        out.push_str(&format!(
+            "Michigan: {} goes out first; cards left: {}.\n",
+            r.michigan.out,
+            left.join(", ")
+        ));
+        out.push_str("What is each player's net in chips for the round?");
+        out
+    }
+}
+
+impl Answer {
+    pub fn words(&self) -> String {
+        let nets: Vec<String> = self
+            .net
+            .0
+            .iter()
+            .map(|(n, c)| format!("{n} {c:+}"))
+            .collect();
+        format!("{}.", nets.join(", "))
+    }
+}
+
+fn to_input(r: &Round) -> RoundInput {
+    let mut board = BoardInput::default();
+    for (key, n) in &r.board.0 {
+        let n = *n as i64;
+        match key.as_str() {
+            "ace" => board.ace = n,
+            "king" => board.king = n,
+            "queen" => board.queen = n,
+            "jack" => board.jack = n,
+            "ten" => board.ten = n,
+            "king_queen" => board.king_queen = n,
+            "eight_nine_ten" => board.eight_nine_ten = n,
+            "kitty" => board.kitty = n,
+            _ => board.pot = n,
+        }
+    }
+    let as_i64 =
+        |m: &Named<u64>| NameMap(m.0.iter().map(|(k, v)| (k.clone(), *v as i64)).collect());
+    let cards = |m: &Named<String>| {
+        NameMap(
+            m.0.iter()
+                .map(|(k, v)| (k.clone(), CardsText::new(v)))
+                .collect(),
+        )
+    };
+    RoundInput {
+        profile: r.profile,
+        players: r.players.clone(),
+        dealer: r.dealer.clone(),
+        chips: as_i64(&r.chips),
+        board,
+        ante: Some(r.ante as i64),
+        hands: cards(&r.hands),
+        spare: None,
+        poker: PokerInput {
+            contributions: as_i64(&r.poker.contributions),
+            folded: r.poker.folded.clone(),
+            shown: cards(&r.poker.shown),
+        },
+        michigan: MichiganInput {
+            out: Some(r.michigan.out.clone()),
+            blocked: false,
+            cards_left: as_i64(&r.michigan.cards_left),
+        },
+        chip_value: None,
+    }
+}
+
+pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String) {
+    let n = level.get() as usize + 2;
+    let players: Vec<String> = PLAYERS[..n].iter().map(|p| p.to_string()).collect();
+    let dealer = rng.below(n as u64) as usize;
+    let hard = level >= Level::HARD;
+    // Level 3: one player, not the dealer's left, is short and goes all-in.
+    let short = hard.then(|| (dealer + 2) % n);
+    let mut chips: Vec<u64> = (0..n).map(|_| rng.range(20, 60) as u64).collect();
+    if let Some(s) = short {
+        chips[s] = 9 + rng.range(1, 3) as u64;
+    }
+    let mut board = Vec::new();
+    if level >= Level::MEDIUM {
+        for key in SECTIONS {
+            if rng.chance(1, 3) {
+                board.push((key.to_string(), rng.range(1, 6) as u64));
+            }
+        }
+    }
+    // Dealt one card at a time from the dealer's left, the spare last.
+    let deck = shuffled(rng, false);
+    let mut hands: Vec<Vec<_>> = vec![Vec::new(); n + 1];
+    for (i, card) in deck.iter().enumerate() {
+        hands[(i % (n + 1) + dealer + 1) % (n + 1)].push(*card);
+    }
+    let bet = rng.range(4, 10) as u64;
+    let folder = hard.then(|| (dealer + 1) % n);
+    let contributions: Vec<u64> = (0..n)
+        .map(|s| {
+            if Some(s) == short {
+                0 // set below, from the stack the money cards leave
+            } else if Some(s) == folder {
+                rng.range(0, bet as i64 - 1) as u64
+            } else {
+                bet
+            }
+        })
+        .collect();
+    let shown = (0..n)
+        .filter(|&s| Some(s) != folder)
+        .map(|s| {
+            let mut hand = hands[s].clone();
+            rng.shuffle(&mut hand);
+            (players[s].clone(), format_cards(&hand[..5]))
+        })
+        .collect();
+    let out = rng.below(n as u64) as usize;
+    let cards_left = (0..n)
+        .filter(|&s| s != out)
+        .map(|s| {
+            (
+                players[s].clone(),
+                rng.range(1, hands[s].len() as i64) as u64,
+            )
+        })
+        .collect();
+    let mut hand_texts: Vec<(String, String)> = (0..n)
+        .map(|s| (players[s].clone(), format_cards(&hands[s])))
+        .collect();
+    hand_texts.push(("spare".to_string(), format_cards(&hands[n])));
+    let mut round = Round {
+        profile: Profile::Cadaco,
+        dealer: players[dealer].clone(),
+        chips: Named(players.iter().cloned().zip(chips).collect()),
+        board: Named(board),
+        ante: 1,
+        hands: Named(hand_texts),
+        poker: Poker {
+            contributions: Named(players.iter().cloned().zip(contributions).collect()),
+            folded: folder.map(|f| vec![players[f].clone()]).unwrap_or_default(),
+            shown: Named(shown),
+        },
+        michigan: Michigan {
+            out: players[out].clone(),
+            cards_left: Named(cards_left),
+        },
+        players,
+    };
+    if let Some(s) = short {
+        let before = engine(before_betting(&to_input(&round)), "the round");
+        let stack = before.chips[s].1;
+        round.poker.contributions.0[s].1 = stack.min(bet);
+    }
+    let output = engine(play_round(&to_input(&round)), "the round");
+    let explanation: Vec<&str> = output
+        .outcome
+        .steps
+        .iter()
+        .map(|s| s.explanation.as_str())
+        .collect();
+    let explanation = explanation.join(" ");
+    let answer = Answer {
+        net: output.outcome.net,
+    };
+    (Question { round }, answer, explanation)
+}
+
+pub(super) fn grade(_q: &Question, a: &Answer, input: &AnswerInput) -> Result<bool, FieldError> {
+    let fields = input.object(&["net"])?;
+    let names: Vec<&str> = a.net.0.iter().map(|(n, _)| n.as_str()).collect();
+    let given = keyed(fields.get("net")?, "net", &names, |v, path| {
+        integer(v, path, -100_000, 100_000, "a number of chips won or lost")
+    })?;
+    Ok(given.iter().zip(&a.net.0).all(|(g, (_, n))| g == n))
+}
