@@ -18,22 +18,11 @@ use crate::domain::training::answer_input::{AnswerInput, integer, keyed};
 use crate::domain::training::rng::Rng;
 use crate::domain::training::{Level, engine};
 use crate::domain::tripoley::{
-    BoardInput, CardsText, MichiganInput, NameMap, Named, PokerInput, Profile, RoundInput,
+    BoardInput, CardsText, MichiganInput, NameMap, Named, PokerInput, Profile, RoundInput, Section,
     before_betting, play_round,
 };
 
 const PLAYERS: [&str; 5] = ["Ann", "Bo", "Cy", "Dee", "Eli"];
-const SECTIONS: [&str; 9] = [
-    "ace",
-    "king",
-    "queen",
-    "jack",
-    "ten",
-    "king_queen",
-    "eight_nine_ten",
-    "kitty",
-    "pot",
-];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Question {
@@ -212,9 +201,9 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
     }
     let mut board = Vec::new();
     if level >= Level::MEDIUM {
-        for key in SECTIONS {
+        for section in Section::ALL {
             if rng.chance(1, 3) {
-                board.push((key.to_string(), rng.range(1, 6) as u64));
+                board.push((section.key().to_string(), rng.range(1, 6) as u64));
             }
         }
     }
