@@ -10,6 +10,7 @@ pub mod double_hand_poker;
 pub mod history;
 pub mod kept_games;
 pub mod staff;
+pub mod training;
 pub mod tripoley;
 pub mod verify;
 pub mod write_error;

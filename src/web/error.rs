@@ -7,7 +7,10 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use crate::domain::common::field_error::{AsFieldError, FieldError};
+use crate::domain::training::progress::SignOffRefusal;
+use crate::domain::training::run::Refusal;
 use crate::store::double_hand_poker::hands::CommandError;
+use crate::store::training::TrainingError;
 use crate::store::write_error::WriteError;
 
 #[derive(Debug, thiserror::Error)]
@@ -25,6 +28,10 @@ pub enum ApiError {
     Conflict(String),
     #[error("{0}")]
     NotFound(String),
+    /// Someone else's to do (HTTP 403): another trainee's drill, one's own
+    /// sign-off.
+    #[error("{0}")]
+    Forbidden(String),
     /// A bug or an outage: logged in full, shown as a generic message.
     #[error("internal error: {0}")]
     Internal(String),
@@ -56,6 +63,7 @@ impl IntoResponse for ApiError {
             ApiError::Refused(m) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_input", m.clone()),
             ApiError::Conflict(m) => (StatusCode::CONFLICT, "conflict", m.clone()),
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, "not_found", m.clone()),
+            ApiError::Forbidden(m) => (StatusCode::FORBIDDEN, "forbidden", m.clone()),
             ApiError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error");
                 (
@@ -190,6 +198,31 @@ impl From<WriteError> for ApiError {
         match e {
             WriteError::Invalid(fe) => ApiError::BadInput(fe),
             WriteError::Store(e) => ApiError::from(e),
+        }
+    }
+}
+
+/// Training's refusals: 403 for another's drill or one's own sign-off, 404
+/// for none, 409 for the run's or the trainee's state, 422 for an answer
+/// in the wrong shape.
+impl From<TrainingError> for ApiError {
+    fn from(e: TrainingError) -> Self {
+        match e {
+            TrainingError::Refused(r) => match r {
+                Refusal::NotYours { .. } => ApiError::Forbidden(r.to_string()),
+                Refusal::NoSuchDrill => ApiError::NotFound(r.to_string()),
+                Refusal::Invalid(fe) => ApiError::BadInput(fe),
+                Refusal::AlreadyAnswered | Refusal::Unanswered | Refusal::Over(_) => {
+                    ApiError::Conflict(r.to_string())
+                }
+            },
+            TrainingError::SignOff(r) => match r {
+                SignOffRefusal::OwnSignOff => ApiError::Forbidden(r.to_string()),
+                _ => ApiError::Conflict(r.to_string()),
+            },
+            TrainingError::Invalid(fe) => ApiError::BadInput(fe),
+            TrainingError::NotFound(m) => ApiError::NotFound(m),
+            TrainingError::Store(e) => ApiError::from(e),
         }
     }
 }

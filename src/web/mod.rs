@@ -16,6 +16,7 @@ pub mod server;
 mod staff;
 mod svg;
 pub mod time;
+mod training;
 mod tripoley;
 
 use std::future::Future;
@@ -109,6 +110,7 @@ pub fn router(state: AppState) -> Router {
         .merge(audit::router())
         .merge(dice_games::router())
         .merge(tripoley::router())
+        .merge(training::router())
         .with_state(state)
         // One limit for every body (json::Body answers over it in JSON).
         .layer(DefaultBodyLimit::max(json::BODY_BYTES_MAX))

@@ -82,6 +82,15 @@ pub enum Action {
     /// phase. Not a dealer's, even on their own hand: a note is the floor's
     /// word on the hand, recorded by someone who did not deal it.
     AddNotes,
+    /// Answer training drills (practice, tests, speed drills): anyone who
+    /// deals or may deal.
+    Drill,
+    /// See every trainee's progress and the pass marks.
+    ReviewTraining,
+    /// Set the pass marks (the training manager's word).
+    SetPassMarks,
+    /// Sign a trainee off (and promote them to dealer).
+    SignOffTrainees,
 }
 
 impl Action {
@@ -108,8 +117,10 @@ pub fn allows(role: Role, action: Action) -> bool {
         (Role::Dealer | Role::Trainee, ActInTraining) => true,
         (
             Role::Admin | Role::Supervisor | Role::Auditor,
-            VerifyChain | ReviewHistory | AddNotes,
+            VerifyChain | ReviewHistory | AddNotes | ReviewTraining,
         ) => true,
+        (Role::Admin | Role::Supervisor | Role::Dealer | Role::Trainee, Drill) => true,
+        (Role::Admin | Role::Supervisor, SetPassMarks | SignOffTrainees) => true,
         _ => false,
     }
 }
@@ -183,6 +194,10 @@ mod tests {
             (VerifyChain, [true, true, false, false, true]),
             (ReviewHistory, [true, true, false, false, true]),
             (AddNotes, [true, true, false, false, true]),
+            (Drill, [true, true, true, true, false]),
+            (ReviewTraining, [true, true, false, false, true]),
+            (SetPassMarks, [true, true, false, false, false]),
+            (SignOffTrainees, [true, true, false, false, false]),
         ];
         for (action, expected) in matrix {
             for (role, want) in [Admin, Supervisor, Dealer, Trainee, Auditor]

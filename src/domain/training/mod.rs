@@ -11,13 +11,22 @@
 //!   it draws them at each level and how it reads and compares an answer;
 //! - `answer_input`: reading an answer as given (shape errors are
 //!   [`FieldError`]s naming the field);
-//! - `rng`: SplitMix64.
+//! - `rng`: SplitMix64;
+//! - `run`: a run of drills (practice, test, speed) as a fold, with the
+//!   rules every answer is held to (only the trainee's, once, in time);
+//! - `progress`: attempts to progress per kind, pass marks, readiness,
+//!   what to practise next and the sign-off rule;
+//! - `answer_form`: an answer's form fields and the posted form read back
+//!   into the answer's JSON.
 //!
 //! docs/training.md is the contract.
 
+pub mod answer_form;
 mod answer_input;
 pub mod kinds;
+pub mod progress;
 pub mod rng;
+pub mod run;
 
 use std::fmt;
 
@@ -134,6 +143,13 @@ pub fn grade(drill: &Drill, answer: &AnswerInput) -> Result<Graded, FieldError> 
         explanation: drill.explanation.clone(),
     })
 }
+
+/// The drills' generators' version, recorded with every drill issued: a
+/// recorded (kind, level, seed) is regenerated and checked by `audit
+/// verify` only under the version that issued it. Raise it whenever a
+/// generator changes what a seed gives (a new kind goes at the end of the
+/// list, which changes nothing before it).
+pub const GENERATOR_VERSION: u32 = 1;
 
 /// A first seed for the shell to use when none is given: seeds are kept
 /// below 2^53 so they survive JSON in every client. (The shell draws the

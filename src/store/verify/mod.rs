@@ -15,6 +15,7 @@ mod hand_search_describe;
 pub(crate) mod log_reader;
 mod projections;
 mod staff;
+mod training;
 
 use std::ops::ControlFlow;
 
@@ -361,6 +362,8 @@ pub async fn verify_in_parts(
     phase_done("projection check");
     let problem = staff::check(db, chain_head_seq, problem).await?;
     phase_done("staff accounts check");
+    let problem = training::check(db, chain_head_seq, problem).await?;
+    phase_done("training check");
     let (problem, tripoley_games) =
         crate::store::tripoley::replay::first_problem(db, chain_head_seq, problem).await?;
     phase_done("Tripoley replay");

@@ -1,0 +1,473 @@
+//! A trainee's progress from their recorded attempts: per kind the
+//! attempts, accuracy, median time and the trend by day; whether each
+//! kind's pass mark is met (the training manager's "95% of the last 40 at
+//! level 2 or above, median under 20 s"); the weakest skill and what to
+//! practise next; and the sign-off rule. Pure: the shell reads the
+//! attempts and the marks and passes them in.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{Kind, Level};
+use crate::domain::common::field_error::FieldError;
+
+/// One recorded attempt, as progress reads it. `day` is the attempt's date
+/// on the cardroom's clock as a day number (the shell converts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttemptRow {
+    pub kind: Kind,
+    pub level: Level,
+    pub right: bool,
+    pub elapsed_ms: i64,
+    pub day: i32,
+}
+
+/// Limits on a pass mark, each field's range.
+pub const WINDOW_RANGE: (i64, i64) = (5, 200);
+pub const ACCURACY_RANGE: (i64, i64) = (1, 100);
+pub const MEDIAN_SECONDS_RANGE: (i64, i64) = (1, 600);
+
+/// What a trainee must show on one kind to be ready: of their last
+/// `window` attempts at `level` or above, at least `accuracy_pct` percent
+/// right and a median time under `median_seconds`. A kind not `required`
+/// is shown but does not hold a sign-off back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PassMark {
+    pub window: u16,
+    pub accuracy_pct: u8,
+    pub median_seconds: u16,
+    pub level: Level,
+    pub required: bool,
+}
+
+impl PassMark {
+    /// The default for every kind: 95% of the last 40 at level 2 or above,
+    /// median under 20 s, required.
+    pub const DEFAULT: PassMark = PassMark {
+        window: 40,
+        accuracy_pct: 95,
+        median_seconds: 20,
+        level: Level::MEDIUM,
+        required: true,
+    };
+
+    /// A pass mark from the numbers given, each out of range named by its
+    /// field (`window`, `accuracy_pct`, `median_seconds`, `level`).
+    pub fn parse(
+        window: i64,
+        accuracy_pct: i64,
+        median_seconds: i64,
+        level: i64,
+        required: bool,
+    ) -> Result<PassMark, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let mut within = |field: &str, n: i64, (lo, hi): (i64, i64), what: &str| {
+            if !(lo..=hi).contains(&n) {
+                errors.push(
+                    FieldError::new(field, format!("{n} is not {what} ({lo}..{hi})"))
+                        .with_value(n.to_string()),
+                );
+            }
+        };
+        within("window", window, WINDOW_RANGE, "a number of attempts");
+        within("accuracy_pct", accuracy_pct, ACCURACY_RANGE, "a percentage");
+        within(
+            "median_seconds",
+            median_seconds,
+            MEDIAN_SECONDS_RANGE,
+            "a number of seconds",
+        );
+        let level = Level::new(level).map_err(|e| errors.push(e)).ok();
+        match level {
+            Some(level) if errors.is_empty() => Ok(PassMark {
+                window: window as u16,
+                accuracy_pct: accuracy_pct as u8,
+                median_seconds: median_seconds as u16,
+                level,
+                required,
+            }),
+            _ => Err(errors),
+        }
+    }
+}
+
+/// The pass marks of every kind, the default where none was set.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PassMarks(BTreeMap<&'static str, PassMark>);
+
+impl PassMarks {
+    pub fn set(&mut self, kind: Kind, mark: PassMark) {
+        self.0.insert(kind.name(), mark);
+    }
+
+    pub fn of(&self, kind: Kind) -> PassMark {
+        self.0
+            .get(kind.name())
+            .copied()
+            .unwrap_or(PassMark::DEFAULT)
+    }
+}
+
+/// How a kind stands against its pass mark.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Readiness {
+    pub met: bool,
+    /// Right answers among the counted window, and the window's attempts.
+    pub window_right: usize,
+    pub window_attempts: usize,
+    pub window_median_ms: Option<i64>,
+    /// Why not, in words ("12 of the 40 attempts needed").
+    pub short_of: Vec<String>,
+}
+
+/// One day of a kind's trend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DayPoint {
+    pub day: i32,
+    pub attempts: usize,
+    pub right: usize,
+    pub median_ms: i64,
+}
+
+/// One kind's progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KindProgress {
+    pub kind: Kind,
+    pub attempts: usize,
+    pub right: usize,
+    /// Percent right, rounded down; none before the first attempt.
+    pub accuracy_pct: Option<u8>,
+    pub median_ms: Option<i64>,
+    /// The highest level attempted.
+    pub top_level: Option<Level>,
+    pub trend: Vec<DayPoint>,
+    pub mark: PassMark,
+    pub readiness: Readiness,
+}
+
+/// A trainee's progress: every kind, the weakest and what to practise next.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    pub kinds: Vec<KindProgress>,
+    /// The required kind furthest from its pass mark (none when all are met).
+    pub weakest: Option<Kind>,
+    /// What to practise next: the weakest kind at the level to work on.
+    pub next: Option<(Kind, Level)>,
+    /// Every required kind's pass mark met.
+    pub ready: bool,
+}
+
+/// The median of `values` (the lower middle for an even count).
+pub fn median(values: &mut [i64]) -> Option<i64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_unstable();
+    Some(values[(values.len() - 1) / 2])
+}
+
+fn percent(right: usize, n: usize) -> Option<u8> {
+    (n > 0).then(|| (right * 100 / n) as u8)
+}
+
+/// How `attempts` (one kind's, oldest first) stand against `mark`.
+pub fn readiness(attempts: &[AttemptRow], mark: &PassMark) -> Readiness {
+    let counted: Vec<&AttemptRow> = attempts.iter().filter(|a| a.level >= mark.level).collect();
+    let window = &counted[counted.len().saturating_sub(usize::from(mark.window))..];
+    let right = window.iter().filter(|a| a.right).count();
+    let mut times: Vec<i64> = window.iter().map(|a| a.elapsed_ms).collect();
+    let median_ms = median(&mut times);
+    let mut short_of = Vec::new();
+    let needed = usize::from(mark.window);
+    if window.len() < needed {
+        short_of.push(format!(
+            "{} of the {needed} attempts at level {} or above",
+            window.len(),
+            mark.level
+        ));
+    }
+    // right / n >= pct / 100, in integers.
+    if window.is_empty() || right * 100 < usize::from(mark.accuracy_pct) * window.len() {
+        short_of.push(format!(
+            "{right} right of {} (needs {}%)",
+            window.len(),
+            mark.accuracy_pct
+        ));
+    }
+    let limit_ms = i64::from(mark.median_seconds) * 1000;
+    if median_ms.is_none_or(|m| m >= limit_ms) {
+        short_of.push(match median_ms {
+            Some(m) => format!(
+                "median {:.1} s (needs under {} s)",
+                m as f64 / 1000.0,
+                mark.median_seconds
+            ),
+            None => format!(
+                "no time yet (needs a median under {} s)",
+                mark.median_seconds
+            ),
+        });
+    }
+    Readiness {
+        met: short_of.is_empty(),
+        window_right: right,
+        window_attempts: window.len(),
+        window_median_ms: median_ms,
+        short_of,
+    }
+}
+
+fn trend(attempts: &[&AttemptRow]) -> Vec<DayPoint> {
+    let mut days: BTreeMap<i32, (usize, usize, Vec<i64>)> = BTreeMap::new();
+    for a in attempts {
+        let d = days.entry(a.day).or_default();
+        d.0 += 1;
+        d.1 += usize::from(a.right);
+        d.2.push(a.elapsed_ms);
+    }
+    days.into_iter()
+        .map(|(day, (attempts, right, mut times))| DayPoint {
+            day,
+            attempts,
+            right,
+            median_ms: median(&mut times).unwrap_or(0),
+        })
+        .collect()
+}
+
+/// Progress from every attempt (oldest first) under `marks`.
+pub fn progress(attempts: &[AttemptRow], marks: &PassMarks) -> Progress {
+    let kinds: Vec<KindProgress> = Kind::ALL
+        .into_iter()
+        .map(|kind| {
+            let of_kind: Vec<&AttemptRow> = attempts.iter().filter(|a| a.kind == kind).collect();
+            let owned: Vec<AttemptRow> = of_kind.iter().map(|a| **a).collect();
+            let right = of_kind.iter().filter(|a| a.right).count();
+            let mut times: Vec<i64> = of_kind.iter().map(|a| a.elapsed_ms).collect();
+            let mark = marks.of(kind);
+            KindProgress {
+                kind,
+                attempts: of_kind.len(),
+                right,
+                accuracy_pct: percent(right, of_kind.len()),
+                median_ms: median(&mut times),
+                top_level: of_kind.iter().map(|a| a.level).max(),
+                trend: trend(&of_kind),
+                readiness: readiness(&owned, &mark),
+                mark,
+            }
+        })
+        .collect();
+    let weakest = kinds
+        .iter()
+        .filter(|k| k.mark.required && !k.readiness.met)
+        .min_by_key(|k| {
+            // Furthest from the mark: the lowest window accuracy, then the
+            // fewest attempts; a kind never tried counts as 0%.
+            let pct = percent(k.readiness.window_right, k.readiness.window_attempts).unwrap_or(0);
+            (pct, k.readiness.window_attempts)
+        })
+        .map(|k| k.kind);
+    let next = weakest.map(|kind| (kind, next_level(attempts, kind)));
+    Progress {
+        ready: kinds.iter().all(|k| !k.mark.required || k.readiness.met),
+        weakest,
+        next,
+        kinds,
+    }
+}
+
+/// The level to practise `kind` at: one up from the highest level whose
+/// last 10 attempts were at least 9 right, never above 3; level 1 until
+/// then.
+fn next_level(attempts: &[AttemptRow], kind: Kind) -> Level {
+    let mastered = |level: Level| {
+        let mut last: Vec<bool> = attempts
+            .iter()
+            .filter(|a| a.kind == kind && a.level == level)
+            .map(|a| a.right)
+            .collect();
+        let tail = last.split_off(last.len().saturating_sub(10));
+        tail.len() == 10 && tail.iter().filter(|r| **r).count() >= 9
+    };
+    let mut level = Level::EASY;
+    for l in Level::ALL {
+        if mastered(l) {
+            level = Level::ALL
+                .into_iter()
+                .find(|n| *n > l)
+                .unwrap_or(Level::HARD);
+        }
+    }
+    level
+}
+
+/// Why a sign-off is refused: 403 for who may not, 409 for the trainee's
+/// state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignOffRefusal {
+    /// No one signs themselves off.
+    OwnSignOff,
+    /// Required kinds whose pass mark is not met.
+    NotReady(Vec<Kind>),
+    AlreadySignedOff,
+}
+
+impl std::fmt::Display for SignOffRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SignOffRefusal::OwnSignOff => f.write_str("no one may sign themselves off"),
+            SignOffRefusal::NotReady(kinds) => {
+                let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+                write!(
+                    f,
+                    "not ready: the pass mark is not met for {}",
+                    names.join(", ")
+                )
+            }
+            SignOffRefusal::AlreadySignedOff => f.write_str("already signed off"),
+        }
+    }
+}
+
+/// The sign-off rule: someone else signs, the trainee is ready on every
+/// required kind, and not signed off before.
+pub fn check_sign_off(
+    signer: &str,
+    trainee: &str,
+    progress: &Progress,
+    already: bool,
+) -> Result<(), SignOffRefusal> {
+    if signer == trainee {
+        return Err(SignOffRefusal::OwnSignOff);
+    }
+    if already {
+        return Err(SignOffRefusal::AlreadySignedOff);
+    }
+    let short: Vec<Kind> = progress
+        .kinds
+        .iter()
+        .filter(|k| k.mark.required && !k.readiness.met)
+        .map(|k| k.kind)
+        .collect();
+    if short.is_empty() {
+        Ok(())
+    } else {
+        Err(SignOffRefusal::NotReady(short))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(kind: Kind, level: Level, right: bool, secs: i64, day: i32) -> AttemptRow {
+        AttemptRow {
+            kind,
+            level,
+            right,
+            elapsed_ms: secs * 1000,
+            day,
+        }
+    }
+
+    fn mark(window: u16, pct: u8, secs: u16) -> PassMark {
+        PassMark {
+            window,
+            accuracy_pct: pct,
+            median_seconds: secs,
+            level: Level::MEDIUM,
+            required: true,
+        }
+    }
+
+    #[test]
+    fn the_window_is_the_last_attempts_at_the_marks_level_or_above() {
+        let k = Kind::ActionSeat;
+        let mut rows = vec![row(k, Level::EASY, false, 5, 1); 30];
+        rows.extend(vec![row(k, Level::MEDIUM, true, 8, 2); 19]);
+        rows.push(row(k, Level::HARD, false, 30, 3));
+        let r = readiness(&rows, &mark(20, 95, 20));
+        assert_eq!((r.window_right, r.window_attempts), (19, 20));
+        assert_eq!(r.window_median_ms, Some(8_000));
+        assert!(r.met, "{:?}", r.short_of);
+        let r = readiness(&rows, &mark(20, 100, 20));
+        assert!(!r.met);
+        assert_eq!(r.short_of, vec!["19 right of 20 (needs 100%)".to_string()]);
+        let r = readiness(&rows, &mark(40, 95, 8));
+        assert_eq!(r.short_of.len(), 2, "{:?}", r.short_of);
+        assert!(
+            r.short_of[0].starts_with("20 of the 40"),
+            "{:?}",
+            r.short_of
+        );
+        assert!(
+            r.short_of[1].contains("needs under 8 s"),
+            "{:?}",
+            r.short_of
+        );
+    }
+
+    #[test]
+    fn progress_names_the_weakest_required_kind_and_the_sign_off_waits_for_all() {
+        let mut marks = PassMarks::default();
+        for kind in Kind::ALL {
+            marks.set(
+                kind,
+                PassMark {
+                    required: kind == Kind::ActionSeat || kind == Kind::Collection,
+                    ..mark(5, 80, 20)
+                },
+            );
+        }
+        let mut rows: Vec<AttemptRow> = (0..5)
+            .map(|i| row(Kind::ActionSeat, Level::MEDIUM, true, 4, i))
+            .collect();
+        rows.extend((0..5).map(|i| row(Kind::Collection, Level::MEDIUM, i % 2 == 0, 4, i)));
+        let p = progress(&rows, &marks);
+        assert!(!p.ready);
+        assert_eq!(p.weakest, Some(Kind::Collection));
+        let seat = &p.kinds[0];
+        assert_eq!((seat.attempts, seat.accuracy_pct), (5, Some(100)));
+        assert_eq!(seat.trend.len(), 5);
+        assert_eq!(
+            check_sign_off("sam", "tess", &p, false),
+            Err(SignOffRefusal::NotReady(vec![Kind::Collection]))
+        );
+        rows.extend((0..5).map(|_| row(Kind::Collection, Level::HARD, true, 4, 9)));
+        let p = progress(&rows, &marks);
+        assert!(p.ready);
+        assert_eq!(p.weakest, None);
+        assert_eq!(check_sign_off("sam", "tess", &p, false), Ok(()));
+        assert_eq!(
+            check_sign_off("tess", "tess", &p, false),
+            Err(SignOffRefusal::OwnSignOff)
+        );
+        assert_eq!(
+            check_sign_off("sam", "tess", &p, true),
+            Err(SignOffRefusal::AlreadySignedOff)
+        );
+    }
+
+    #[test]
+    fn practise_one_level_up_from_the_last_mastered() {
+        let k = Kind::Decide;
+        let mut rows: Vec<AttemptRow> = (0..10).map(|_| row(k, Level::EASY, true, 3, 0)).collect();
+        assert_eq!(next_level(&rows, k), Level::MEDIUM);
+        rows.extend((0..10).map(|_| row(k, Level::MEDIUM, true, 3, 0)));
+        assert_eq!(next_level(&rows, k), Level::HARD);
+        assert_eq!(next_level(&[], k), Level::EASY);
+    }
+
+    #[test]
+    fn pass_marks_name_each_field_out_of_range() {
+        let errors = PassMark::parse(2, 101, 0, 4, true).unwrap_err();
+        let fields: Vec<&str> = errors.iter().map(|e| e.field()).collect();
+        assert_eq!(
+            fields,
+            ["window", "accuracy_pct", "median_seconds", "level"]
+        );
+        assert_eq!(PassMark::parse(40, 95, 20, 2, true), Ok(PassMark::DEFAULT));
+    }
+}

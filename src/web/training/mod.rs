@@ -1,0 +1,137 @@
+//! Training new dealers (issue 18, docs/training.md): drills in practice,
+//! test and speed runs (`runs.rs`), progress, the trainees side by side,
+//! the pass marks and sign-off (`progress.rs`, its charts in `chart.rs`),
+//! and the same over JSON (`api.rs`). Who answers is who is signed in;
+//! every rule — whose drill, once, in time, ready to sign off — is the
+//! core's (`domain::training`), applied by the store under the chain lock.
+
+mod api;
+mod chart;
+mod progress;
+mod runs;
+
+use axum::Router;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+
+use crate::domain::training::progress::{Progress, progress as progress_of};
+use crate::domain::training::run::Run;
+use crate::domain::training::seed_from_bits;
+use crate::store::StoreError;
+use crate::store::training::{self, Issued, SignOff, TrainingError};
+use crate::web::{ApiError, AppState};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/training", get(runs::home))
+        .route("/training/runs", post(runs::start))
+        .route("/training/runs/{id}", get(runs::page))
+        .route("/training/runs/{id}/answer", post(runs::answer))
+        .route("/training/runs/{id}/next", post(runs::next))
+        .route("/training/progress", get(progress::own))
+        .route("/training/trainees", get(progress::trainees))
+        .route("/training/trainees/{name}", get(progress::trainee))
+        .route(
+            "/training/trainees/{name}/sign-off",
+            post(progress::sign_off),
+        )
+        .route(
+            "/training/pass-marks",
+            get(progress::pass_marks).post(progress::set_pass_mark),
+        )
+        .route("/api/v1/drill-runs", post(api::start_run))
+        .route("/api/v1/drills", post(api::new_drill))
+        .route("/api/v1/drills/{id}/answer", post(api::answer))
+        .route("/api/v1/training/progress", get(api::progress))
+}
+
+/// Any error that has an HTTP answer, as that answer.
+fn api<E: Into<ApiError>>(e: E) -> Response {
+    e.into().into_response()
+}
+
+/// A seed drawn at random (below 2^53).
+fn random_seed() -> Result<u64, StoreError> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| StoreError::Internal(format!("no randomness for a seed: {e}")))?;
+    Ok(seed_from_bits(u64::from_le_bytes(bytes)))
+}
+
+/// Issues the next drill of `run` to `trainee`: the seed given, or one
+/// drawn here (the shell picks the seed; the drill is the core's).
+async fn issue(
+    state: &AppState,
+    trainee: &str,
+    run: &str,
+    seed: Option<u64>,
+) -> Result<Issued, TrainingError> {
+    let seed = match seed {
+        Some(s) => s,
+        None => random_seed()?,
+    };
+    training::next_drill(&state.db, &state.audit_key, trainee, run, seed).await
+}
+
+/// Milliseconds since the epoch, now (the shell's clock).
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// A run's state as JSON: its mode, score, the drill on screen, whether over.
+fn run_status(run: &Run) -> Value {
+    let (right, answered) = run.score();
+    json!({
+        "id": run.id,
+        "trainee": run.trainee,
+        "mode": run.mode.name(),
+        "questions": run.mode.questions(),
+        "kind": run.kind.name(),
+        "level": run.level.get(),
+        "drills": run.drills.len(),
+        "answered": answered,
+        "right": right,
+        "elapsed_ms": run.elapsed_ms(),
+        "pending": run.pending().map(|d| d.id.clone()),
+        "over": run.is_over(now_ms()),
+    })
+}
+
+/// A trainee's progress (their attempts, days on the cardroom's clock,
+/// under the pass marks) and their sign-off.
+async fn load_progress(
+    state: &AppState,
+    trainee: &str,
+) -> Result<(Progress, Option<SignOff>), StoreError> {
+    let attempts = training::attempts_of(&state.db, trainee).await?;
+    let marks = training::pass_marks(&state.db).await?;
+    let mut rows = Vec::with_capacity(attempts.len());
+    for a in &attempts {
+        rows.push(a.row(local_day(state.time_zone, &a.answered_at)?));
+    }
+    let sign_off = training::sign_off_of(&state.db, trainee).await?;
+    Ok((progress_of(&rows, &marks), sign_off))
+}
+
+/// A stored time's date on the cardroom's clock, as days since 1970-01-01.
+fn local_day(zone: chrono_tz::Tz, recorded: &str) -> Result<i32, StoreError> {
+    let t = chrono::DateTime::parse_from_rfc3339(recorded)
+        .map_err(|e| StoreError::Internal(format!("stored time {recorded:?}: {e}")))?;
+    let date = t.with_timezone(&zone).date_naive();
+    let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
+    Ok((date - epoch).num_days() as i32)
+}
+
+/// A day number as a date (`2026-12-03`).
+fn day_text(day: i32) -> String {
+    let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
+    (epoch + chrono::Duration::days(i64::from(day)))
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+/// A time in ms as seconds with one decimal ("12.3 s").
+fn seconds(ms: i64) -> String {
+    format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
+}

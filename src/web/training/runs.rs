@@ -1,0 +1,462 @@
+//! The trainee's pages: `/training` (start a practice run, a test or a
+//! speed drill; what to practise next; their runs) and a run
+//! (`/training/runs/{id}`): the drill on screen with its answer form, the
+//! last answer graded with the correct answer and the explanation
+//! (practice), the score and time and every answer reviewed at the end
+//! (test, speed). An answer in the wrong shape comes back 422 with the
+//! message beside its field and what was typed kept; nothing recorded.
+
+use askama::Template;
+use axum::extract::State;
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde_json::Value;
+
+use super::{api, issue, load_progress, now_ms, seconds};
+use crate::domain::common::field_error::FieldError;
+use crate::domain::staff::{Action, allows};
+use crate::domain::training::answer_form::{self, FormField, Input};
+use crate::domain::training::run::{Mode, Refusal, Run, RunRequest};
+use crate::domain::training::{AnswerInput, Kind};
+use crate::store::training::{self, RunSummary, TrainingError};
+use crate::web::staff::page as render;
+use crate::web::time::{When, when};
+use crate::web::{AppState, AtPath, CsrfForm, PageContext, PagePost, PageResult, Staff, Typed};
+
+/// What each kind asks, for the start form.
+pub(super) fn kind_words(kind: Kind) -> &'static str {
+    match kind {
+        Kind::ActionSeat => "ACTION seat: three dice and the PD's seat",
+        Kind::ActionOrder => "Action order: the order wagers settle in",
+        Kind::SettleStep => "One settlement step: the bank in action and the next wager",
+        Kind::SettleAll => "A whole settlement: each net and what returns to the PD",
+        Kind::Decide => "Deciding a position: player, PD or push",
+        Kind::HouseWay => "House way: set seven cards",
+        Kind::Collection => "Collection: the fee from the posted schedule",
+        Kind::Tripoley => "Tripoley payouts: each player's net chips",
+        Kind::TenThousand => "10,000: the points of a keep",
+        Kind::PokerDice => "Poker dice: which hand wins",
+    }
+}
+
+#[derive(Template)]
+#[template(path = "training/home.html")]
+struct Home {
+    ctx: PageContext,
+    kinds: Vec<(&'static str, &'static str)>,
+    typed: Vec<(String, String)>,
+    errors: Vec<FieldError>,
+    next: Option<(&'static str, u8)>,
+    runs: Vec<(RunSummary, When)>,
+    can_review: bool,
+    kind_default: &'static str,
+    level_default: String,
+    levels: [(&'static str, &'static str); 3],
+    modes: [(&'static str, &'static str); 3],
+}
+
+impl Home {
+    fn error(&self, field: &str) -> String {
+        self.errors
+            .iter()
+            .find(|e| e.field() == field)
+            .map_or(String::new(), |e| e.message().to_string())
+    }
+
+    fn typed(&self, field: &str, default: &str) -> String {
+        self.typed.value_or(field, default)
+    }
+}
+
+async fn home_page(
+    state: &AppState,
+    staff: &Staff,
+    typed: Vec<(String, String)>,
+    errors: Vec<FieldError>,
+) -> Result<Home, crate::store::StoreError> {
+    let me = &staff.0.user.username;
+    let (progress, _) = load_progress(state, me).await?;
+    let runs = training::runs_of(&state.db, me, 20)
+        .await?
+        .into_iter()
+        .map(|r| {
+            let at = when(state.time_zone, &r.started_at);
+            (r, at)
+        })
+        .collect();
+    Ok(Home {
+        ctx: PageContext::of(staff),
+        kinds: Kind::ALL
+            .iter()
+            .map(|k| (k.name(), kind_words(*k)))
+            .collect(),
+        typed,
+        errors,
+        next: progress.next.map(|(k, l)| (k.name(), l.get())),
+        runs,
+        can_review: allows(staff.0.user.role, Action::ReviewTraining),
+        kind_default: progress.next.map_or("action-seat", |(k, _)| k.name()),
+        level_default: progress.next.map_or(1, |(_, l)| l.get()).to_string(),
+        levels: [("1", "1 · easy"), ("2", "2 · medium"), ("3", "3 · hard")],
+        modes: [
+            ("practice", "Practice"),
+            ("test", "Test"),
+            ("speed", "Speed drill (2 minutes)"),
+        ],
+    })
+}
+
+/// `GET /training`.
+pub(super) async fn home(State(state): State<AppState>, staff: Staff, uri: Uri) -> PageResult {
+    staff.require(&state, Action::Drill, uri.path()).await?;
+    Ok(render(
+        &home_page(&state, &staff, Vec::new(), Vec::new()).await?,
+    ))
+}
+
+/// `POST /training/runs`: `kind`, `level`, `mode`, `questions` → the run's
+/// first drill (303), or the form again (422) with each refusal beside
+/// its field.
+pub(super) async fn start(
+    State(state): State<AppState>,
+    uri: Uri,
+    CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
+) -> PageResult {
+    staff.require(&state, Action::Drill, uri.path()).await?;
+    let number = |name: &str| -> Result<Option<i64>, FieldError> {
+        let typed = form.value_or(name, "");
+        let typed = typed.trim();
+        if typed.is_empty() {
+            return Ok(None);
+        }
+        typed.parse().map(Some).map_err(|_| {
+            FieldError::new(name, format!("\"{typed}\" is not a whole number")).with_value(typed)
+        })
+    };
+    let parsed = match (number("level"), number("questions")) {
+        (Ok(level), Ok(questions)) => RunRequest::parse(
+            Some(&form.value_or("kind", "")),
+            level,
+            Some(&form.value_or("mode", "practice")),
+            questions.filter(|_| form.value_or("mode", "") == "test"),
+        ),
+        (l, q) => Err([l.err(), q.err()].into_iter().flatten().collect()),
+    };
+    let req = match parsed {
+        Ok(req) => req,
+        Err(errors) => {
+            let page = home_page(&state, &staff, form, errors).await?;
+            return Ok((StatusCode::UNPROCESSABLE_ENTITY, render(&page)).into_response());
+        }
+    };
+    let me = staff.0.user.username.clone();
+    let run = training::start_run(
+        &state.db,
+        &state.audit_key,
+        &me,
+        req.mode,
+        req.kind,
+        req.level,
+    )
+    .await
+    .map_err(api)?;
+    issue(&state, &me, &run, None).await.map_err(api)?;
+    Ok(Redirect::to(&format!("/training/runs/{run}")).into_response())
+}
+
+/// One field of the answer form as the page shows it.
+struct FieldView {
+    path: String,
+    id: String,
+    label: String,
+    inputmode: &'static str,
+    options: Vec<String>,
+    value: String,
+    error: String,
+}
+
+/// A drill answered, as the page shows it.
+struct Reviewed {
+    position: usize,
+    question: String,
+    given: String,
+    correct: String,
+    right: bool,
+    time: String,
+    explanation: String,
+}
+
+#[derive(Template)]
+#[template(path = "training/run.html")]
+struct RunPage {
+    ctx: PageContext,
+    run_id: String,
+    mode: &'static str,
+    kind: &'static str,
+    kind_words: &'static str,
+    level: u8,
+    /// "Question 3 of 10", "Drill 4".
+    counter: String,
+    score: (usize, usize),
+    elapsed: String,
+    /// A speed drill's seconds left (none for the others).
+    seconds_left: Option<i64>,
+    pending: Option<(String, String, Vec<FieldView>)>,
+    /// The last answer, graded (practice shows it in full).
+    last: Option<Reviewed>,
+    is_mine: bool,
+    over: bool,
+    review: Vec<Reviewed>,
+    refusal: String,
+}
+
+/// The answer as given, in words: each field's label and value.
+fn given_words(fields: &[FormField], given: Option<&str>) -> String {
+    let Some(text) = given else {
+        return "—".into();
+    };
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return text.to_string();
+    };
+    let leaf = |path: &str| -> String {
+        let v = match path.split_once('.') {
+            Some((o, i)) => &value[o][i],
+            None => &value[path],
+        };
+        match v {
+            Value::String(s) => s.clone(),
+            Value::Array(items) => items
+                .iter()
+                .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+                .collect::<Vec<_>>()
+                .join(", "),
+            Value::Null => "—".into(),
+            other => other.to_string(),
+        }
+    };
+    fields
+        .iter()
+        .map(|f| format!("{}: {}", f.label, leaf(&f.path)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+async fn run_page(
+    state: &AppState,
+    staff: &Staff,
+    run: &Run,
+    typed: &[(String, String)],
+    refusal: Option<&FieldError>,
+    message: String,
+) -> Result<RunPage, crate::store::StoreError> {
+    let now = now_ms();
+    let answers = training::answers_of_run(&state.db, &run.id).await?;
+    let mut review = Vec::new();
+    for (i, d) in run.drills.iter().enumerate() {
+        let Some(attempt) = &d.attempt else { continue };
+        let drill = training::generate(run.kind, run.level, d.seed)?;
+        let fields = answer_form::fields(&drill.question, &drill.answer);
+        let given = answers
+            .iter()
+            .find(|(id, _)| *id == d.id)
+            .and_then(|(_, a)| a.as_deref());
+        review.push(Reviewed {
+            position: i + 1,
+            question: drill.question_words(),
+            given: given_words(&fields, given),
+            correct: drill.answer_words(),
+            right: attempt.right,
+            time: seconds(attempt.elapsed_ms),
+            explanation: drill.explanation.clone(),
+        });
+    }
+    let pending = match run.pending() {
+        Some(d) => {
+            let drill = training::generate(run.kind, run.level, d.seed)?;
+            let fields: Vec<FieldView> = answer_form::fields(&drill.question, &drill.answer)
+                .into_iter()
+                .map(|f| {
+                    let error = refusal
+                        .filter(|e| e.field() == f.path)
+                        .map_or(String::new(), |e| e.message().to_string());
+                    let (inputmode, options) = match &f.input {
+                        Input::Money => ("decimal", Vec::new()),
+                        Input::Number => ("numeric", Vec::new()),
+                        Input::Choice { options } => ("", options.clone()),
+                        Input::Text | Input::List => ("", Vec::new()),
+                    };
+                    FieldView {
+                        id: format!(
+                            "answer-{}",
+                            f.path.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+                        ),
+                        value: typed.value_or(&f.path, ""),
+                        path: f.path,
+                        label: f.label,
+                        inputmode,
+                        options,
+                        error,
+                    }
+                })
+                .collect();
+            Some((d.id.clone(), drill.question_words(), fields))
+        }
+        None => None,
+    };
+    let over = run.is_over(now);
+    let counter = match run.mode {
+        Mode::Test { questions } => format!("Question {} of {questions}", run.drills.len()),
+        _ => format!("Drill {}", run.drills.len()),
+    };
+    // A refusal that names no field of the form shows above it.
+    let refusal_text = match refusal {
+        Some(e)
+            if !pending
+                .as_ref()
+                .is_some_and(|(_, _, f)| f.iter().any(|f: &FieldView| f.path == e.field())) =>
+        {
+            e.to_string()
+        }
+        _ => message,
+    };
+    Ok(RunPage {
+        ctx: PageContext::of(staff),
+        run_id: run.id.clone(),
+        mode: run.mode.name(),
+        kind: run.kind.name(),
+        kind_words: kind_words(run.kind),
+        level: run.level.get(),
+        counter,
+        score: run.score(),
+        elapsed: seconds(run.elapsed_ms()),
+        seconds_left: run
+            .deadline_ms()
+            .map(|end| ((end - now).max(0) + 999) / 1000),
+        pending,
+        last: if run.mode == Mode::Practice && run.pending().is_none() {
+            review.last().map(|r| Reviewed {
+                position: r.position,
+                question: r.question.clone(),
+                given: r.given.clone(),
+                correct: r.correct.clone(),
+                right: r.right,
+                time: r.time.clone(),
+                explanation: r.explanation.clone(),
+            })
+        } else {
+            None
+        },
+        is_mine: run.trainee == staff.0.user.username,
+        over,
+        review,
+        refusal: refusal_text,
+    })
+}
+
+/// The run, if the viewer may see it: its trainee, or a reviewer.
+async fn visible_run(
+    state: &AppState,
+    staff: &Staff,
+    id: &str,
+    path: &str,
+) -> Result<Run, Response> {
+    let run = training::load_run(&state.db, id)
+        .await
+        .map_err(api)?
+        .ok_or_else(|| {
+            api(TrainingError::NotFound(format!(
+                "there is no drill run {id}"
+            )))
+        })?;
+    let action = if run.trainee == staff.0.user.username {
+        Action::Drill
+    } else {
+        Action::ReviewTraining
+    };
+    staff.require(state, action, path).await?;
+    Ok(run)
+}
+
+/// `GET /training/runs/{id}`.
+pub(super) async fn page(
+    AtPath {
+        state,
+        staff,
+        uri,
+        id,
+    }: AtPath,
+) -> PageResult {
+    let run = visible_run(&state, &staff, &id, uri.path()).await?;
+    Ok(render(
+        &run_page(&state, &staff, &run, &[], None, String::new()).await?,
+    ))
+}
+
+/// `POST /training/runs/{id}/answer`: `drill` and the answer's fields. A
+/// test's or speed drill's next drill comes at once; practice shows the
+/// answer graded first.
+pub(super) async fn answer(post: PagePost<Vec<(String, String)>>) -> PageResult {
+    let PagePost {
+        state,
+        uri,
+        id,
+        staff,
+        form,
+    } = post;
+    let run = visible_run(&state, &staff, &id, uri.path()).await?;
+    let drill_id = form.value_or("drill", "");
+    let Some(pending) = run.drills.iter().find(|d| d.id == drill_id) else {
+        return refused(&state, &staff, &run, &form, Refusal::NoSuchDrill).await;
+    };
+    let drill = training::generate(run.kind, run.level, pending.seed)?;
+    let fields = answer_form::fields(&drill.question, &drill.answer);
+    let answer = AnswerInput::from_value(answer_form::read(&fields, &form));
+    let me = staff.0.user.username.clone();
+    match training::answer(&state.db, &state.audit_key, &me, &drill_id, &answer).await {
+        Ok(recorded) => {
+            if recorded.run.mode != Mode::Practice && !recorded.run.is_over(now_ms()) {
+                match issue(&state, &me, &run.id, None).await {
+                    Ok(_) | Err(TrainingError::Refused(Refusal::Over(_))) => {}
+                    Err(e) => return Err(api(e).into()),
+                }
+            }
+            Ok(Redirect::to(&format!("/training/runs/{id}")).into_response())
+        }
+        Err(TrainingError::Refused(r)) => refused(&state, &staff, &run, &form, r).await,
+        Err(e) => Err(api(e).into()),
+    }
+}
+
+/// The run page again with the refusal: 422 beside the field for a wrong
+/// shape (what was typed kept), the refusal's own status otherwise.
+async fn refused(
+    state: &AppState,
+    staff: &Staff,
+    run: &Run,
+    form: &[(String, String)],
+    refusal: Refusal,
+) -> PageResult {
+    let status = api(TrainingError::Refused(refusal.clone())).status();
+    let page = match &refusal {
+        Refusal::Invalid(fe) => run_page(state, staff, run, form, Some(fe), String::new()).await?,
+        other => run_page(state, staff, run, form, None, other.to_string()).await?,
+    };
+    Ok((status, render(&page)).into_response())
+}
+
+/// `POST /training/runs/{id}/next`: the next drill (practice).
+pub(super) async fn next(post: PagePost<crate::web::NoFields>) -> PageResult {
+    let PagePost {
+        state,
+        uri,
+        id,
+        staff,
+        ..
+    } = post;
+    let run = visible_run(&state, &staff, &id, uri.path()).await?;
+    match issue(&state, &staff.0.user.username, &run.id, None).await {
+        Ok(_) => Ok(Redirect::to(&format!("/training/runs/{id}")).into_response()),
+        Err(TrainingError::Refused(r)) => refused(&state, &staff, &run, &[], r).await,
+        Err(e) => Err(api(e).into()),
+    }
+}
