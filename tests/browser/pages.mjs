@@ -240,7 +240,34 @@ async function makeData(page) {
   add('10,000 game', tt);
   const pd = await postForm(page, '/dice', { game: 'poker-dice', players: 'Anastasia, Benedikt', profile: 'caribena', straights: 'none' }, '#new-game');
   add('poker dice game', pd);
+
+  // Training: a drill on screen (the longest answer form), a drill
+  // answered in practice (the verdict, the answer, the explanation), a
+  // test finished (the summary and every answer reviewed), progress, the
+  // trainees side by side, the pass marks.
+  add('training', '/training');
+  add('training: a settle-all drill', await postForm(page, '/training/runs', { kind: 'settle-all', level: '3', mode: 'practice' }, '#start-run'));
+  const practised = await postForm(page, '/training/runs', { kind: 'collection', level: '3', mode: 'practice' }, '#start-run');
+  await answerWithZeros(page, practised);
+  add('training: a drill answered', practised);
+  const test = await postForm(page, '/training/runs', { kind: 'ten-thousand', level: '2', mode: 'test', questions: '1' }, '#start-run');
+  await answerWithZeros(page, test);
+  add('training: a test finished', test);
+  add('training: progress', '/training/progress');
+  add('training: trainees', '/training/trainees');
+  add('training: a trainee', '/training/trainees/admin');
+  add('training: pass marks', '/training/pass-marks');
   return pages;
+}
+
+/** Answers the drill on the run page `path` with "0" in every field (a
+ * well-formed answer, graded wrong). */
+async function answerWithZeros(page, path) {
+  await page.goto(`${BASE}${path}`);
+  const names = await page.locator('#answer-form input:not([type=hidden])').evaluateAll((inputs) => inputs.map((i) => i.name));
+  const fields = { drill: await hidden(page, 'drill', '#answer-form') };
+  for (const name of names) fields[name] = '0';
+  await postForm(page, `${path}/answer`, fields, '#answer-form', 303);
 }
 
 /** Everything that must be at least 44 px high (or wide) but is not. */

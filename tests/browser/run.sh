@@ -142,6 +142,12 @@ PITBOOK_URL=$base_url \
     PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
     PITBOOK_OUT_DIR=$out_dir \
     node tests/browser/history.mjs
+# Training a new dealer (issue 18): a trainee's practice drill wrong then
+# right on a phone, their progress, the side-by-side page.
+PITBOOK_URL=$base_url \
+    PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
+    PITBOOK_OUT_DIR=$out_dir \
+    node tests/browser/training.mjs
 verify
 
 start_server pages

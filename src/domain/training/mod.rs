@@ -148,7 +148,10 @@ pub fn grade(drill: &Drill, answer: &AnswerInput) -> Result<Graded, FieldError> 
 /// recorded (kind, level, seed) is regenerated and checked by `audit
 /// verify` only under the version that issued it. Raise it whenever a
 /// generator changes what a seed gives (a new kind goes at the end of the
-/// list, which changes nothing before it).
+/// list, which changes nothing before it). Every drill recorded so far is
+/// of version 1; the version that raises it must also teach `audit
+/// verify` (store/verify/training.rs) to grade an older drill against the
+/// question and answer its record holds rather than a new generation.
 pub const GENERATOR_VERSION: u32 = 1;
 
 /// A first seed for the shell to use when none is given: seeds are kept

@@ -234,13 +234,11 @@ pub(super) async fn trainees(State(state): State<AppState>, staff: Staff, uri: U
                 .kinds
                 .iter()
                 .map(|k| {
-                    let r = &k.readiness;
-                    let text = if r.window_attempts == 0 {
-                        "—".to_string()
-                    } else {
-                        format!("{}/{}", r.window_right, r.window_attempts)
+                    let text = match k.accuracy_pct {
+                        None => "—".to_string(),
+                        Some(pct) => format!("{pct}% of {}", k.attempts),
                     };
-                    (text, r.met, k.mark.required)
+                    (text, k.readiness.met, k.mark.required)
                 })
                 .collect(),
             ready: p.ready,

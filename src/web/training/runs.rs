@@ -198,9 +198,14 @@ struct RunPage {
     /// "Question 3 of 10", "Drill 4".
     counter: String,
     score: (usize, usize),
+    /// The time so far: from the start to now while a drill waits, to
+    /// the last answer once over.
     elapsed: String,
-    /// A speed drill's seconds left (none for the others).
-    seconds_left: Option<i64>,
+    elapsed_ms: i64,
+    /// A speed drill's time left (none for the others).
+    left_ms: Option<i64>,
+    /// A drill is on screen: the clock runs (static/clock.js).
+    running: bool,
     pending: Option<(String, String, Vec<FieldView>)>,
     /// The last answer, graded (practice shows it in full).
     last: Option<Reviewed>,
@@ -304,6 +309,14 @@ async fn run_page(
         None => None,
     };
     let over = run.is_over(now);
+    // A speed drill past its time takes no answer: no form.
+    let pending = pending.filter(|_| !over);
+    let running = pending.is_some();
+    let elapsed_ms = if running {
+        now - run.started_ms
+    } else {
+        run.elapsed_ms()
+    };
     let counter = match run.mode {
         Mode::Test { questions } => format!("Question {} of {questions}", run.drills.len()),
         _ => format!("Drill {}", run.drills.len()),
@@ -328,10 +341,10 @@ async fn run_page(
         level: run.level.get(),
         counter,
         score: run.score(),
-        elapsed: seconds(run.elapsed_ms()),
-        seconds_left: run
-            .deadline_ms()
-            .map(|end| ((end - now).max(0) + 999) / 1000),
+        elapsed: seconds(elapsed_ms),
+        elapsed_ms,
+        left_ms: run.deadline_ms().map(|end| (end - now).max(0)),
+        running,
         pending,
         last: if run.mode == Mode::Practice && run.pending().is_none() {
             review.last().map(|r| Reviewed {

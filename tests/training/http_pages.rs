@@ -1,0 +1,267 @@
+//! The training pages on both databases: a trainee's practice (wrong,
+//! then a wrong shape kept beside its field, then right), progress, and
+//! the supervisor's pass marks, trainees side by side and sign-off.
+
+use crate::common::browser::{Browser, csrf_of, input_value, signed_in, text_of};
+use crate::common::{Backend, TestApp, bearer_client, records, spawn_app, test_key};
+use crate::http_api::post;
+use pitbook::domain::staff::Role;
+use pitbook::domain::training::{Drill, Kind, Level};
+use serde_json::json;
+
+/// The drill on the run page `body`: its id and the drill (from the seed
+/// the database holds).
+async fn drill_on(app: &TestApp, body: &str) -> (String, Drill) {
+    let id = input_value(body, "drill");
+    let sql = "SELECT kind, level, seed FROM drills WHERE id = $1";
+    let (kind, level, seed): (String, i64, i64) = match &app.database.db {
+        pitbook::store::Db::Sqlite(p) => sqlx::query_as(sql).bind(&id).fetch_one(p).await,
+        pitbook::store::Db::Postgres(p) => sqlx::query_as(sql).bind(&id).fetch_one(p).await,
+    }
+    .expect("the drill's row");
+    let drill = Drill::generate(
+        Kind::parse(&kind).expect("kind"),
+        Level::new(level).expect("level"),
+        seed as u64,
+    );
+    (id, drill)
+}
+
+fn seat_of(drill: &Drill) -> u64 {
+    serde_json::to_value(&drill.answer).expect("answer")["seat"]
+        .as_u64()
+        .expect("seat")
+}
+
+/// Starts a practice run of action-seat drills; returns its page's path.
+async fn practice(b: &mut Browser) -> String {
+    let csrf = b.csrf("/training").await;
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("kind", "action-seat"),
+        ("level", "1"),
+        ("mode", "practice"),
+    ];
+    let started = b.post("/training/runs", &form).await;
+    assert_eq!(started.status, 303, "{}", started.body);
+    assert!(
+        started.location.starts_with("/training/runs/"),
+        "{}",
+        started.location
+    );
+    started.location
+}
+
+async fn a_trainee_practises_wrong_then_right_and_sees_progress(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut tess = signed_in(&app, "tess", Role::Trainee).await;
+    let home = tess.get("/").await;
+    assert!(
+        home.body.contains("href=\"/training\""),
+        "the home page links to training"
+    );
+    let run = practice(&mut tess).await;
+    let page = tess.get(&run).await;
+    assert_eq!(page.status, 200);
+    let (drill_id, drill) = drill_on(&app, &page.body).await;
+    assert!(text_of(&page.body, "question").contains("Which seat gets the first pile"));
+    let right = seat_of(&drill);
+    let wrong = if right == 1 { 2 } else { 1 };
+    let csrf = csrf_of(&page.body);
+    let answer = format!("/training/runs/{}/answer", &run["/training/runs/".len()..]);
+    let sent = tess
+        .post(
+            &answer,
+            &[
+                ("csrf", &csrf),
+                ("drill", &drill_id),
+                ("seat", &wrong.to_string()),
+            ],
+        )
+        .await;
+    assert_eq!(sent.status, 303, "{}", sent.body);
+    let page = tess.get(&run).await;
+    assert_eq!(text_of(&page.body, "verdict"), "Wrong");
+    assert_eq!(text_of(&page.body, "correct"), format!("Seat {right}."));
+    assert!(!text_of(&page.body, "explanation").is_empty());
+    // The next drill; a wrong shape comes back beside its field, kept.
+    let next = format!("{run}/next");
+    assert_eq!(tess.post(&next, &[("csrf", &csrf)]).await.status, 303);
+    let page = tess.get(&run).await;
+    let (drill_id, drill) = drill_on(&app, &page.body).await;
+    let before = records(&app, "drill_answered").await;
+    let refused = tess
+        .post(
+            &answer,
+            &[("csrf", &csrf), ("drill", &drill_id), ("seat", "four")],
+        )
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(
+        text_of(&refused.body, "answer-seat-error").contains("\"four\" is not"),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.body.contains("value=\"four\""),
+        "what was typed is kept"
+    );
+    assert_eq!(
+        records(&app, "drill_answered").await,
+        before,
+        "nothing recorded"
+    );
+    let seat = seat_of(&drill).to_string();
+    let sent = tess
+        .post(
+            &answer,
+            &[("csrf", &csrf), ("drill", &drill_id), ("seat", &seat)],
+        )
+        .await;
+    assert_eq!(sent.status, 303, "{}", sent.body);
+    let page = tess.get(&run).await;
+    assert_eq!(text_of(&page.body, "verdict"), "Right");
+    assert_eq!(text_of(&page.body, "score"), "1 of 2");
+    // Progress: two attempts, one right, and a chart of the day.
+    let progress = tess.get("/training/progress").await;
+    assert_eq!(progress.status, 200);
+    let row = text_of(&progress.body, "kind-action-seat");
+    assert!(row.starts_with("action-seat 2 50%"), "{row}");
+    assert!(
+        progress.body.contains("id=\"trend-action-seat\""),
+        "a trend chart"
+    );
+    // Another trainee may neither answer nor see it; a supervisor may see it.
+    let mut tom = signed_in(&app, "tom", Role::Trainee).await;
+    assert_eq!(tom.get(&run).await.status, 403);
+    let mut sam = signed_in(&app, "sam", Role::Supervisor).await;
+    let seen = sam.get(&run).await;
+    assert_eq!(seen.status, 200);
+    assert!(
+        !seen.body.contains("id=\"next-form\""),
+        "only the trainee gets the next drill"
+    );
+    let report = pitbook::store::verify::verify(&app.database.db, &test_key(), 1, None)
+        .await
+        .expect("verify");
+    assert!(report.ok(), "{report:?}");
+}
+
+/// Sets `kind`'s pass mark through the page; returns the response.
+async fn set_mark(
+    b: &mut Browser,
+    kind: &str,
+    mark: [&str; 4],
+    required: bool,
+) -> crate::common::browser::Page {
+    let csrf = b.csrf("/training/pass-marks").await;
+    let mut form = vec![
+        ("csrf", csrf.as_str()),
+        ("kind", kind),
+        ("window", mark[0]),
+        ("accuracy_pct", mark[1]),
+        ("median_seconds", mark[2]),
+        ("level", mark[3]),
+    ];
+    if required {
+        form.push(("required", "yes"));
+    }
+    b.post("/training/pass-marks", &form).await
+}
+
+async fn a_supervisor_sets_pass_marks_and_signs_off_a_ready_trainee(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut sam = signed_in(&app, "sam", Role::Supervisor).await;
+    let refused = set_mark(&mut sam, "decide", ["2", "95", "20", "2"], true).await;
+    assert_eq!(refused.status, 422);
+    assert!(
+        text_of(&refused.body, "decide-window-error").contains("not a number of attempts"),
+        "{}",
+        refused.body
+    );
+    for kind in Kind::ALL {
+        let only = kind == Kind::ActionSeat;
+        let mark = if only {
+            ["5", "80", "600", "1"]
+        } else {
+            ["40", "95", "20", "2"]
+        };
+        let set = set_mark(&mut sam, kind.name(), mark, only).await;
+        assert_eq!(set.status, 303, "{kind}: {}", set.body);
+    }
+    assert_eq!(records(&app, "pass_mark_set").await, 10);
+    app.add_user("tess", Role::Trainee).await;
+    let tess = bearer_client(&app.token_for("tess").await);
+    let sign_off = "/training/trainees/tess/sign-off";
+    let csrf = sam.csrf("/training/trainees/tess").await;
+    let early = sam
+        .post(sign_off, &[("csrf", &csrf), ("promote", "yes")])
+        .await;
+    assert_eq!(early.status, 409, "{}", early.body);
+    assert!(
+        text_of(&early.body, "refusal")
+            .contains("not ready: the pass mark is not met for action-seat")
+    );
+    for seed in 0..5 {
+        let (_, issued) = post(
+            &app,
+            &tess,
+            "/api/v1/drills",
+            json!({"kind": "action-seat", "seed": seed}),
+        )
+        .await;
+        let drill = Drill::generate(Kind::ActionSeat, Level::EASY, seed);
+        let path = format!(
+            "/api/v1/drills/{}/answer",
+            issued["id"].as_str().expect("id")
+        );
+        let (status, _) = post(&app, &tess, &path, json!({"answer": drill.answer})).await;
+        assert_eq!(status, 200);
+    }
+    let side_by_side = sam.get("/training/trainees").await;
+    assert_eq!(side_by_side.status, 200);
+    assert!(
+        text_of(&side_by_side.body, "trainee-tess").contains("ready 100% of 5"),
+        "{}",
+        side_by_side.body
+    );
+    let page = sam.get("/training/trainees/tess").await;
+    assert!(
+        text_of(&page.body, "readiness").starts_with("Ready"),
+        "{}",
+        page.body
+    );
+    let signed = sam
+        .post(sign_off, &[("csrf", &csrf), ("promote", "yes")])
+        .await;
+    assert_eq!(signed.status, 303, "{}", signed.body);
+    let page = sam.get("/training/trainees/tess").await;
+    assert!(text_of(&page.body, "signed-off").contains("Signed off by sam"));
+    assert!(text_of(&page.body, "signed-off").contains("promoted to dealer"));
+    let me = tess.get(app.url("/api/v1/me")).send().await.expect("me");
+    let me: serde_json::Value = me.json().await.expect("json");
+    assert_eq!(me["role"], "dealer", "{me}");
+    let again = sam
+        .post(sign_off, &[("csrf", &csrf), ("promote", "yes")])
+        .await;
+    assert_eq!(again.status, 409, "signed off once: {}", again.body);
+    assert!(text_of(&again.body, "refusal").contains("already signed off"));
+    // No one signs themselves off; dealers may not sign anyone off.
+    let own = sam
+        .post("/training/trainees/sam/sign-off", &[("csrf", &csrf)])
+        .await;
+    assert_eq!(own.status, 403, "{}", own.body);
+    let mut dana = signed_in(&app, "dana", Role::Dealer).await;
+    let dcsrf = dana.csrf("/training").await;
+    assert_eq!(dana.post(sign_off, &[("csrf", &dcsrf)]).await.status, 403);
+    assert_eq!(records(&app, "trainee_signed_off").await, 1);
+    let report = pitbook::store::verify::verify(&app.database.db, &test_key(), 1, None)
+        .await
+        .expect("verify");
+    assert!(report.ok(), "{report:?}");
+}
+
+on_both_databases!(
+    a_trainee_practises_wrong_then_right_and_sees_progress,
+    a_supervisor_sets_pass_marks_and_signs_off_a_ready_trainee,
+);
