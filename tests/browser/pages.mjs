@@ -246,11 +246,12 @@ async function makeData(page) {
   // test finished (the summary and every answer reviewed), progress, the
   // trainees side by side, the pass marks.
   add('training', '/training');
-  add('training: a settle-all drill', await postForm(page, '/training/runs', { kind: 'settle-all', level: '3', mode: 'practice' }, '#start-run'));
-  const practised = await postForm(page, '/training/runs', { kind: 'collection', level: '3', mode: 'practice' }, '#start-run');
+  const startRun = (fields) => postFrom(page, '/training', '/training/runs', fields, '#start-run');
+  add('training: a settle-all drill', await startRun({ kind: 'settle-all', level: '3', mode: 'practice' }));
+  const practised = await startRun({ kind: 'collection', level: '3', mode: 'practice' });
   await answerWithZeros(page, practised);
   add('training: a drill answered', practised);
-  const test = await postForm(page, '/training/runs', { kind: 'ten-thousand', level: '2', mode: 'test', questions: '1' }, '#start-run');
+  const test = await startRun({ kind: 'ten-thousand', level: '2', mode: 'test', questions: '1' });
   await answerWithZeros(page, test);
   add('training: a test finished', test);
   add('training: progress', '/training/progress');
@@ -267,7 +268,19 @@ async function answerWithZeros(page, path) {
   const names = await page.locator('#answer-form input:not([type=hidden])').evaluateAll((inputs) => inputs.map((i) => i.name));
   const fields = { drill: await hidden(page, 'drill', '#answer-form') };
   for (const name of names) fields[name] = '0';
-  await postForm(page, `${path}/answer`, fields, '#answer-form', 303);
+  await postFrom(page, path, `${path}/answer`, fields, '#answer-form');
+}
+
+/** A form of the page `from` posted to `to` with its csrf token; the
+ * redirect's location. */
+async function postFrom(page, from, to, fields, scope) {
+  await page.goto(`${BASE}${from}`);
+  const csrf = await hidden(page, 'csrf', scope);
+  const response = await page.request.post(`${BASE}${to}`, { form: { csrf, ...fields }, maxRedirects: 0 });
+  if (response.status() !== 303) {
+    throw new Error(`POST ${to} ${JSON.stringify(fields)}: ${response.status()} ${await response.text()}`);
+  }
+  return response.headers().location;
 }
 
 /** Everything that must be at least 44 px high (or wide) but is not. */

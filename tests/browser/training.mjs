@@ -59,7 +59,7 @@ async function signIn(p, user, password) {
   await p.goto(`${BASE}/login`);
   await p.locator('#username').fill(user);
   await p.locator('#password').fill(password);
-  await Promise.all([p.waitForNavigation(), p.getByRole('button', { name: 'Sign in' }).click()]);
+  await Promise.all([p.waitForURL((u) => u.pathname !== '/login'), p.getByRole('button', { name: 'Sign in' }).click()]);
 }
 
 /** The ACTION seat of the question on screen, worked out from its words. */
@@ -82,7 +82,8 @@ try {
     await page.goto(`${BASE}/users`);
     await page.locator('#add-username').fill('tina');
     await page.locator('#add-role').selectOption('trainee');
-    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Add with a one-time password' }).click()]);
+    await page.getByRole('button', { name: 'Add with a one-time password' }).click();
+    await page.locator('#one-time-password').waitFor();
     oneTime = await text('#one-time-password');
     expect(/^[0-9a-f]{24}$/.test(oneTime), `no one-time password: ${oneTime}`);
   });
@@ -95,16 +96,16 @@ try {
     await page.locator('#current').fill(oneTime);
     await page.locator('#new').fill('trainee-passphrase-2026');
     await page.locator('#confirm').fill('trainee-passphrase-2026');
-    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Change password' }).tap()]);
+    await Promise.all([page.waitForURL((u) => u.pathname === '/'), page.getByRole('button', { name: 'Change password' }).tap()]);
+    await page.locator('#training-link').waitFor();
   });
   await step('a practice run of ACTION-seat drills from the home page', async () => {
-    await page.goto(`${BASE}/`);
-    await Promise.all([page.waitForNavigation(), page.locator('#training-link').tap()]);
+    await Promise.all([page.waitForURL((u) => u.pathname === '/training'), page.locator('#training-link').tap()]);
     await page.locator('#kind').selectOption('action-seat');
     await page.getByLabel('1 · easy').check();
     await page.getByLabel('Practice').check();
-    await Promise.all([page.waitForNavigation(), page.locator('#start').tap()]);
-    expect(/^\/training\/runs\//.test(new URL(page.url()).pathname), `not a run page: ${page.url()}`);
+    await Promise.all([page.waitForURL(/\/training\/runs\/[0-9a-f-]+$/), page.locator('#start').tap()]);
+    await page.locator('#question').waitFor();
     expect((await text('#drill h2')) === 'Drill 1', `not the first drill: ${await text('#drill h2')}`);
   });
   let seat;
@@ -113,23 +114,26 @@ try {
     const seats = Number(/(\d+)-seat table/.exec(await text('#question'))[1]);
     const wrong = (seat % seats) + 1;
     await page.locator('#answer-seat').fill(String(wrong));
-    await Promise.all([page.waitForNavigation(), page.locator('#answer-seat').press('Enter')]);
+    await page.locator('#answer-seat').press('Enter');
+    await page.locator('#verdict').waitFor();
     expect((await text('#verdict')) === 'Wrong', `verdict: ${await text('#verdict')}`);
     expect((await text('#correct')) === `Seat ${seat}.`, `the correct answer shown: ${await text('#correct')}, worked out: ${seat}`);
     expect((await text('#explanation')).includes(`seat ${seat} gets the first pile`), 'the explanation');
   });
   await step('the next drill answered right, by touch', async () => {
-    await Promise.all([page.waitForNavigation(), page.locator('#next-drill').tap()]);
+    await page.locator('#next-drill').tap();
+    await page.locator('#answer-seat').waitFor();
     seat = await actionSeat();
     await page.locator('#answer-seat').tap();
     await page.keyboard.type(String(seat));
-    await Promise.all([page.waitForNavigation(), page.locator('#submit-answer').tap()]);
+    await page.locator('#submit-answer').tap();
+    await page.locator('#verdict').waitFor();
     expect((await text('#verdict')) === 'Right', `verdict: ${await text('#verdict')}`);
     expect((await text('#score')) === '1 of 2', `score: ${await text('#score')}`);
   });
   await step('the progress page: two attempts, half right, the chart', async () => {
     await page.goto(`${BASE}/training`);
-    await Promise.all([page.waitForNavigation(), page.locator('#progress-link').tap()]);
+    await Promise.all([page.waitForURL((u) => u.pathname === '/training/progress'), page.locator('#progress-link').tap()]);
     const row = await page.locator('#kind-action-seat td').allInnerTexts();
     expect(row[0] === '2' && row[1] === '50%', `the action-seat row: ${row.join(' | ')}`);
     expect(await page.locator('#trend-action-seat circle').count() === 1, 'one day on the chart');

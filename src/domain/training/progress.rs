@@ -180,6 +180,19 @@ pub fn readiness(attempts: &[AttemptRow], mark: &PassMark) -> Readiness {
     let median_ms = median(&mut times);
     let mut short_of = Vec::new();
     let needed = usize::from(mark.window);
+    if window.is_empty() {
+        short_of.push(format!(
+            "no attempts at level {} or above yet (needs {needed})",
+            mark.level
+        ));
+        return Readiness {
+            met: false,
+            window_right: 0,
+            window_attempts: 0,
+            window_median_ms: None,
+            short_of,
+        };
+    }
     if window.len() < needed {
         short_of.push(format!(
             "{} of the {needed} attempts at level {} or above",
@@ -188,7 +201,7 @@ pub fn readiness(attempts: &[AttemptRow], mark: &PassMark) -> Readiness {
         ));
     }
     // right / n >= pct / 100, in integers.
-    if window.is_empty() || right * 100 < usize::from(mark.accuracy_pct) * window.len() {
+    if right * 100 < usize::from(mark.accuracy_pct) * window.len() {
         short_of.push(format!(
             "{right} right of {} (needs {}%)",
             window.len(),
@@ -196,18 +209,13 @@ pub fn readiness(attempts: &[AttemptRow], mark: &PassMark) -> Readiness {
         ));
     }
     let limit_ms = i64::from(mark.median_seconds) * 1000;
-    if median_ms.is_none_or(|m| m >= limit_ms) {
-        short_of.push(match median_ms {
-            Some(m) => format!(
-                "median {:.1} s (needs under {} s)",
-                m as f64 / 1000.0,
-                mark.median_seconds
-            ),
-            None => format!(
-                "no time yet (needs a median under {} s)",
-                mark.median_seconds
-            ),
-        });
+    if let Some(m) = median_ms.filter(|m| *m >= limit_ms) {
+        short_of.push(format!(
+            "median {}.{} s (needs under {} s)",
+            m / 1000,
+            m % 1000 / 100,
+            mark.median_seconds
+        ));
     }
     Readiness {
         met: short_of.is_empty(),

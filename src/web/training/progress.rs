@@ -26,7 +26,7 @@ use crate::web::{AppState, CsrfForm, PageContext, PageResult, Staff, Typed};
 /// A pass mark in words.
 fn mark_words(m: &PassMark) -> String {
     format!(
-        "{}% of the last {} at level {} or above, median under {} s{}",
+        "{}% of the last {} at level {}+, median under {} s{}",
         m.accuracy_pct,
         m.window,
         m.level,
