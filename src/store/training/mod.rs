@@ -252,7 +252,8 @@ pub async fn answer(
         .ok_or_else(no_drill)?;
     let answer_text = canonical_json(answer.value())?;
     let payload = json!({
-        "drill": drill_id, "run": run.id, "answer": answer.value(),
+        "drill": drill_id, "run": run.id, "kind": run.kind.name(), "level": run.level.get(),
+        "seed": seed, "answer": answer.value(),
         "right": answered.attempt.right, "elapsed_ms": answered.attempt.elapsed_ms,
     });
     let seq = append_one(

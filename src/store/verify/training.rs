@@ -140,6 +140,30 @@ fn fold(records: &[Record]) -> Result<Derived, Problem> {
                 let run = runs
                     .get_mut(&run_id)
                     .ok_or_else(|| problem(seq, format!("{event}: no run {run_id}")))?;
+                let seed = run
+                    .drills
+                    .iter()
+                    .find(|d| d.id == id)
+                    .map(|d| d.seed as i64);
+                let named = (
+                    text(&v, "kind", seq, event)?,
+                    int(&v, "level", seq, event)?,
+                    Some(int(&v, "seed", seq, event)?),
+                );
+                if named
+                    != (
+                        run.kind.name().to_string(),
+                        i64::from(run.level.get()),
+                        seed,
+                    )
+                {
+                    return Err(problem(
+                        seq,
+                        format!(
+                            "{event} {id}: names {named:?}, not the drill's kind, level and seed"
+                        ),
+                    ));
+                }
                 let answer = AnswerInput::from_value(field(&v, "answer", seq, event)?.clone());
                 let answered = run
                     .answer(actor, &id, &answer, now_ms)
