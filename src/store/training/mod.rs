@@ -89,6 +89,21 @@ async fn append_one(
         .ok_or_else(|| StoreError::Internal("no record appended".into()))
 }
 
+/// Begins a write and appends one record, now: the open transaction, the
+/// record's seq and its time (the row written next carries the same).
+async fn begin_with_record(
+    db: &Db,
+    key: &AuditKey,
+    actor: &str,
+    event_type: &str,
+    payload: &serde_json::Value,
+) -> Result<(WriteTx, i64, String), StoreError> {
+    let now = now_text();
+    let mut tx = begin_write(db).await?;
+    let seq = append_one(&mut tx, key, record(actor, event_type, payload)?, &now).await?;
+    Ok((tx, seq, now))
+}
+
 /// A new run id (time-ordered).
 fn new_id() -> String {
     uuid::Uuid::now_v7().to_string()
@@ -115,19 +130,12 @@ pub async fn start_run(
     level: Level,
 ) -> Result<String, TrainingError> {
     let id = new_id();
-    let now = now_text();
     let payload = json!({
         "run": id, "trainee": trainee, "mode": mode.name(), "questions": mode.questions(),
         "kind": kind.name(), "level": level.get(),
     });
-    let mut tx = begin_write(db).await?;
-    let seq = append_one(
-        &mut tx,
-        key,
-        record(trainee, "drill_run_started", &payload)?,
-        &now,
-    )
-    .await?;
+    let (mut tx, seq, now) =
+        begin_with_record(db, key, trainee, "drill_run_started", &payload).await?;
     let sql = "INSERT INTO drill_runs (id, trainee, mode, questions, kind, level, started_at, started_seq) \
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
     on_tx!(&mut tx, |c| sqlx::query(sql)
@@ -293,19 +301,11 @@ pub async fn set_pass_mark(
     kind: Kind,
     mark: PassMark,
 ) -> Result<(), TrainingError> {
-    let now = now_text();
     let payload = json!({
         "kind": kind.name(), "window": mark.window, "accuracy_pct": mark.accuracy_pct,
         "median_seconds": mark.median_seconds, "level": mark.level.get(), "required": mark.required,
     });
-    let mut tx = begin_write(db).await?;
-    let seq = append_one(
-        &mut tx,
-        key,
-        record(actor, "pass_mark_set", &payload)?,
-        &now,
-    )
-    .await?;
+    let (mut tx, seq, now) = begin_with_record(db, key, actor, "pass_mark_set", &payload).await?;
     let delete = "DELETE FROM training_pass_marks WHERE kind = $1";
     let insert = "INSERT INTO training_pass_marks (kind, window_attempts, accuracy_pct, \
         median_seconds, level, required, set_by, set_at, set_seq) \
