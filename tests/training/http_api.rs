@@ -118,6 +118,24 @@ async fn a_drill_answered_right_then_wrong_with_the_answer_and_explanation(backe
         (Some("action-seat"), Some(2), Some(1))
     );
     assert_eq!(written(&app).await, [2, 2]);
+    // A reviewer reads it too; another trainee may not; no such user is 404.
+    let (status, body) = app.get_json("/api/v1/training/progress?trainee=tess").await;
+    assert_eq!(
+        (status, &body["progress"]["kinds"][0]["attempts"]),
+        (200, &json!(2)),
+        "{body}"
+    );
+    let (status, _) = app
+        .get_json("/api/v1/training/progress?trainee=nobody")
+        .await;
+    assert_eq!(status, 404);
+    let tom = trainee(&app, "tom").await;
+    let r = tom
+        .get(app.url("/api/v1/training/progress?trainee=tess"))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status().as_u16(), 403);
     let report = pitbook::store::verify::verify(&app.database.db, &test_key(), 1, None)
         .await
         .expect("verify");

@@ -210,6 +210,14 @@ pub(super) async fn progress(
         Action::ReviewTraining
     };
     staff.require(&state, action, uri.path()).await?;
+    if training::role_of(&state.db, &trainee)
+        .await
+        .map_err(api)?
+        .is_none()
+    {
+        let missing = ApiError::NotFound(format!("there is no user \"{trainee}\""));
+        return Err(api(missing));
+    }
     let (progress, sign_off) = load_progress(&state, &trainee).await.map_err(api)?;
     Ok(Json(json!({
         "trainee": trainee,

@@ -133,12 +133,19 @@ pub(super) async fn start(
             FieldError::new(name, format!("\"{typed}\" is not a whole number")).with_value(typed)
         })
     };
-    let parsed = match (number("level"), number("questions")) {
+    // A test's number of questions: the field means nothing to the others.
+    let mode = form.value_or("mode", "practice");
+    let questions = if mode == "test" {
+        number("questions")
+    } else {
+        Ok(None)
+    };
+    let parsed = match (number("level"), questions) {
         (Ok(level), Ok(questions)) => RunRequest::parse(
             Some(&form.value_or("kind", "")),
             level,
-            Some(&form.value_or("mode", "practice")),
-            questions.filter(|_| form.value_or("mode", "") == "test"),
+            Some(&mode),
+            questions,
         ),
         (l, q) => Err([l.err(), q.err()].into_iter().flatten().collect()),
     };
