@@ -60,6 +60,36 @@ async fn a_trainee_practises_wrong_then_right_and_sees_progress(backend: Backend
         home.body.contains("href=\"/training\""),
         "the home page links to training"
     );
+    // The start form's refusals, beside their fields, nothing recorded.
+    let csrf = tess.csrf("/training").await;
+    let refused = tess
+        .post(
+            "/training/runs",
+            &[
+                ("csrf", &csrf),
+                ("kind", "settle"),
+                ("level", "1"),
+                ("mode", "test"),
+                ("questions", "ten"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(text_of(&refused.body, "questions-error").contains("\"ten\" is not a whole number"));
+    let refused = tess
+        .post(
+            "/training/runs",
+            &[
+                ("csrf", &csrf),
+                ("kind", "settle"),
+                ("level", "1"),
+                ("mode", "practice"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(text_of(&refused.body, "kind-error").contains("\"settle\" is not a kind of drill"));
+    assert_eq!(records(&app, "drill_run_started").await, 0);
     let run = practice(&mut tess).await;
     let page = tess.get(&run).await;
     assert_eq!(page.status, 200);
