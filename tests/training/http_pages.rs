@@ -165,6 +165,11 @@ async fn a_trainee_practises_wrong_then_right_and_sees_progress(backend: Backend
     let mut tom = signed_in(&app, "tom", Role::Trainee).await;
     assert_eq!(tom.get(&run).await.status, 403);
     let mut sam = signed_in(&app, "sam", Role::Supervisor).await;
+    let tess_page = sam.get("/training/trainees/tess").await;
+    assert!(
+        tess_page.body.contains(&format!("href=\"{run}\"")),
+        "the supervisor reaches the run from tess's page"
+    );
     let seen = sam.get(&run).await;
     assert_eq!(seen.status, 200);
     assert!(

@@ -96,6 +96,8 @@ struct ProgressPage {
     can_sign_off: bool,
     promote_default: bool,
     refusal: String,
+    /// The trainee's newest runs: tests and speed drills reviewed from here.
+    runs: Vec<(training::RunSummary, When)>,
 }
 
 async fn progress_page(
@@ -124,6 +126,14 @@ async fn progress_page(
             (s, at)
         }),
         refusal,
+        runs: training::runs_of(&state.db, trainee, 20)
+            .await?
+            .into_iter()
+            .map(|r| {
+                let at = when(state.time_zone, &r.started_at);
+                (r, at)
+            })
+            .collect(),
     })
 }
 
