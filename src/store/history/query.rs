@@ -168,12 +168,7 @@ pub fn person_conditions(
         let condition = clause(&mut w, c, on)?;
         w.push(condition);
     }
-    range(&mut w, bounds, "p.opened_at");
-    if let Some(c) = cursor {
-        let at = w.bind(Bind::Text(c.opened_at.clone()));
-        let id = w.bind(Bind::Text(c.id.clone()));
-        w.push(format!("(p.opened_at, p.hand_id) < ({at}, {id})"));
-    }
+    range_after(&mut w, bounds, cursor, ("p.opened_at", "p.hand_id"));
     Ok((w, joined))
 }
 
@@ -187,6 +182,31 @@ fn range(w: &mut Where, bounds: (Option<String>, Option<String>), column: &str) 
         let to = w.bind(Bind::Text(to));
         w.push(format!("{column} < {to}"));
     }
+}
+
+/// `[from, to)` on the time column of `(time, id)`, and the rows before
+/// the cursor (`(time, id) < cursor`). The cursor's time is also an upper
+/// bound on the time alone, in place of `to` when it is earlier (as it is
+/// for every cursor the search gave): SQLite seeks an index only by a
+/// column's own bounds, not a row value, and with `< to` as its upper bound
+/// it walked every hand from `to` down to the cursor for each page (the
+/// export's reading of a week: 164 pages skipped on average, per page).
+fn range_after(
+    w: &mut Where,
+    bounds: (Option<String>, Option<String>),
+    cursor: Option<&Cursor>,
+    (time, id): (&str, &str),
+) {
+    let Some(c) = cursor else {
+        return range(w, bounds, time);
+    };
+    let (from, to) = bounds;
+    let to = to.filter(|to| *to <= c.opened_at);
+    range(w, (from, to), time);
+    let at = w.bind(Bind::Text(c.opened_at.clone()));
+    w.push(format!("{time} <= {at}"));
+    let cursor_id = w.bind(Bind::Text(c.id.clone()));
+    w.push(format!("({time}, {id}) < ({at}, {cursor_id})"));
 }
 
 /// The index of the filter's amount criterion (bank, then wager), which
@@ -334,11 +354,6 @@ pub fn conditions(
         let condition = clause(&mut w, c, On::Hand)?;
         w.push(condition);
     }
-    range(&mut w, bounds, "h.opened_at");
-    if let Some(c) = cursor {
-        let at = w.bind(Bind::Text(c.opened_at.clone()));
-        let id = w.bind(Bind::Text(c.id.clone()));
-        w.push(format!("(h.opened_at, h.id) < ({at}, {id})"));
-    }
+    range_after(&mut w, bounds, cursor, ("h.opened_at", "h.id"));
     Ok(w)
 }
