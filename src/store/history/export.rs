@@ -49,7 +49,8 @@ pub async fn next_batch(
 ) -> Result<Vec<BatchHand>, StoreError> {
     let mut filter = filter.clone();
     filter.after = after.cloned();
-    let (sql, conditions) = super::page_query(SELECT_BATCH, &filter, bounds, BATCH_HANDS as i64)?;
+    let (sql, conditions) =
+        super::page_query(db, SELECT_BATCH, &filter, bounds, BATCH_HANDS as i64)?;
     Ok(on_pool!(db, |pool| {
         let rows = bound!(sqlx::query(&sql), &conditions.binds)
             .fetch_all(pool)

@@ -136,11 +136,13 @@ pub fn one_name(filter: &HandFilter) -> Option<(Option<&'static str>, &str)> {
 /// migration 0019) and on its hand `h` (a hand number), and whether there
 /// are any of the latter (then `h` must be joined). Any role: the row
 /// that matches while none before it in the hand does (`keys_before`), so
-/// each hand is one row.
+/// each hand is one row. `postgres`: the statement is PostgreSQL's.
 pub fn person_conditions(
     filter: &HandFilter,
     bounds: (Option<String>, Option<String>),
     cursor: Option<&Cursor>,
+    names: Names,
+    postgres: bool,
 ) -> Result<(Where, bool), StoreError> {
     let Some((role, key)) = one_name(filter) else {
         return Err(StoreError::Internal(
@@ -149,9 +151,21 @@ pub fn person_conditions(
     };
     let mut w = Where::default();
     let pattern = name_pattern(&mut w, key);
-    w.push(format!("p.name_key IN ({})", matching_names(&pattern)));
+    match names {
+        Names::In => w.push(format!("p.name_key IN ({})", matching_names(&pattern))),
+        Names::Each => w.push("p.name_key = n.name_key".to_string()),
+    }
     match role {
         Some(role) => w.push(format!("p.role = '{role}'")),
+        // PostgreSQL: `strpos` of the key as typed, where a LIKE pattern
+        // cost half as much again over the rows of a broad partial name
+        // (BENCHMARKS.md, "Hand search"). The same test: the pattern takes
+        // `%` and `_` literally, as `strpos` does, and a key holds no
+        // control character, so neither matches across U+001F.
+        None if postgres => {
+            let key = w.bind(Bind::Text(key.to_string()));
+            w.push(format!("strpos(p.keys_before, {key}) = 0"));
+        }
         None => w.push(format!("p.keys_before NOT LIKE {pattern} ESCAPE '\\'")),
     }
     let mut joined = false;
@@ -168,14 +182,25 @@ pub fn person_conditions(
         let condition = clause(&mut w, c, on)?;
         w.push(condition);
     }
-    range(&mut w, bounds, "p.opened_at");
-    if let Some(c) = cursor {
-        let at = w.bind(Bind::Text(c.opened_at.clone()));
-        let id = w.bind(Bind::Text(c.id.clone()));
-        w.push(format!("(p.opened_at, p.hand_id) < ({at}, {id})"));
-    }
+    range_after(&mut w, bounds, cursor, ("p.opened_at", "p.hand_id"));
     Ok((w, joined))
 }
+
+/// How [`person_conditions`] ties the people rows to the matching names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Names {
+    /// `p.name_key IN (the names matching $1)`: every matching name's rows
+    /// at once.
+    In,
+    /// `p.name_key = n.name_key`: one name's rows, for a query that takes
+    /// each matching name `n` in turn ([`EACH_NAME`]); `$1` is still the
+    /// pattern.
+    Each,
+}
+
+/// The names a [`Names::Each`] query takes in turn, `person_names n`: those
+/// matching the pattern bound to `$1`.
+pub const EACH_NAME: &str = "n.name_key LIKE $1 ESCAPE '\\'";
 
 /// `[from, to)` on `column`.
 fn range(w: &mut Where, bounds: (Option<String>, Option<String>), column: &str) {
@@ -187,6 +212,31 @@ fn range(w: &mut Where, bounds: (Option<String>, Option<String>), column: &str) 
         let to = w.bind(Bind::Text(to));
         w.push(format!("{column} < {to}"));
     }
+}
+
+/// `[from, to)` on the time column of `(time, id)`, and the rows before
+/// the cursor (`(time, id) < cursor`). The cursor's time is also an upper
+/// bound on the time alone, in place of `to` when it is earlier (as it is
+/// for every cursor the search gave): SQLite seeks an index only by a
+/// column's own bounds, not a row value, and with `< to` as its upper bound
+/// it walked every hand from `to` down to the cursor for each page (the
+/// export's reading of a week: 164 pages skipped on average, per page).
+fn range_after(
+    w: &mut Where,
+    bounds: (Option<String>, Option<String>),
+    cursor: Option<&Cursor>,
+    (time, id): (&str, &str),
+) {
+    let Some(c) = cursor else {
+        return range(w, bounds, time);
+    };
+    let (from, to) = bounds;
+    let to = to.filter(|to| *to <= c.opened_at);
+    range(w, (from, to), time);
+    let at = w.bind(Bind::Text(c.opened_at.clone()));
+    w.push(format!("{time} <= {at}"));
+    let cursor_id = w.bind(Bind::Text(c.id.clone()));
+    w.push(format!("({time}, {id}) < ({at}, {cursor_id})"));
 }
 
 /// The index of the filter's amount criterion (bank, then wager), which
@@ -334,11 +384,6 @@ pub fn conditions(
         let condition = clause(&mut w, c, On::Hand)?;
         w.push(condition);
     }
-    range(&mut w, bounds, "h.opened_at");
-    if let Some(c) = cursor {
-        let at = w.bind(Bind::Text(c.opened_at.clone()));
-        let id = w.bind(Bind::Text(c.id.clone()));
-        w.push(format!("(h.opened_at, h.id) < ({at}, {id})"));
-    }
+    range_after(&mut w, bounds, cursor, ("h.opened_at", "h.id"));
     Ok(w)
 }

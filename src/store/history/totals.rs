@@ -50,7 +50,7 @@ pub async fn totals(
         );
         (sql, w)
     } else if one_name(filter).is_some() {
-        person_sql(filter, bounds)?
+        person_sql(filter, bounds, matches!(db, Db::Postgres(_)))?
     } else {
         let w = query::conditions(filter, bounds, None)?;
         (format!("{SUMS} ({HAND_SUMS}{}) t", w.sql()), w)
@@ -71,8 +71,9 @@ pub async fn totals(
 fn person_sql(
     filter: &HandFilter,
     bounds: (Option<String>, Option<String>),
+    postgres: bool,
 ) -> Result<(String, Where), StoreError> {
-    let (w, joined) = person_conditions(filter, bounds, None)?;
+    let (w, joined) = person_conditions(filter, bounds, None, query::Names::In, postgres)?;
     let join = if joined {
         " JOIN hands h ON h.id = p.hand_id"
     } else {
