@@ -3,12 +3,17 @@
 //! biggest tables, backlines, ratios, five Tripoley players). Seeds run
 //! 0, 1, 2, … so every run sees the same drills. One element = one drill
 //! generated and its correct answer graded (the answer parsed from JSON
-//! once, outside the timed loop).
+//! once, outside the timed loop). Run with the binary's allocator
+//! (mimalloc, `src/main.rs`), as `benches/store.rs` is: what a drill is
+//! generated with in `pitbook serve` and `pitbook drill`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pitbook::domain::training::{AnswerInput, Drill, Kind, Level, grade};
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const DRILLS: u64 = 64;
 

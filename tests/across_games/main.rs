@@ -7,6 +7,7 @@
 mod common;
 
 mod cli_drill;
+mod drill_record;
 mod free_text_names;
 mod http_free_text_names;
 mod permutation_props;

@@ -235,20 +235,26 @@ pub fn parse_card(text: &str) -> Result<Card, CardError> {
         'c' | '♣' | '♧' => Suit::Clubs,
         _ => return Err(unknown()),
     };
-    let rank = match chars.as_str().to_ascii_uppercase().as_str() {
-        "A" => Rank::Ace,
-        "K" => Rank::King,
-        "Q" => Rank::Queen,
-        "J" => Rank::Jack,
-        "T" | "10" => Rank::Ten,
-        "9" => Rank::Nine,
-        "8" => Rank::Eight,
-        "7" => Rank::Seven,
-        "6" => Rank::Six,
-        "5" => Rank::Five,
-        "4" => Rank::Four,
-        "3" => Rank::Three,
-        "2" => Rank::Two,
+    // One ASCII character (any case) or `10`; compared without building
+    // an upper-cased copy.
+    let rank = match chars.as_str().as_bytes() {
+        b"10" => Rank::Ten,
+        [c] => match c.to_ascii_uppercase() {
+            b'A' => Rank::Ace,
+            b'K' => Rank::King,
+            b'Q' => Rank::Queen,
+            b'J' => Rank::Jack,
+            b'T' => Rank::Ten,
+            b'9' => Rank::Nine,
+            b'8' => Rank::Eight,
+            b'7' => Rank::Seven,
+            b'6' => Rank::Six,
+            b'5' => Rank::Five,
+            b'4' => Rank::Four,
+            b'3' => Rank::Three,
+            b'2' => Rank::Two,
+            _ => return Err(unknown()),
+        },
         _ => return Err(unknown()),
     };
     Ok(Card::new(rank, suit))
@@ -333,7 +339,14 @@ pub fn format_cards(cards: &[Card]) -> String {
         if i > 0 {
             out.push(' ');
         }
-        out.push_str(&c.to_string());
+        // As `Display` writes it, without a string per card.
+        match (c.rank(), c.suit()) {
+            (Some(r), Some(s)) => {
+                out.push(r.char());
+                out.push(s.char());
+            }
+            _ => out.push_str("JK"),
+        }
     }
     out
 }

@@ -1,7 +1,7 @@
 //! The deal: each player's hand and the spare (dead) hand, checked to be
 //! exactly the 52 cards, dealt one at a time (sizes differ by at most one).
 
-use crate::domain::cards::{Card, format_cards, parse_card};
+use crate::domain::cards::{Card, format_cards};
 
 use super::error::TripoleyError;
 use super::input::{CardsText, NameMap};
@@ -36,9 +36,9 @@ impl Deal {
 
 /// Parses cards named by `field`: known cards, no joker, none twice.
 pub fn parse_hand(field: &str, text: &CardsText) -> Result<Vec<Card>, TripoleyError> {
-    let mut cards = Vec::with_capacity(text.0.len());
-    for token in &text.0 {
-        let card = parse_card(token).map_err(|e| TripoleyError::input(field, e.to_string()))?;
+    let mut cards = Vec::with_capacity(text.len());
+    for card in text.cards() {
+        let card = card.map_err(|e| TripoleyError::input(field, e.to_string()))?;
         if card.is_joker() {
             return Err(TripoleyError::input(
                 field,
@@ -64,8 +64,9 @@ pub fn check_deal(
 ) -> Result<Deal, TripoleyError> {
     let mut seats: Vec<Option<Vec<Card>>> = vec![None; table.names.len()];
     let mut spare = None;
-    let mut owner: [Option<String>; 52] = std::array::from_fn(|_| None);
-    for (name, text) in hands.iter() {
+    // The entry of `hands` each card was dealt in (named only on an error).
+    let mut owner: [Option<usize>; 52] = [None; 52];
+    for (entry, (name, text)) in hands.iter().enumerate() {
         let field = format!("hands.{name}");
         let seat = if name == SPARE {
             None
@@ -82,13 +83,14 @@ pub fn check_deal(
         let cards = parse_hand(&field, text)?;
         for &card in &cards {
             let slot = &mut owner[usize::from(card.index())];
-            if let Some(other) = slot {
+            if let Some(other) = *slot {
+                let other = &hands.0[other].0;
                 return Err(TripoleyError::input(
                     &field,
-                    format!("{card} is dealt twice (also in {other})"),
+                    format!("{card} is dealt twice (also in hands.{other})"),
                 ));
             }
-            *slot = Some(field.clone());
+            *slot = Some(entry);
         }
         match seat {
             Some(seat) => seats[seat] = Some(cards),

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use crate::domain::cards::CardsGiven;
+use crate::domain::cards::{Card, CardError, CardsGiven, parse_card};
 use crate::domain::common::money::Money;
 
 /// The rule profile: seed 000 (`cadaco`) or seed 001 (`classic`).
@@ -121,18 +121,63 @@ pub struct MichiganInput {
 }
 
 /// Cards as one string (`"Ah Kh 10h"`, spaces or commas) or an array of
-/// card strings; parsed later so errors name the field.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CardsText(pub Vec<String>);
+/// card strings; parsed later so errors name the field. A caller that
+/// already holds the cards (the training drills, which draw them) gives
+/// them as they are with [`CardsText::from_cards`]: only the reading of
+/// each token is skipped, every check of the cards is the same.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardsText(Given);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Given {
+    Tokens(Vec<String>),
+    Cards(Vec<Card>),
+}
+
+impl Default for CardsText {
+    fn default() -> Self {
+        CardsText(Given::Tokens(Vec::new()))
+    }
+}
 
 impl CardsText {
     pub fn new(text: &str) -> CardsText {
-        CardsText(
+        CardsText::tokens(
             text.split(|c: char| c.is_whitespace() || c == ',')
                 .filter(|t| !t.is_empty())
                 .map(str::to_string)
                 .collect(),
         )
+    }
+
+    /// One card per token, as an array of card strings gives them.
+    pub fn tokens(tokens: Vec<String>) -> CardsText {
+        CardsText(Given::Tokens(tokens))
+    }
+
+    /// Cards already read.
+    pub fn from_cards(cards: &[Card]) -> CardsText {
+        CardsText(Given::Cards(cards.to_vec()))
+    }
+
+    /// How many cards are named.
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Given::Tokens(t) => t.len(),
+            Given::Cards(c) => c.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Each card in the order given, read from its token (`parse_card`).
+    pub fn cards(&self) -> impl Iterator<Item = Result<Card, CardError>> + '_ {
+        (0..self.len()).map(move |i| match &self.0 {
+            Given::Tokens(t) => parse_card(&t[i]),
+            Given::Cards(c) => Ok(c[i]),
+        })
     }
 }
 
@@ -141,7 +186,7 @@ impl<'de> Deserialize<'de> for CardsText {
         let given = CardsGiven::deserialize(d, "cards (\"Ah Kh 10h\") or an array of cards")?;
         Ok(match given {
             CardsGiven::Text(text) => CardsText::new(&text),
-            CardsGiven::List(cards) => CardsText(cards),
+            CardsGiven::List(cards) => CardsText::tokens(cards),
         })
     }
 }

@@ -54,7 +54,9 @@ pub use input::{
 pub use money_cards::eight_nine_ten_suits;
 pub use output::{Named, Outcome, RoundOutput};
 pub use poker::{PotLayer, pot_layers};
-pub use round::{BeforeBetting, before_betting, play_round, through_poker};
+pub use round::{
+    BeforeBetting, RoundBegun, before_betting, begin_round, play_round, through_poker,
+};
 pub use showdown::{PokerHand, best_five};
 pub use spare::auction_of;
 pub use step::{Step, StepKind};

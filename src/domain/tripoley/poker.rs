@@ -87,10 +87,10 @@ impl Poker {
             .unwrap_or(0);
         for seat in 0..n {
             let (c, name) = (contributions[seat], &table.names[seat]);
-            let field = format!("poker.contributions.{name}");
+            let field = || format!("poker.contributions.{name}");
             if still_in[seat] && c != max_in && c != stacks[seat] {
                 return Err(TripoleyError::input(
-                    field,
+                    field(),
                     format!(
                         "{c} is neither the {max_in} the most any player still in put in nor all-in (\"{name}\" had {})",
                         chips(stacks[seat])
@@ -99,7 +99,7 @@ impl Poker {
             }
             if in_round[seat] && !still_in[seat] && c > max_in {
                 return Err(TripoleyError::input(
-                    field,
+                    field(),
                     format!(
                         "{c} from a player who folded is more than any player still in put in ({max_in})"
                     ),

@@ -5,7 +5,7 @@
 use super::board::{Board, Ledger, Note, Place, Section};
 use super::deal::{Deal, check_deal};
 use super::error::{TripoleyError, chips};
-use super::input::RoundInput;
+use super::input::{MichiganInput, PokerInput, Profile, RoundInput};
 use super::michigan::{Michigan, play_michigan};
 use super::money_cards::pay_money_cards;
 use super::output::{Outcome, RoundOutput};
@@ -16,31 +16,20 @@ use super::table::{ANTE_MAX, Table, check_chip_value};
 use crate::domain::cards::Card;
 use crate::domain::common::money::Money;
 
-/// Plays one round and returns every payout.
+/// Plays one round and returns every payout: [`begin_round`] then
+/// [`RoundBegun::finish`] with the input's `poker` and `michigan`.
 pub fn play_round(input: &RoundInput) -> Result<RoundOutput, TripoleyError> {
-    let mut begun = begin(input)?;
-    let Begun {
-        table,
-        in_round,
-        deal,
-        ledger,
-        ..
-    } = &mut begun;
-    let poker = Poker::check(&input.poker, table, in_round, deal, &ledger.chips)?;
-    play_poker(&poker, input.profile, table, deal, ledger)?;
-    let michigan = Michigan::check(&input.michigan, input.profile, table, in_round, deal)?;
-    play_michigan(&michigan, table, in_round, ledger)?;
-    ledger.check_conservation("in the round")?;
-    let next_dealer = table.names[table.left_of(table.dealer, 1)].clone();
-    Ok(RoundOutput {
-        outcome: Outcome::from_ledger(begun.ledger, &begun.table.chips, begun.chip_value),
-        next_dealer,
-    })
+    begin_round(input)?.finish(&input.poker, &input.michigan)
 }
 
 /// A round played up to the betting: the antes, the deal, the spare hand
-/// and the money cards; `poker` and `michigan` of the input are not read.
-struct Begun {
+/// and the money cards. [`RoundBegun::finish`] plays the rest (the poker and
+/// the Michigan play); [`play_round`] is the two in one. Kept apart so a
+/// caller can read the stacks the betting starts from (a short stack's
+/// all-in) and then finish the same round without playing it twice.
+#[derive(Debug, Clone)]
+pub struct RoundBegun {
+    profile: Profile,
     table: Table,
     chip_value: Option<Money>,
     in_round: Vec<bool>,
@@ -48,7 +37,9 @@ struct Begun {
     ledger: Ledger,
 }
 
-fn begin(input: &RoundInput) -> Result<Begun, TripoleyError> {
+/// The round up to the first bet (the input's `poker` and `michigan` are
+/// not read).
+pub fn begin_round(input: &RoundInput) -> Result<RoundBegun, TripoleyError> {
     let table = Table::check(&input.players, &input.dealer, &input.chips, &input.board)?;
     let chip_value = check_chip_value(input.chip_value)?;
     let ante = match input.ante {
@@ -75,7 +66,8 @@ fn begin(input: &RoundInput) -> Result<Begun, TripoleyError> {
         &mut ledger,
     )?;
     pay_money_cards(&deal, &mut ledger)?;
-    Ok(Begun {
+    Ok(RoundBegun {
+        profile: input.profile,
         table,
         chip_value,
         in_round,
@@ -84,10 +76,45 @@ fn begin(input: &RoundInput) -> Result<Begun, TripoleyError> {
     })
 }
 
+impl RoundBegun {
+    /// Every player at the table, seating order: their chips when the
+    /// betting begins (after the antes, the spare hand and the money cards).
+    pub fn stacks(&self) -> &[u64] {
+        &self.ledger.chips
+    }
+
+    /// The rest of the round: the poker (checked against [`Self::stacks`])
+    /// and the Michigan play; every payout of the whole round.
+    pub fn finish(
+        self,
+        poker: &PokerInput,
+        michigan: &MichiganInput,
+    ) -> Result<RoundOutput, TripoleyError> {
+        let RoundBegun {
+            profile,
+            table,
+            chip_value,
+            in_round,
+            deal,
+            mut ledger,
+        } = self;
+        let poker = Poker::check(poker, &table, &in_round, &deal, &ledger.chips)?;
+        play_poker(&poker, profile, &table, &deal, &mut ledger)?;
+        let michigan = Michigan::check(michigan, profile, &table, &in_round, &deal)?;
+        play_michigan(&michigan, &table, &in_round, &mut ledger)?;
+        ledger.check_conservation("in the round")?;
+        let next_dealer = table.names[table.left_of(table.dealer, 1)].clone();
+        Ok(RoundOutput {
+            outcome: Outcome::from_ledger(ledger, &table.chips, chip_value),
+            next_dealer,
+        })
+    }
+}
+
 /// The round's steps through the poker (the input's `michigan` is not
 /// read): the showdown's pots, for who won the poker.
 pub fn through_poker(input: &RoundInput) -> Result<Vec<Step>, TripoleyError> {
-    let mut b = begin(input)?;
+    let mut b = begin_round(input)?;
     let poker = Poker::check(
         &input.poker,
         &b.table,
@@ -121,7 +148,7 @@ pub struct BeforeBetting {
 /// The round up to the first bet (the input's `poker` and `michigan` are
 /// not read): what the betting round starts from.
 pub fn before_betting(input: &RoundInput) -> Result<BeforeBetting, TripoleyError> {
-    let begun = begin(input)?;
+    let begun = begin_round(input)?;
     let names = &begun.table.names;
     Ok(BeforeBetting {
         chips: names

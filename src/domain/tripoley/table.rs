@@ -46,9 +46,9 @@ impl Table {
         })?;
         let mut stacks = vec![None; names.len()];
         for (name, &value) in chips.iter() {
-            let field = format!("chips.{name}");
-            let seat = seat_of(&names, name).ok_or_else(|| not_at_table(&field, name))?;
-            stacks[seat] = Some(chip_count(&field, value, CHIPS_MAX)?);
+            let field = || format!("chips.{name}");
+            let seat = seat_of(&names, name).ok_or_else(|| not_at_table(&field(), name))?;
+            stacks[seat] = Some(chip_count_named(field, value, CHIPS_MAX)?);
         }
         let chips = names
             .iter()
@@ -85,21 +85,26 @@ fn check_players(players: &[String]) -> Result<Vec<String>, TripoleyError> {
     }
     let mut names: Vec<String> = Vec::with_capacity(players.len());
     for (i, typed) in players.iter().enumerate() {
-        let field = format!("players[{i}]");
+        let field = || format!("players[{i}]");
         // Free text: trimmed, NFC, nothing invisible; recorded normalised,
-        // so "Jose\u{301}" and "José" are one player.
-        let name = FreeText::line(&field, typed, NAME_MAX)
-            .map_err(|e| TripoleyError::input(field.clone(), text_message(&e)))?
-            .into_string();
+        // so "Jose\u{301}" and "José" are one player. A name that is
+        // already what `FreeText::line` makes of it is taken as it is.
+        let name = if FreeText::is_line(typed, NAME_MAX) {
+            typed.clone()
+        } else {
+            FreeText::line(&field(), typed, NAME_MAX)
+                .map_err(|e| TripoleyError::input(field(), text_message(&e)))?
+                .into_string()
+        };
         if RESERVED.iter().any(|r| name.eq_ignore_ascii_case(r)) {
             return Err(TripoleyError::input(
-                field,
+                field(),
                 format!("\"{name}\" is reserved; choose another name"),
             ));
         }
         if names.contains(&name) {
             return Err(TripoleyError::input(
-                field,
+                field(),
                 format!("\"{}\" is at the table twice", escaped(typed)),
             ));
         }
@@ -125,6 +130,18 @@ pub fn seat_of(names: &[String], name: &str) -> Option<usize> {
 
 pub fn not_at_table(field: &str, name: &str) -> TripoleyError {
     TripoleyError::input(field, format!("\"{name}\" is not at the table"))
+}
+
+/// [`chip_count`], the field named only when the value is refused.
+pub fn chip_count_named(
+    field: impl FnOnce() -> String,
+    value: i64,
+    max: u64,
+) -> Result<u64, TripoleyError> {
+    match u64::try_from(value) {
+        Ok(v) if v <= max => Ok(v),
+        _ => chip_count(&field(), value, max),
+    }
 }
 
 /// A whole number of chips from 0 to `max`.
@@ -156,7 +173,7 @@ fn check_board(b: &BoardInput) -> Result<Board, TripoleyError> {
     for (section, value) in Section::ALL.into_iter().zip(values) {
         board.set(
             section,
-            chip_count(&format!("board.{}", section.key()), value, CHIPS_MAX)?,
+            chip_count_named(|| format!("board.{}", section.key()), value, CHIPS_MAX)?,
         );
     }
     Ok(board)

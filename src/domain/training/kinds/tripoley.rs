@@ -12,14 +12,14 @@
 use serde::Serialize;
 
 use super::decide::shuffled;
-use crate::domain::cards::format_cards;
+use crate::domain::cards::{Card, format_cards};
 use crate::domain::common::field_error::FieldError;
 use crate::domain::training::answer_input::{AnswerInput, integer, keyed};
 use crate::domain::training::rng::Rng;
 use crate::domain::training::{Level, engine};
 use crate::domain::tripoley::{
     BoardInput, CardsText, MichiganInput, NameMap, Named, PokerInput, Profile, RoundInput, Section,
-    before_betting, play_round,
+    begin_round,
 };
 
 const PLAYERS: [&str; 5] = ["Ann", "Bo", "Cy", "Dee", "Eli"];
@@ -140,7 +140,10 @@ impl Answer {
     }
 }
 
-fn to_input(r: &Round) -> RoundInput {
+/// The round as the engine's input: the contract's fields, with the cards
+/// as drawn (`hands` in the order of `r.hands`, `shown` in the order of
+/// `r.poker.shown`) rather than written out and read back.
+fn to_input(r: &Round, hands: &[Vec<Card>], shown: &[Vec<Card>]) -> RoundInput {
     let mut board = BoardInput::default();
     for (key, n) in &r.board.0 {
         let n = *n as i64;
@@ -158,10 +161,11 @@ fn to_input(r: &Round) -> RoundInput {
     }
     let as_i64 =
         |m: &Named<u64>| NameMap(m.0.iter().map(|(k, v)| (k.clone(), *v as i64)).collect());
-    let cards = |m: &Named<String>| {
+    let cards = |m: &Named<String>, cards: &[Vec<Card>]| {
         NameMap(
             m.0.iter()
-                .map(|(k, v)| (k.clone(), CardsText::new(v)))
+                .zip(cards)
+                .map(|((k, _), c)| (k.clone(), CardsText::from_cards(c)))
                 .collect(),
         )
     };
@@ -172,12 +176,12 @@ fn to_input(r: &Round) -> RoundInput {
         chips: as_i64(&r.chips),
         board,
         ante: Some(r.ante as i64),
-        hands: cards(&r.hands),
+        hands: cards(&r.hands, hands),
         spare: None,
         poker: PokerInput {
             contributions: as_i64(&r.poker.contributions),
             folded: r.poker.folded.clone(),
-            shown: cards(&r.poker.shown),
+            shown: cards(&r.poker.shown, shown),
         },
         michigan: MichiganInput {
             out: Some(r.michigan.out.clone()),
@@ -226,12 +230,16 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
             }
         })
         .collect();
+    let mut shown_cards = Vec::with_capacity(n);
     let shown = (0..n)
         .filter(|&s| Some(s) != folder)
         .map(|s| {
             let mut hand = hands[s].clone();
             rng.shuffle(&mut hand);
-            (players[s].clone(), format_cards(&hand[..5]))
+            hand.truncate(5);
+            let text = format_cards(&hand);
+            shown_cards.push(hand);
+            (players[s].clone(), text)
         })
         .collect();
     let out = rng.below(n as u64) as usize;
@@ -266,12 +274,16 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
         },
         players,
     };
+    // The round is played once: up to the betting, where the short stack
+    // goes all-in with what the antes and money cards left it, then on.
+    let mut input = to_input(&round, &hands, &shown_cards);
+    let begun = engine(begin_round(&input), "the round");
     if let Some(s) = short {
-        let before = engine(before_betting(&to_input(&round)), "the round");
-        let stack = before.chips[s].1;
-        round.poker.contributions.0[s].1 = stack.min(bet);
+        let all_in = begun.stacks()[s].min(bet);
+        round.poker.contributions.0[s].1 = all_in;
+        input.poker.contributions.0[s].1 = all_in as i64;
     }
-    let output = engine(play_round(&to_input(&round)), "the round");
+    let output = engine(begun.finish(&input.poker, &input.michigan), "the round");
     let explanation: Vec<&str> = output
         .outcome
         .steps
