@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::{Kind, Level};
 use crate::domain::common::field_error::FieldError;
+use crate::domain::staff::Role;
 
 /// One recorded attempt, as progress reads it. `day` is the attempt's date
 /// on the cardroom's clock as a day number (the shell converts).
@@ -340,13 +341,17 @@ impl std::fmt::Display for SignOffRefusal {
 }
 
 /// The sign-off rule: someone else signs, the trainee is ready on every
-/// required kind, and not signed off before.
+/// required kind, and not signed off before. Returns whether the sign-off
+/// promotes: asked for (`promote`) and the account still a trainee's (a
+/// dealer or supervisor who drilled is signed off as they are).
 pub fn check_sign_off(
     signer: &str,
     trainee: &str,
     progress: &Progress,
     already: bool,
-) -> Result<(), SignOffRefusal> {
+    promote: bool,
+    role: Role,
+) -> Result<bool, SignOffRefusal> {
     if signer == trainee {
         return Err(SignOffRefusal::OwnSignOff);
     }
@@ -360,7 +365,7 @@ pub fn check_sign_off(
         .map(|k| k.kind)
         .collect();
     if short.is_empty() {
-        Ok(())
+        Ok(promote && role == Role::Trainee)
     } else {
         Err(SignOffRefusal::NotReady(short))
     }
@@ -440,20 +445,31 @@ mod tests {
         assert_eq!((seat.attempts, seat.accuracy_pct), (5, Some(100)));
         assert_eq!(seat.trend.len(), 5);
         assert_eq!(
-            check_sign_off("sam", "tess", &p, false),
+            check_sign_off("sam", "tess", &p, false, true, Role::Trainee),
             Err(SignOffRefusal::NotReady(vec![Kind::Collection]))
         );
         rows.extend((0..5).map(|_| row(Kind::Collection, Level::HARD, true, 4, 9)));
         let p = progress(&rows, &marks);
         assert!(p.ready);
         assert_eq!(p.weakest, None);
-        assert_eq!(check_sign_off("sam", "tess", &p, false), Ok(()));
         assert_eq!(
-            check_sign_off("tess", "tess", &p, false),
+            check_sign_off("sam", "tess", &p, false, true, Role::Trainee),
+            Ok(true)
+        );
+        assert_eq!(
+            check_sign_off("sam", "tess", &p, false, false, Role::Trainee),
+            Ok(false)
+        );
+        assert_eq!(
+            check_sign_off("sam", "tess", &p, false, true, Role::Dealer),
+            Ok(false)
+        );
+        assert_eq!(
+            check_sign_off("tess", "tess", &p, false, true, Role::Trainee),
             Err(SignOffRefusal::OwnSignOff)
         );
         assert_eq!(
-            check_sign_off("sam", "tess", &p, true),
+            check_sign_off("sam", "tess", &p, true, true, Role::Trainee),
             Err(SignOffRefusal::AlreadySignedOff)
         );
     }

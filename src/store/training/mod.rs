@@ -362,9 +362,15 @@ pub async fn sign_off(
         .fetch_one(&mut **c)
         .await?);
     let rows: Vec<_> = attempts.iter().map(|a| a.row(0)).collect();
-    check_sign_off(actor, trainee, &progress(&rows, &marks), already > 0)
-        .map_err(TrainingError::SignOff)?;
-    let promoted = promote && role == Role::Trainee;
+    let promoted = check_sign_off(
+        actor,
+        trainee,
+        &progress(&rows, &marks),
+        already > 0,
+        promote,
+        role,
+    )
+    .map_err(TrainingError::SignOff)?;
     let now = now_text();
     let mut records = vec![record(
         actor,
