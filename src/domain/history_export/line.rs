@@ -81,17 +81,44 @@ const ESCAPE: [u8; 256] = {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// `s` as a JSON string, escaped as serde_json escapes it: written by
-/// index into room made for the longest escape (six bytes a byte), then
-/// cut to length, so no byte pays a capacity check.
+/// How many bytes each byte takes in a JSON string: 1, 2 (`\"`) or 6
+/// (`\u00XX`).
+const WIDTH: [u8; 256] = {
+    let mut table = [1u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match ESCAPE[b] {
+            0 => 1,
+            b'u' => 6,
+            _ => 2,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// `s` as a JSON string, escaped as serde_json escapes it. Its escaped
+/// length is counted first: a text with nothing to escape (times, names,
+/// hashes) is copied whole, and any other is written by index into room
+/// made for exactly its length, so no byte pays a capacity check and only
+/// the bytes written are zeroed first.
 fn string(s: &str, out: &mut Vec<u8>) {
+    let bytes = s.as_bytes();
+    let escaped_len: usize = bytes
+        .iter()
+        .map(|&b| usize::from(WIDTH[usize::from(b)]))
+        .sum();
+    out.push(b'"');
+    if escaped_len == bytes.len() {
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
     let start = out.len();
-    out.resize(start + s.len() * 6 + 2, 0);
+    out.resize(start + escaped_len, 0);
     let buf = &mut out[start..];
     let mut j = 0;
-    buf[j] = b'"';
-    j += 1;
-    for &b in s.as_bytes() {
+    for &b in bytes {
         let e = ESCAPE[usize::from(b)];
         if e == 0 {
             buf[j] = b;
@@ -112,9 +139,8 @@ fn string(s: &str, out: &mut Vec<u8>) {
             j += 2;
         }
     }
-    buf[j] = b'"';
-    j += 1;
-    out.truncate(start + j);
+    debug_assert_eq!(j, escaped_len, "the escaped length counted first");
+    out.push(b'"');
 }
 
 #[cfg(test)]

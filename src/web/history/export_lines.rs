@@ -156,36 +156,67 @@ fn csv_error(e: csv::Error) -> ExportError {
     ExportError::Write(e.into())
 }
 
-/// The hands built and written, in order: split into one run per CPU,
-/// each built on its own thread into its own buffer.
-/// Each hand comes with the id of the hand on the line before.
+/// Hands a run builds: small enough that the CPUs finish a batch
+/// together (a thread done early takes the next run rather than waiting
+/// on the slowest), large enough that taking one costs nothing.
+const RUN_HANDS: usize = 32;
+
+/// The hands built and written, in order: split into runs of
+/// [`RUN_HANDS`], which every CPU (this thread too) takes one after
+/// another, each into a buffer of its own. Each hand comes with the id of
+/// the hand on the line before.
 fn built(
     sources: Vec<(HandSource, Option<String>)>,
     format: Format,
     zone: Tz,
     buffers: &mut Vec<Vec<u8>>,
 ) -> Result<Vec<Vec<u8>>, ExportError> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let per_thread = sources.len().div_ceil(threads).max(1);
-    let mut runs: Vec<Vec<(HandSource, Option<String>)>> = Vec::new();
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let mut runs: Vec<Mutex<Option<Vec<(HandSource, Option<String>)>>>> = Vec::new();
     let mut sources = sources.into_iter().peekable();
     while sources.peek().is_some() {
-        runs.push(sources.by_ref().take(per_thread).collect());
+        runs.push(Mutex::new(Some(sources.by_ref().take(RUN_HANDS).collect())));
     }
+    let next = AtomicUsize::new(0);
+    let pool = Mutex::new(std::mem::take(buffers));
+    let done: Vec<Mutex<Option<Vec<u8>>>> = runs.iter().map(|_| Mutex::new(None)).collect();
+    let work = || -> Result<(), ExportError> {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(slot) = runs.get(i) else {
+                return Ok(());
+            };
+            let run = lock(slot).take().unwrap_or_default();
+            let mut buffer = lock(&pool).pop().unwrap_or_default();
+            buffer.clear();
+            *lock(&done[i]) = Some(lines(run, format, zone, buffer)?);
+        }
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     std::thread::scope(|scope| {
-        let handles: Vec<_> = runs
-            .into_iter()
-            .map(|run| {
-                let mut buffer = buffers.pop().unwrap_or_default();
-                buffer.clear();
-                scope.spawn(move || lines(run, format, zone, buffer))
-            })
+        let helpers: Vec<_> = (1..threads.min(runs.len()))
+            .map(|_| scope.spawn(work))
             .collect();
-        handles
+        let mine = work();
+        helpers
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    })
+            .collect::<Result<(), _>>()
+            .and(mine)
+    })?;
+    *buffers = pool.into_inner().unwrap_or_else(|p| p.into_inner());
+    Ok(done
+        .into_iter()
+        .filter_map(|d| d.into_inner().unwrap_or_else(|p| p.into_inner()))
+        .collect())
+}
+
+/// A lock no panic has left poisoned in any way that matters here: a
+/// panicking run is resumed on the caller's thread by the join.
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The run's lines (or rows) written into `out` (empty, its capacity kept
