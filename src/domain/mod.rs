@@ -12,6 +12,7 @@ pub mod double_hand_poker;
 pub mod history;
 pub mod history_export;
 pub mod poker_dice;
+pub mod shifts;
 pub mod staff;
 pub mod ten_thousand;
 pub mod training;
