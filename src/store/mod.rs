@@ -9,6 +9,7 @@ pub mod dice_games;
 pub mod double_hand_poker;
 pub mod history;
 pub mod kept_games;
+pub mod shifts;
 pub mod staff;
 pub mod training;
 pub mod tripoley;

@@ -169,7 +169,7 @@ internal_page_errors!(crate::store::StoreError, askama::Error, serde_json::Error
 /// store or a hand error that is not bad input, 422 for the rest.
 pub fn command_status(e: &CommandError) -> StatusCode {
     match e {
-        CommandError::Stale { .. } => StatusCode::CONFLICT,
+        CommandError::Stale { .. } | CommandError::NoShift(_) => StatusCode::CONFLICT,
         CommandError::Hand(h) if h.is_state_conflict() => StatusCode::CONFLICT,
         CommandError::Hand(h) if !h.is_bad_input() => StatusCode::INTERNAL_SERVER_ERROR,
         CommandError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -205,6 +205,19 @@ impl From<WriteError> for ApiError {
 /// Training's refusals: 403 for another's drill or one's own sign-off, 404
 /// for none, 409 for the run's or the trainee's state, 422 for an answer
 /// in the wrong shape.
+impl From<crate::store::shifts::ShiftError> for ApiError {
+    fn from(e: crate::store::shifts::ShiftError) -> Self {
+        use crate::domain::shifts::ShiftRefusal;
+        use crate::store::shifts::ShiftError;
+        match e {
+            ShiftError::Refused(ShiftRefusal::Invalid(fe)) => ApiError::BadInput(fe),
+            ShiftError::Refused(ShiftRefusal::Conflict(m)) => ApiError::Conflict(m),
+            ShiftError::NotFound(m) => ApiError::NotFound(m),
+            ShiftError::Store(e) => ApiError::from(e),
+        }
+    }
+}
+
 impl From<TrainingError> for ApiError {
     fn from(e: TrainingError) -> Self {
         match e {

@@ -13,6 +13,7 @@ pub mod json;
 mod kept_games;
 pub mod page;
 pub mod server;
+mod shifts;
 mod staff;
 mod svg;
 pub mod time;
@@ -110,6 +111,7 @@ pub fn router(state: AppState) -> Router {
         .merge(audit::router())
         .merge(dice_games::router())
         .merge(tripoley::router())
+        .merge(shifts::router())
         .merge(training::router())
         .with_state(state)
         // One limit for every body (json::Body answers over it in JSON).

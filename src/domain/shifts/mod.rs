@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::common::field_error::FieldError;
 use crate::domain::common::money::Money;
+use crate::domain::history::{LocalDate, LocalDateTime};
 
 /// The event types of the shift log, as the audit log names them.
 pub const SHIFT_EVENTS: [&str; 5] = [
@@ -325,22 +326,22 @@ fn is_digest(text: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-/// The shift a new hand at `table` belongs to: the open shift covering it.
-/// None when there is none and shifts are not `required`; refused when
-/// they are (a training table never needs one: nothing there counts).
-pub fn shift_for_hand<'a>(
+/// Whether a new hand may open at `table`: `covering` is the open shift
+/// covering it (its id), if any. Refused when there is none and shifts
+/// are `required` (a training table never needs one: nothing there
+/// counts). The hand belongs to the covering shift by its time.
+pub fn check_hand_shift(
     table: &str,
     training: bool,
-    open: &'a [Shift],
+    covering: Option<&str>,
     required: bool,
-) -> Result<Option<&'a Shift>, ShiftRefusal> {
-    let found = open.iter().find(|s| s.is_open() && s.covers(table));
-    if found.is_none() && required && !training {
+) -> Result<(), ShiftRefusal> {
+    if covering.is_none() && required && !training {
         return Err(ShiftRefusal::Conflict(format!(
             "no shift is open at {table}, and this cardroom requires one: a supervisor opens it on the Shifts page"
         )));
     }
-    Ok(found)
+    Ok(())
 }
 
 /// Every shift of the log and the room's setting: `audit verify`'s replay,
@@ -400,4 +401,66 @@ impl ShiftLog {
             .get_mut(id)
             .ok_or_else(|| ShiftRefusal::Conflict(format!("there is no shift {id}")))
     }
+}
+
+/// A report's range on the cardroom's clock: a whole day, or from a time
+/// (inclusive) to a later one (exclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportRange {
+    Day(LocalDate),
+    Between {
+        from: LocalDateTime,
+        to: LocalDateTime,
+    },
+}
+
+/// Reads a report's range: `date` (`YYYY-MM-DD`), or both `from` and `to`
+/// (`YYYY-MM-DDTHH:MM`), `to` after `from`.
+pub fn parse_report_range(
+    date: Option<&str>,
+    from: Option<&str>,
+    to: Option<&str>,
+) -> Result<ReportRange, FieldError> {
+    fn given(v: Option<&str>) -> Option<&str> {
+        v.map(str::trim).filter(|v| !v.is_empty())
+    }
+    let (date, from, to) = (given(date), given(from), given(to));
+    if let Some(d) = date {
+        if from.is_some() || to.is_some() {
+            return Err(FieldError::new(
+                "date",
+                "give a date, or from and to, not both",
+            ));
+        }
+        return LocalDate::parse(d).map(ReportRange::Day).ok_or_else(|| {
+            FieldError::new("date", format!("\"{d}\" is not a date (YYYY-MM-DD)")).with_value(d)
+        });
+    }
+    let time = |field: &str, v: Option<&str>| -> Result<LocalDateTime, FieldError> {
+        let v = v.ok_or_else(|| {
+            FieldError::new(
+                field,
+                "required: a date and time (YYYY-MM-DDTHH:MM), or a date",
+            )
+        })?;
+        LocalDateTime::parse(v).ok_or_else(|| {
+            FieldError::new(
+                field,
+                format!("\"{v}\" is not a date and time (YYYY-MM-DDTHH:MM)"),
+            )
+            .with_value(v)
+        })
+    };
+    let (from_at, to_at) = (time("from", from)?, time("to", to)?);
+    if to_at <= from_at {
+        return Err(FieldError::new(
+            "to",
+            format!("{to_at} is not after {from_at}: the range is backwards or empty"),
+        )
+        .with_value(to.unwrap_or_default()));
+    }
+    Ok(ReportRange::Between {
+        from: from_at,
+        to: to_at,
+    })
 }

@@ -162,21 +162,11 @@ fn closing_waits_for_open_hands_and_happens_once() {
 
 #[test]
 fn a_hand_needs_an_open_shift_only_when_required() {
-    let shift = room_shift();
-    assert!(
-        shift_for_hand("DHP-1", false, &[], false)
-            .unwrap()
-            .is_none()
-    );
-    let refused = shift_for_hand("DHP-1", false, &[], true).unwrap_err();
+    assert!(check_hand_shift("DHP-1", false, None, false).is_ok());
+    let refused = check_hand_shift("DHP-1", false, None, true).unwrap_err();
     assert!(refused.to_string().starts_with("no shift is open at DHP-1"));
-    assert!(
-        shift_for_hand("Practice", true, &[], true)
-            .unwrap()
-            .is_none()
-    );
-    let found = shift_for_hand("DHP-1", false, std::slice::from_ref(&shift), true).unwrap();
-    assert_eq!(found.map(|s| s.id.as_str()), Some("s1"));
+    assert!(check_hand_shift("Practice", true, None, true).is_ok());
+    assert!(check_hand_shift("DHP-1", false, Some("s1"), true).is_ok());
 }
 
 #[test]
@@ -354,4 +344,38 @@ fn the_digest_changes_with_a_correction_but_not_with_the_order() {
     corrected.settlement_seq = Some(99);
     corrected.pd_net = Some(money("20"));
     assert_ne!(d1, report::digest(&[a, corrected]));
+}
+
+#[test]
+fn a_report_range_is_a_date_or_a_forward_span() {
+    assert!(matches!(
+        parse_report_range(Some("2026-12-03"), None, None),
+        Ok(ReportRange::Day(_))
+    ));
+    assert!(matches!(
+        parse_report_range(None, Some("2026-12-03T08:00"), Some("2026-12-03T16:00")),
+        Ok(ReportRange::Between { .. })
+    ));
+    let cases = [
+        (
+            None,
+            Some("2026-12-03T16:00"),
+            Some("2026-12-03T08:00"),
+            "to",
+        ),
+        (
+            None,
+            Some("2026-12-03T08:00"),
+            Some("2026-12-03T08:00"),
+            "to",
+        ),
+        (None, Some("yesterday"), Some("2026-12-03T08:00"), "from"),
+        (None, Some("2026-12-03T08:00"), None, "to"),
+        (Some("2026-02-30"), None, None, "date"),
+        (Some("2026-12-03"), Some("2026-12-03T08:00"), None, "date"),
+    ];
+    for (date, from, to, field) in cases {
+        let e = parse_report_range(date, from, to).unwrap_err();
+        assert_eq!(e.field(), field, "{date:?} {from:?} {to:?}: {e}");
+    }
 }

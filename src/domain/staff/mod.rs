@@ -91,6 +91,11 @@ pub enum Action {
     SetPassMarks,
     /// Sign a trainee off (and promote them to dealer).
     SignOffTrainees,
+    /// Open and close shifts, record dealer changes, sign shift reports,
+    /// and say whether hands need an open shift.
+    ManageShifts,
+    /// Read shift reports (every table's drop and every player's results).
+    ReadShiftReports,
 }
 
 impl Action {
@@ -120,7 +125,8 @@ pub fn allows(role: Role, action: Action) -> bool {
             VerifyChain | ReviewHistory | AddNotes | ReviewTraining,
         ) => true,
         (Role::Admin | Role::Supervisor | Role::Dealer | Role::Trainee, Drill) => true,
-        (Role::Admin | Role::Supervisor, SetPassMarks | SignOffTrainees) => true,
+        (Role::Admin | Role::Supervisor, SetPassMarks | SignOffTrainees | ManageShifts) => true,
+        (Role::Admin | Role::Supervisor | Role::Auditor, ReadShiftReports) => true,
         _ => false,
     }
 }
@@ -198,6 +204,8 @@ mod tests {
             (ReviewTraining, [true, true, false, false, true]),
             (SetPassMarks, [true, true, false, false, false]),
             (SignOffTrainees, [true, true, false, false, false]),
+            (ManageShifts, [true, true, false, false, false]),
+            (ReadShiftReports, [true, true, false, false, true]),
         ];
         for (action, expected) in matrix {
             for (role, want) in [Admin, Supervisor, Dealer, Trainee, Auditor]

@@ -174,7 +174,7 @@ fn built(
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    let mut runs: Vec<Mutex<Option<Vec<(HandSource, Option<String>)>>>> = Vec::new();
+    let mut runs: Vec<Mutex<Option<Batch>>> = Vec::new();
     let mut sources = sources.into_iter().peekable();
     while sources.peek().is_some() {
         runs.push(Mutex::new(Some(sources.by_ref().take(RUN_HANDS).collect())));
@@ -202,8 +202,7 @@ fn built(
         let mine = work();
         helpers
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect::<Result<(), _>>()
+            .try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .and(mine)
     })?;
     *buffers = pool.into_inner().unwrap_or_else(|p| p.into_inner());

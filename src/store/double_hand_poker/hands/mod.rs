@@ -79,6 +79,9 @@ pub enum CommandError {
     MissingVersion,
     #[error("expected_version: a command that opens a hand has no version")]
     UnexpectedVersion,
+    /// No open shift covers the table and the room requires one (409).
+    #[error("events[0].table: {0}")]
+    NoShift(String),
     #[error("idempotency_key: \"{0}\" was already used for a different command")]
     IdempotencyMismatch(String),
     /// A command field the store checks itself (the idempotency key).
@@ -94,6 +97,7 @@ impl AsFieldError for CommandError {
         Some(match self {
             CommandError::Hand(e) => return e.field_error(),
             CommandError::UnknownHand(id) => worded("hand_id").with_value(id.as_str()),
+            CommandError::NoShift(_) => worded("events[0].table"),
             CommandError::UnknownTable(table) => {
                 worded("events[0].table").with_value(table.as_str())
             }
@@ -169,7 +173,14 @@ pub(super) async fn execute_in(
                 .fetch_optional(&mut **c)
                 .await?
                 .as_ref()
-                .map(crate::store::double_hand_poker::tables::config_from_row)
+                .map(|row| {
+                    let config = crate::store::double_hand_poker::tables::config_from_row(row)?;
+                    let shift = plan::ShiftAtOpen {
+                        covering: row.try_get(10)?,
+                        required: row.try_get(11)?,
+                    };
+                    Ok::<_, StoreError>((config, shift))
+                })
                 .transpose()?);
             plan::new_hand(command, &name, table)?
         }

@@ -23,12 +23,25 @@ pub(super) const SELECT_HAND_VERSION: &str = "SELECT version FROM hands WHERE id
 /// The hand's events in order, from the audit log itself.
 pub(super) const SELECT_HAND_EVENTS: &str =
     "SELECT payload FROM audit_log WHERE hand_id = $1 ORDER BY seq";
-/// The table a new hand opens at, read in the command's transaction.
+/// The table a new hand opens at, read in the command's transaction, with
+/// the open shift covering it (column 10) and the room's "shifts
+/// required" setting (column 11).
 pub(super) fn select_table() -> String {
+    let shift = "(SELECT s.id FROM shifts s WHERE s.closed_at IS NULL \
+        AND (s.table_id IS NULL OR s.table_id = card_tables.name) ORDER BY s.opened_seq LIMIT 1), \
+        (SELECT r.value FROM room_settings r WHERE r.key = 'shifts_required') FROM card_tables";
     format!(
         "{} WHERE name = $1",
         crate::store::double_hand_poker::tables::SELECT_TABLE
+            .replace(" FROM card_tables", &format!(", {shift}"))
     )
+}
+
+/// The shift part of [`select_table`]'s row: the covering shift's id and
+/// the setting's text.
+pub(super) struct ShiftAtOpen {
+    pub covering: Option<String>,
+    pub required: Option<String>,
 }
 pub(super) const INSERT_RESULT: &str = "INSERT INTO idempotency_keys \
      (key, request_hash, response_status, response_body, created_at) VALUES ($1, $2, 200, $3, $4)";
@@ -117,12 +130,19 @@ pub(super) fn table_to_open(command: &HandCommand) -> Result<String, CommandErro
 pub(super) fn new_hand(
     command: &HandCommand,
     name: &str,
-    table: Option<TableConfig>,
+    table: Option<(TableConfig, ShiftAtOpen)>,
 ) -> Result<Prior, CommandError> {
     if command.expected_version.is_some() {
         return Err(CommandError::UnexpectedVersion);
     }
-    let table = table.ok_or_else(|| CommandError::UnknownTable(name.to_string()))?;
+    let (table, shift) = table.ok_or_else(|| CommandError::UnknownTable(name.to_string()))?;
+    crate::domain::shifts::check_hand_shift(
+        name,
+        table.training,
+        shift.covering.as_deref(),
+        shift.required.as_deref() == Some("true"),
+    )
+    .map_err(|e| CommandError::NoShift(e.to_string()))?;
     Ok(Prior {
         hand_id: uuid::Uuid::now_v7().to_string(),
         state: None,

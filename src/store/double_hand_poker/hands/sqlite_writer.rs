@@ -183,21 +183,28 @@ fn execute(
             let table = tx
                 .prepare_cached(&positional(&plan::select_table()))?
                 .query_row([&name], |r| {
-                    Ok(crate::store::double_hand_poker::tables::TableColumns {
-                        name: r.get(0)?,
-                        game: r.get(1)?,
-                        profile: r.get(2)?,
-                        options: r.get(3)?,
-                        seats: r.get(4)?,
-                        player_schedule: r.get(5)?,
-                        bank_schedule: r.get(6)?,
-                        wager_min: r.get(7)?,
-                        wager_max: r.get(8)?,
-                        training: r.get(9)?,
-                    })
+                    let shift = plan::ShiftAtOpen {
+                        covering: r.get(10)?,
+                        required: r.get(11)?,
+                    };
+                    Ok((
+                        crate::store::double_hand_poker::tables::TableColumns {
+                            name: r.get(0)?,
+                            game: r.get(1)?,
+                            profile: r.get(2)?,
+                            options: r.get(3)?,
+                            seats: r.get(4)?,
+                            player_schedule: r.get(5)?,
+                            bank_schedule: r.get(6)?,
+                            wager_min: r.get(7)?,
+                            wager_max: r.get(8)?,
+                            training: r.get(9)?,
+                        },
+                        shift,
+                    ))
                 })
                 .optional()?
-                .map(crate::store::double_hand_poker::tables::TableColumns::into_config)
+                .map(|(columns, shift)| columns.into_config().map(|c| (c, shift)))
                 .transpose()?;
             plan::new_hand(command, &name, table)?
         }

@@ -1,0 +1,372 @@
+//! Shifts (issue 19, docs/shifts.md): opening one for the room or a table,
+//! dealer changes, closing it with its report signed, and the room's
+//! "shifts required" setting. Every change reads what the core needs under
+//! the chain lock (the open shifts, the shift, the table's dealers, the
+//! hands still open), lets the core (`domain::shifts`) decide, then writes
+//! its audit record and its row in the one transaction. `audit verify`
+//! folds the same records through the same core (`store/verify/shifts.rs`).
+
+mod reads;
+pub mod report;
+
+pub use reads::*;
+
+use super::audit::{NewRecord, append_at, canonical_json, now_text};
+use super::{Db, StoreError, WriteTx, begin_write};
+use crate::domain::common::audit::AuditKey;
+use crate::domain::common::field_error::FieldError;
+use crate::domain::shifts::report::Report;
+use crate::domain::shifts::{Shift, ShiftEvent, ShiftRefusal, Signature, Stamp};
+
+/// A shift change refused or failed. The shell maps each to its status.
+#[derive(Debug, thiserror::Error)]
+pub enum ShiftError {
+    /// The core's refusal: 422 for bad input naming its field, 409 for a
+    /// state it does not fit.
+    #[error("{0}")]
+    Refused(ShiftRefusal),
+    #[error("{0}")]
+    NotFound(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<sqlx::Error> for ShiftError {
+    fn from(e: sqlx::Error) -> Self {
+        ShiftError::Store(e.into())
+    }
+}
+
+impl From<ShiftRefusal> for ShiftError {
+    fn from(e: ShiftRefusal) -> Self {
+        ShiftError::Refused(e)
+    }
+}
+
+fn invalid(field: &str, message: String) -> ShiftError {
+    ShiftError::Refused(ShiftRefusal::Invalid(FieldError::new(field, message)))
+}
+
+/// Appends `event` (by `actor`, at `table` if any) now: its stamp.
+async fn append(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    actor: &str,
+    table: Option<&str>,
+    event: &ShiftEvent,
+    now: &str,
+) -> Result<(Stamp, String), StoreError> {
+    let record = NewRecord {
+        actor: actor.to_string(),
+        table: table.map(str::to_string),
+        hand: None,
+        event_type: event.type_name().to_string(),
+        payload: canonical_json(&event.payload())?,
+    };
+    let written = append_at(tx, key, &[record], now).await?;
+    let last = written
+        .last()
+        .ok_or_else(|| StoreError::Internal("no record appended".into()))?;
+    Ok((
+        Stamp {
+            at: now.to_string(),
+            by: actor.to_string(),
+            seq: last.seq,
+        },
+        last.hash.clone(),
+    ))
+}
+
+/// Opens a shift for the room (`table` None) or one table; its id.
+pub async fn open(
+    db: &Db,
+    key: &AuditKey,
+    actor: &str,
+    table: Option<&str>,
+) -> Result<Shift, ShiftError> {
+    let mut tx = begin_write(db).await?;
+    if let Some(t) = table
+        && !table_exists(&mut tx, t).await?
+    {
+        return Err(invalid("table", format!("there is no table \"{t}\"")));
+    }
+    let open = open_shifts_tx(&mut tx).await?;
+    let id = uuid::Uuid::now_v7().to_string();
+    let now = now_text();
+    // The core decides before anything is written; the stamp's seq is
+    // filled in once the record is.
+    let probe = Stamp {
+        at: now.clone(),
+        by: actor.to_string(),
+        seq: 0,
+    };
+    Shift::open(id.clone(), table.map(str::to_string), &open, probe)?;
+    let event = ShiftEvent::ShiftOpened {
+        shift: id.clone(),
+        table: table.map(str::to_string),
+    };
+    let (stamp, _) = append(&mut tx, key, actor, table, &event, &now).await?;
+    let shift = Shift::open(id.clone(), table.map(str::to_string), &open, stamp.clone())?;
+    let sql = "INSERT INTO shifts (id, table_id, opened_at, opened_by, opened_seq) \
+               VALUES ($1, $2, $3, $4, $5)";
+    on_tx!(&mut tx, |c| sqlx::query(sql)
+        .bind(&id)
+        .bind(table)
+        .bind(&stamp.at)
+        .bind(&stamp.by)
+        .bind(stamp.seq)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    tx.commit().await?;
+    Ok(shift)
+}
+
+async fn table_exists(tx: &mut WriteTx, table: &str) -> Result<bool, StoreError> {
+    let sql = "SELECT 1 FROM card_tables WHERE name = $1";
+    Ok(on_tx!(tx, |c| sqlx::query(sql)
+        .bind(table)
+        .fetch_optional(&mut **c)
+        .await?
+        .is_some()))
+}
+
+async fn shift_tx(tx: &mut WriteTx, id: &str) -> Result<Shift, ShiftError> {
+    load_tx(tx, id)
+        .await?
+        .ok_or_else(|| ShiftError::NotFound(format!("there is no shift {id}")))
+}
+
+/// A dealer takes the box at `table` in shift `id` (`dealer` None: the box
+/// is left empty). The dealer must be assigned to the table.
+pub async fn change_dealer(
+    db: &Db,
+    key: &AuditKey,
+    actor: &str,
+    id: &str,
+    table: &str,
+    dealer: Option<&str>,
+) -> Result<Shift, ShiftError> {
+    let mut tx = begin_write(db).await?;
+    let mut shift = shift_tx(&mut tx, id).await?;
+    if !table_exists(&mut tx, table).await? {
+        return Err(invalid("table", format!("there is no table \"{table}\"")));
+    }
+    let assigned = assigned_dealers(&mut tx, table).await?;
+    let now = now_text();
+    let probe = Stamp {
+        at: now.clone(),
+        by: actor.to_string(),
+        seq: 0,
+    };
+    shift
+        .clone()
+        .change_dealer(table, dealer, Some(&assigned), probe)?;
+    let event = ShiftEvent::DealerChanged {
+        shift: id.to_string(),
+        table: table.to_string(),
+        dealer: dealer.map(str::to_string),
+    };
+    let (stamp, _) = append(&mut tx, key, actor, Some(table), &event, &now).await?;
+    shift.change_dealer(table, dealer, Some(&assigned), stamp.clone())?;
+    let sql = "INSERT INTO shift_dealers (seq, shift_id, table_id, dealer, changed_at, changed_by) \
+               VALUES ($1, $2, $3, $4, $5, $6)";
+    on_tx!(&mut tx, |c| sqlx::query(sql)
+        .bind(stamp.seq)
+        .bind(id)
+        .bind(table)
+        .bind(dealer)
+        .bind(&stamp.at)
+        .bind(&stamp.by)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    tx.commit().await?;
+    Ok(shift)
+}
+
+async fn assigned_dealers(tx: &mut WriteTx, table: &str) -> Result<Vec<String>, StoreError> {
+    let sql = "SELECT username FROM table_dealers WHERE table_name = $1 ORDER BY username";
+    let rows: Vec<(String,)> = on_tx!(tx, |c| sqlx::query_as(sql)
+        .bind(table)
+        .fetch_all(&mut **c)
+        .await?);
+    Ok(rows.into_iter().map(|(u,)| u).collect())
+}
+
+/// Closes shift `id` and signs its report, in one transaction: the
+/// `shift_closed` record, then `shift_report_signed` with the digest of
+/// the report as it stands. Returns the signed report.
+pub async fn close(
+    db: &Db,
+    key: &AuditKey,
+    actor: &str,
+    id: &str,
+    zone: chrono_tz::Tz,
+) -> Result<Report, ShiftError> {
+    let mut tx = begin_write(db).await?;
+    let mut shift = shift_tx(&mut tx, id).await?;
+    let hands_open = open_hands(&mut tx, &shift).await?;
+    let now = now_text();
+    let probe = Stamp {
+        at: now.clone(),
+        by: actor.to_string(),
+        seq: 0,
+    };
+    shift.clone().close(&hands_open, probe)?;
+    let event = ShiftEvent::ShiftClosed {
+        shift: id.to_string(),
+    };
+    let table = shift.table.clone();
+    let (stamp, _) = append(&mut tx, key, actor, table.as_deref(), &event, &now).await?;
+    shift.close(&hands_open, stamp.clone())?;
+    let sql = "UPDATE shifts SET closed_at = $2, closed_by = $3, closed_seq = $4 WHERE id = $1";
+    on_tx!(&mut tx, |c| sqlx::query(sql)
+        .bind(id)
+        .bind(&stamp.at)
+        .bind(&stamp.by)
+        .bind(stamp.seq)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    let report = report::of_shift(&mut report::On::Tx(&mut tx), &shift, zone, &now).await?;
+    let event = ShiftEvent::ShiftReportSigned {
+        shift: id.to_string(),
+        digest: report.digest.clone(),
+        hands: report.room.hands,
+        drop: report.room.drop,
+    };
+    let (stamp, _) = append(&mut tx, key, actor, table.as_deref(), &event, &now).await?;
+    shift.sign(Signature {
+        digest: report.digest.clone(),
+        hands: report.room.hands,
+        drop: report.room.drop,
+        stamp: stamp.clone(),
+    })?;
+    insert_signature(&mut tx, id, &report, &stamp).await?;
+    tx.commit().await?;
+    Ok(report)
+}
+
+async fn insert_signature(
+    tx: &mut WriteTx,
+    id: &str,
+    report: &Report,
+    stamp: &Stamp,
+) -> Result<(), StoreError> {
+    let sql = "INSERT INTO shift_signatures (seq, shift_id, digest, hands, drop_total, signed_at, signed_by) \
+               VALUES ($1, $2, $3, $4, $5, $6, $7)";
+    on_tx!(tx, |c| sqlx::query(sql)
+        .bind(stamp.seq)
+        .bind(id)
+        .bind(&report.digest)
+        .bind(report.room.hands as i64)
+        .bind(report.room.drop.to_canonical())
+        .bind(&stamp.at)
+        .bind(&stamp.by)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    Ok(())
+}
+
+/// Signs shift `id`'s report again as it stands now (after a correction
+/// superseded the signature before).
+pub async fn sign_again(
+    db: &Db,
+    key: &AuditKey,
+    actor: &str,
+    id: &str,
+    zone: chrono_tz::Tz,
+) -> Result<Report, ShiftError> {
+    let mut tx = begin_write(db).await?;
+    let mut shift = shift_tx(&mut tx, id).await?;
+    let now = now_text();
+    let report = report::of_shift(&mut report::On::Tx(&mut tx), &shift, zone, &now).await?;
+    let probe = Signature {
+        digest: report.digest.clone(),
+        hands: report.room.hands,
+        drop: report.room.drop,
+        stamp: Stamp {
+            at: now.clone(),
+            by: actor.to_string(),
+            seq: 0,
+        },
+    };
+    shift.clone().sign(probe)?;
+    if shift.signature().is_some_and(|s| s.digest == report.digest) {
+        return Err(ShiftError::Refused(ShiftRefusal::Conflict(
+            "the signed report still matches its hands: nothing to sign again".into(),
+        )));
+    }
+    let event = ShiftEvent::ShiftReportSigned {
+        shift: id.to_string(),
+        digest: report.digest.clone(),
+        hands: report.room.hands,
+        drop: report.room.drop,
+    };
+    let table = shift.table.clone();
+    let (stamp, _) = append(&mut tx, key, actor, table.as_deref(), &event, &now).await?;
+    shift.sign(Signature {
+        digest: report.digest.clone(),
+        hands: report.room.hands,
+        drop: report.room.drop,
+        stamp: stamp.clone(),
+    })?;
+    insert_signature(&mut tx, id, &report, &stamp).await?;
+    tx.commit().await?;
+    Ok(report)
+}
+
+/// The hands still being played at the shift's tables, by name.
+async fn open_hands(tx: &mut WriteTx, shift: &Shift) -> Result<Vec<String>, StoreError> {
+    let sql = "SELECT table_id, number FROM hands \
+               WHERE status IN ('betting', 'dealt') AND ($1 IS NULL OR table_id = $1) \
+               ORDER BY table_id, number";
+    let sql = match tx {
+        WriteTx::Sqlite(_) => sql.to_string(),
+        WriteTx::Postgres(_) => sql.replace("$1 IS NULL", "CAST($1 AS TEXT) IS NULL"),
+    };
+    let rows: Vec<(String, Option<i64>)> = on_tx!(tx, |c| sqlx::query_as(&sql)
+        .bind(shift.table.as_deref())
+        .fetch_all(&mut **c)
+        .await?);
+    Ok(rows
+        .into_iter()
+        .map(|(t, n)| match n {
+            Some(n) => format!("{t} #{n}"),
+            None => t,
+        })
+        .collect())
+}
+
+/// Sets whether a hand may open at a table no open shift covers.
+pub async fn set_required(
+    db: &Db,
+    key: &AuditKey,
+    actor: &str,
+    required: bool,
+) -> Result<(), ShiftError> {
+    let mut tx = begin_write(db).await?;
+    let now = now_text();
+    let event = ShiftEvent::ShiftsRequiredSet { required };
+    let (stamp, _) = append(&mut tx, key, actor, None, &event, &now).await?;
+    let sql = match &tx {
+        WriteTx::Sqlite(_) => {
+            "INSERT INTO room_settings (key, value, seq) VALUES ('shifts_required', $1, $2) \
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value, seq = excluded.seq"
+        }
+        WriteTx::Postgres(_) => {
+            "INSERT INTO room_settings (key, value, seq) VALUES ('shifts_required', $1, $2) \
+             ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, seq = EXCLUDED.seq"
+        }
+    };
+    on_tx!(&mut tx, |c| sqlx::query(sql)
+        .bind(if required { "true" } else { "false" })
+        .bind(stamp.seq)
+        .execute(&mut **c)
+        .await
+        .map(drop)?);
+    tx.commit().await?;
+    Ok(())
+}

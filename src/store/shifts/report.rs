@@ -1,0 +1,283 @@
+//! What a shift report is computed from (`domain::shifts::report`): the
+//! hands opened in its range at its tables, each with the money of its
+//! recorded settlement as the search's projection holds it (re-derived
+//! by `audit verify`), each player's sums at each table, the corrections'
+//! and voids' reasons, and the chain's anchors at the shift's ends.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use crate::domain::history::units::from_e4;
+use crate::domain::shifts::Shift;
+use crate::domain::shifts::report::{
+    self, Anchor, HandChange, HandStatus, PlayerRow, Report, ReportHand, ReportInput, Scope,
+};
+use crate::store::{Db, StoreError, WriteTx};
+
+/// Where the report's reads run: in the write transaction that signs it,
+/// or on the pool for a page.
+pub enum On<'a> {
+    Tx(&'a mut WriteTx),
+    Db(&'a Db),
+}
+
+macro_rules! fetch {
+    ($on:expr, $sql:expr, |$q:ident| $bind:expr) => {
+        match $on {
+            On::Tx(tx) => on_tx!(&mut **tx, |c| {
+                let $q = sqlx::query_as($sql);
+                $bind.fetch_all(&mut **c).await?
+            }),
+            On::Db(db) => on_pool!(*db, |pool| {
+                let $q = sqlx::query_as($sql);
+                $bind.fetch_all(pool).await?
+            }),
+        }
+    };
+}
+
+fn is_postgres(on: &On<'_>) -> bool {
+    matches!(on, On::Tx(WriteTx::Postgres(_)) | On::Db(Db::Postgres(_)))
+}
+
+/// A table filter bound as `$3`: PostgreSQL needs its type named.
+fn table_test(on: &On<'_>, column: &str) -> String {
+    let param = if is_postgres(on) {
+        "CAST($3 AS TEXT)"
+    } else {
+        "$3"
+    };
+    format!("({param} IS NULL OR {column} = {param})")
+}
+
+type HandRow = (
+    String,
+    String,
+    Option<i64>,
+    bool,
+    String,
+    String,
+    bool,
+    String,
+    Option<String>,
+    Option<i64>,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+);
+
+type PlayerSums = (String, String, i64, i64, i64);
+
+type ChangeRow = (
+    String,
+    String,
+    Option<i64>,
+    String,
+    String,
+    String,
+    String,
+    i64,
+);
+
+/// The hour of `at` (UTC text) on the cardroom's clock.
+fn hour_of(zone: Tz, at: &str) -> String {
+    DateTime::parse_from_rfc3339(at)
+        .map(|t| {
+            t.with_timezone(&Utc)
+                .with_timezone(&zone)
+                .format("%Y-%m-%d %H:00")
+                .to_string()
+        })
+        .unwrap_or_else(|_| at.to_string())
+}
+
+fn minutes_between(from: &str, to: &str) -> i64 {
+    match (
+        DateTime::parse_from_rfc3339(from),
+        DateTime::parse_from_rfc3339(to),
+    ) {
+        (Ok(a), Ok(b)) => (b - a).num_minutes(),
+        _ => 0,
+    }
+}
+
+/// The report of `shift` (its range ends at `now` while it is open).
+pub async fn of_shift(
+    on: &mut On<'_>,
+    shift: &Shift,
+    zone: Tz,
+    now: &str,
+) -> Result<Report, StoreError> {
+    let to = shift
+        .closed
+        .as_ref()
+        .map_or_else(|| now.to_string(), |c| c.at.clone());
+    let scope = Scope {
+        shift: Some(shift.id.clone()),
+        table: shift.table.clone(),
+        minutes: minutes_between(&shift.opened.at, &to),
+        from: shift.opened.at.clone(),
+        to,
+    };
+    let mut input = read(on, &scope, zone).await?;
+    let mut seqs = vec![shift.opened.seq];
+    seqs.extend(shift.closed.as_ref().map(|c| c.seq));
+    input.anchors = anchors(on, &seqs).await?;
+    Ok(report::compute(scope, Some(shift), input))
+}
+
+/// The report of the hands opened in [from, to) (UTC texts), at `table`
+/// or in the room.
+pub async fn of_range(
+    db: &Db,
+    table: Option<&str>,
+    from: &str,
+    to: &str,
+    zone: Tz,
+) -> Result<Report, StoreError> {
+    let scope = Scope {
+        shift: None,
+        table: table.map(str::to_string),
+        minutes: minutes_between(from, to),
+        from: from.to_string(),
+        to: to.to_string(),
+    };
+    let input = read(&mut On::Db(db), &scope, zone).await?;
+    Ok(report::compute(scope, None, input))
+}
+
+/// The hands, players and changes of `scope`.
+pub async fn read(on: &mut On<'_>, scope: &Scope, zone: Tz) -> Result<ReportInput, StoreError> {
+    let hands_sql = format!(
+        "SELECT h.id, h.table_id, h.number, COALESCE(c.training, FALSE), h.opened_at, h.status, \
+         h.corrected <> 0, h.dealer, h.pd_name, h.bank_e4, h.wagered_e4, h.collection_e4, h.pd_net_e4, \
+         h.settlement_seq FROM hands h LEFT JOIN card_tables c ON c.name = h.table_id \
+         WHERE h.opened_at >= $1 AND h.opened_at < $2 AND {}",
+        table_test(on, "h.table_id")
+    );
+    let table = scope.table.as_deref();
+    let rows: Vec<HandRow> = fetch!(on, &hands_sql, |q| q
+        .bind(&scope.from)
+        .bind(&scope.to)
+        .bind(table));
+    let hands = rows
+        .into_iter()
+        .map(|r| {
+            let status = match r.5.as_str() {
+                "closed" => HandStatus::Closed,
+                "voided" => HandStatus::Voided,
+                _ => HandStatus::Open,
+            };
+            ReportHand {
+                hour: hour_of(zone, &r.4),
+                id: r.0,
+                table: r.1,
+                number: r.2.unwrap_or(0),
+                training: r.3,
+                opened_at: r.4,
+                status,
+                corrected: r.6,
+                dealer: r.7,
+                pd: r.8,
+                bank: r.9.map(from_e4),
+                wagered: from_e4(r.10),
+                collection: r.11.map(from_e4),
+                pd_net: r.12.map(from_e4),
+                settlement_seq: r.13,
+            }
+        })
+        .collect();
+    let players_sql = format!(
+        "SELECT h.table_id, p.name, COUNT(*), SUM(p.staked_e4), SUM(COALESCE(p.net_e4, 0)) \
+         FROM hands h JOIN hand_people p ON p.hand_id = h.id \
+         WHERE h.opened_at >= $1 AND h.opened_at < $2 AND {} \
+         AND h.status = 'closed' AND p.role = 'bettor' GROUP BY h.table_id, p.name",
+        table_test(on, "h.table_id")
+    );
+    let sums: Vec<PlayerSums> = if is_postgres(on) {
+        // SUM of BIGINT is NUMERIC on PostgreSQL: cast back.
+        let sql = players_sql
+            .replace("SUM(p.staked_e4)", "CAST(SUM(p.staked_e4) AS BIGINT)")
+            .replace(
+                "SUM(COALESCE(p.net_e4, 0))",
+                "CAST(SUM(COALESCE(p.net_e4, 0)) AS BIGINT)",
+            );
+        fetch!(on, &sql, |q| q
+            .bind(&scope.from)
+            .bind(&scope.to)
+            .bind(table))
+    } else {
+        fetch!(on, &players_sql, |q| q
+            .bind(&scope.from)
+            .bind(&scope.to)
+            .bind(table))
+    };
+    let players = sums
+        .into_iter()
+        .map(|(table, name, hands, staked, net)| PlayerRow {
+            table,
+            name,
+            hands: hands as u64,
+            staked: from_e4(staked),
+            net: from_e4(net),
+        })
+        .collect();
+    let changes_sql = format!(
+        "SELECT a.hand_id, h.table_id, h.number, a.event_type, a.payload, a.actor, a.recorded_at, a.seq \
+         FROM hands h JOIN audit_log a ON a.hand_id = h.id \
+         WHERE h.opened_at >= $1 AND h.opened_at < $2 AND {} \
+         AND (h.corrected <> 0 OR h.status = 'voided') \
+         AND a.event_type IN ('outcome_corrected', 'hand_voided') ORDER BY a.seq",
+        table_test(on, "h.table_id")
+    );
+    let rows: Vec<ChangeRow> = fetch!(on, &changes_sql, |q| q
+        .bind(&scope.from)
+        .bind(&scope.to)
+        .bind(table));
+    let changes = rows
+        .into_iter()
+        .map(
+            |(hand, table, number, kind, payload, by, at, seq)| HandChange {
+                reason: serde_json::from_str::<serde_json::Value>(&payload)
+                    .ok()
+                    .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(String::from))
+                    .unwrap_or_default(),
+                kind: if kind == "hand_voided" {
+                    "void"
+                } else {
+                    "correction"
+                },
+                hand,
+                table,
+                number: number.unwrap_or(0),
+                by,
+                at,
+                seq,
+            },
+        )
+        .collect();
+    Ok(ReportInput {
+        hands,
+        players,
+        changes,
+        anchors: Vec::new(),
+    })
+}
+
+/// The records at `seqs`, as anchors.
+async fn anchors(on: &mut On<'_>, seqs: &[i64]) -> Result<Vec<Anchor>, StoreError> {
+    let mut out = Vec::new();
+    for &seq in seqs {
+        let rows: Vec<(i64, String, String)> = fetch!(
+            on,
+            "SELECT seq, hash, recorded_at FROM audit_log WHERE seq = $1",
+            |q| q.bind(seq)
+        );
+        out.extend(
+            rows.into_iter()
+                .map(|(seq, hash, at)| Anchor { seq, hash, at }),
+        );
+    }
+    Ok(out)
+}
