@@ -15,4 +15,5 @@ mod http_numbers;
 mod http_record_words;
 mod http_replay;
 mod http_search;
+mod http_shifts;
 mod store_totals;

@@ -14,6 +14,7 @@ mod hand_search;
 mod hand_search_describe;
 pub(crate) mod log_reader;
 mod projections;
+mod shifts;
 mod staff;
 mod training;
 
@@ -364,6 +365,8 @@ pub async fn verify_in_parts(
     phase_done("staff accounts check");
     let problem = training::check(db, chain_head_seq, problem).await?;
     phase_done("training check");
+    let problem = shifts::check(db, chain_head_seq, problem).await?;
+    phase_done("shifts check");
     let (problem, tripoley_games) =
         crate::store::tripoley::replay::first_problem(db, chain_head_seq, problem).await?;
     phase_done("Tripoley replay");

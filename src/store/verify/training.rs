@@ -221,7 +221,7 @@ fn fold(records: &[Record]) -> Result<Derived, Problem> {
 }
 
 /// The first difference between rows (as text, by key) and the fold.
-fn compare(
+pub(super) fn compare(
     what: &str,
     rows: &BTreeMap<String, String>,
     derived: &BTreeMap<String, (String, i64)>,

@@ -1,0 +1,232 @@
+//! `audit verify`'s check of shifts (issue 19): the records
+//! (`shift_opened`, `dealer_changed`, `shift_closed`,
+//! `shift_report_signed`, `shifts_required_set`) folded through the same
+//! core the store writes with (`domain::shifts::ShiftLog`: one open shift a
+//! table, changes only while open, a signature only once closed), the rows
+//! (`shifts`, `shift_dealers`, `shift_signatures`, `room_settings`)
+//! compared with the fold as text, and every signed report computed again
+//! from its hands: a digest that no longer matches is a problem unless a
+//! correction or void of one of its hands came after the signature (the
+//! report is then superseded, which its page says).
+
+use std::collections::BTreeMap;
+
+use super::Problem;
+use super::training::compare;
+use crate::domain::shifts::report::standing;
+use crate::domain::shifts::{SHIFT_EVENTS, ShiftEvent, ShiftLog, Stamp};
+use crate::store::shifts::report::{On, of_shift};
+use crate::store::{Db, StoreError};
+
+type Record = (i64, String, String, String, String);
+
+fn problem(seq: i64, message: String) -> Problem {
+    Problem {
+        seq,
+        kind: "projection",
+        message: format!("seq {seq}: {message}"),
+    }
+}
+
+pub async fn check(
+    db: &Db,
+    head_seq: i64,
+    found: Option<Problem>,
+) -> Result<Option<Problem>, StoreError> {
+    if found.is_some() {
+        return Ok(found);
+    }
+    let kinds = SHIFT_EVENTS.map(|k| format!("'{k}'")).join(", ");
+    let records_sql = format!(
+        "SELECT seq, recorded_at, actor, event_type, payload FROM audit_log \
+         WHERE hand_id IS NULL AND event_type IN ({kinds}) ORDER BY seq"
+    );
+    // The rows first: a change committed after this read has its record
+    // after the walked head, and is skipped.
+    type ShiftDbRow = (
+        String,
+        Option<String>,
+        String,
+        String,
+        i64,
+        Option<String>,
+        Option<String>,
+        Option<i64>,
+    );
+    let (shifts, dealers, signatures, settings, records) = on_pool!(db, |pool| {
+        let shifts: Vec<ShiftDbRow> = sqlx::query_as(
+            "SELECT id, table_id, opened_at, opened_by, opened_seq, closed_at, closed_by, closed_seq FROM shifts",
+        )
+        .fetch_all(pool)
+        .await?;
+        let dealers: Vec<(i64, String, String, Option<String>, String, String)> = sqlx::query_as(
+            "SELECT seq, shift_id, table_id, dealer, changed_at, changed_by FROM shift_dealers",
+        )
+        .fetch_all(pool)
+        .await?;
+        let signatures: Vec<(i64, String, String, i64, String, String, String)> = sqlx::query_as(
+            "SELECT seq, shift_id, digest, hands, drop_total, signed_at, signed_by FROM shift_signatures",
+        )
+        .fetch_all(pool)
+        .await?;
+        let settings: Vec<(String, String, i64)> =
+            sqlx::query_as("SELECT key, value, seq FROM room_settings")
+                .fetch_all(pool)
+                .await?;
+        let records: Vec<Record> = sqlx::query_as(&records_sql).fetch_all(pool).await?;
+        (shifts, dealers, signatures, settings, records)
+    });
+    let mut log = ShiftLog::default();
+    let mut derived_shifts: BTreeMap<String, (String, i64)> = BTreeMap::new();
+    let mut derived_dealers: BTreeMap<String, (String, i64)> = BTreeMap::new();
+    let mut derived_signatures: BTreeMap<String, (String, i64)> = BTreeMap::new();
+    let mut derived_settings: BTreeMap<String, (String, i64)> = BTreeMap::new();
+    for (seq, at, actor, event_type, payload) in records {
+        if seq > head_seq {
+            break;
+        }
+        let event = ShiftEvent::parse(&event_type, &payload)
+            .map_err(|e| problem(seq, format!("{event_type}: {e}")));
+        let event = match event {
+            Ok(e) => e,
+            Err(p) => return Ok(Some(p)),
+        };
+        let stamp = Stamp {
+            at: at.clone(),
+            by: actor.clone(),
+            seq,
+        };
+        let row = |v: &str| (v.to_string(), seq);
+        match &event {
+            ShiftEvent::DealerChanged {
+                shift,
+                table,
+                dealer,
+            } => {
+                let d = dealer.clone().unwrap_or_else(|| "NULL".into());
+                derived_dealers.insert(
+                    seq.to_string(),
+                    row(&format!("{shift}|{table}|{d}|{at}|{actor}")),
+                );
+            }
+            ShiftEvent::ShiftReportSigned {
+                shift,
+                digest,
+                hands,
+                drop,
+            } => {
+                derived_signatures.insert(
+                    seq.to_string(),
+                    row(&format!(
+                        "{shift}|{digest}|{hands}|{}|{at}|{actor}",
+                        drop.to_canonical()
+                    )),
+                );
+            }
+            ShiftEvent::ShiftsRequiredSet { required } => {
+                derived_settings.insert("shifts_required".into(), row(&required.to_string()));
+            }
+            _ => {}
+        }
+        let id = match &event {
+            ShiftEvent::ShiftOpened { shift, .. } | ShiftEvent::ShiftClosed { shift } => {
+                Some(shift.clone())
+            }
+            _ => None,
+        };
+        if let Err(e) = log.apply(event, stamp) {
+            return Ok(Some(problem(
+                seq,
+                format!("{event_type} breaks a shift rule: {e}"),
+            )));
+        }
+        if let Some(id) = id
+            && let Some(s) = log.shifts.get(&id)
+        {
+            let closed = s.closed.as_ref().map_or_else(
+                || "NULL|NULL|NULL".to_string(),
+                |c| format!("{}|{}|{}", c.at, c.by, c.seq),
+            );
+            let text = format!(
+                "{}|{}|{}|{}|{closed}",
+                s.table.as_deref().unwrap_or("NULL"),
+                s.opened.at,
+                s.opened.by,
+                s.opened.seq
+            );
+            derived_shifts.insert(id, (text, seq));
+        }
+    }
+    let shift_rows: BTreeMap<String, String> = shifts
+        .into_iter()
+        .map(|(id, table, oa, ob, os, ca, cb, cs)| {
+            let n = |o: Option<String>| o.unwrap_or_else(|| "NULL".into());
+            let text = format!(
+                "{}|{oa}|{ob}|{os}|{}|{}|{}",
+                n(table),
+                n(ca),
+                n(cb),
+                n(cs.map(|s| s.to_string()))
+            );
+            (id, text)
+        })
+        .collect();
+    let dealer_rows: BTreeMap<String, String> = dealers
+        .into_iter()
+        .map(|(seq, shift, table, dealer, at, by)| {
+            let d = dealer.unwrap_or_else(|| "NULL".into());
+            (seq.to_string(), format!("{shift}|{table}|{d}|{at}|{by}"))
+        })
+        .collect();
+    let signature_rows: BTreeMap<String, String> = signatures
+        .into_iter()
+        .map(|(seq, shift, digest, hands, drop, at, by)| {
+            (
+                seq.to_string(),
+                format!("{shift}|{digest}|{hands}|{drop}|{at}|{by}"),
+            )
+        })
+        .collect();
+    let setting_rows: BTreeMap<String, String> = settings
+        .into_iter()
+        .map(|(key, value, _)| (key, value))
+        .collect();
+    let found = [
+        compare("shift", &shift_rows, &derived_shifts, head_seq),
+        compare("dealer change", &dealer_rows, &derived_dealers, head_seq),
+        compare(
+            "shift report signature",
+            &signature_rows,
+            &derived_signatures,
+            head_seq,
+        ),
+        compare("room setting", &setting_rows, &derived_settings, head_seq),
+    ]
+    .into_iter()
+    .flatten()
+    .min_by_key(|p| p.seq);
+    if found.is_some() {
+        return Ok(found);
+    }
+    // Each signed report again from its hands.
+    for shift in log.shifts.values() {
+        let Some(signature) = shift.signature() else {
+            continue;
+        };
+        let now = shift.closed.as_ref().map_or("", |c| c.at.as_str());
+        let report = of_shift(&mut On::Db(db), shift, chrono_tz::UTC, now).await?;
+        if let crate::domain::shifts::report::Standing::Superseded { changed, .. } =
+            standing(shift, &report)
+            && changed.is_empty()
+        {
+            return Ok(Some(problem(
+                signature.stamp.seq,
+                format!(
+                    "shift {}'s signed report no longer matches its hands (digest {} signed, {} now) and no correction or void came after the signature",
+                    shift.id, signature.digest, report.digest
+                ),
+            )));
+        }
+    }
+    Ok(None)
+}

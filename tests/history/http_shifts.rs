@@ -1,0 +1,297 @@
+//! Shifts (issue 19) on both databases: a hand refused outside a shift
+//! when one is required, one open shift a table, dealer changes checked
+//! against the table's dealers, a random shift's report against the sum
+//! of its hands, the signature superseded by a correction, `audit verify`
+//! replaying it all and catching a tampered row; the pages' refusals
+//! beside their fields.
+
+use crate::common::browser::signed_in;
+use crate::common::{Backend, TestApp, bad_input_body, records, spawn_app, tamper, test_key};
+use pitbook::domain::common::money::Money;
+use pitbook::domain::staff::Role;
+use serde_json::{Value, json};
+
+/// A whole hand at a collecting `table`: Pat banks `bank`, each amount a
+/// wager from seat 2 on, the first to the PD, the rest to the players.
+fn collecting_hand(table: &str, bank: u32, amounts: &[u32]) -> Value {
+    let mut events = vec![
+        json!({"type": "hand_opened", "table": table}),
+        json!({"type": "pd_set", "seat": 1, "player": "Pat", "bank": bank.to_string()}),
+        json!({"type": "collection_taken"}),
+    ];
+    let names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"];
+    let mut ids = Vec::new();
+    for (i, a) in amounts.iter().enumerate() {
+        let id = format!("w{i}");
+        events.push(json!({"type": "wager_placed", "id": id, "seat": i + 2,
+            "bettor": names[i], "amount": a.to_string()}));
+        ids.push(id);
+    }
+    events.push(json!({"type": "action_set", "seat": 2}));
+    for i in 0..amounts.len() {
+        let outcome = if i == 0 { "pd" } else { "player" };
+        events.push(json!({"type": "outcome_recorded", "seat": i + 2, "outcome": outcome}));
+    }
+    events.push(json!({"type": "steps_confirmed", "wagers": ids}));
+    events.push(json!({"type": "hand_closed"}));
+    json!({"idempotency_key": uuid::Uuid::new_v4().to_string(), "events": events})
+}
+
+async fn post(app: &TestApp, path: &str, body: Value) -> (u16, Value) {
+    let (status, body, _) = app.post_json(path, &body).await;
+    (status, body)
+}
+
+fn money(v: &Value) -> Money {
+    Money::parse(v.as_str().unwrap_or_else(|| panic!("money: {v}"))).expect("money")
+}
+
+/// A small deterministic generator: the same "random" shift each run.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, below: u32) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % u64::from(below)) as u32
+    }
+}
+
+async fn a_shift_runs_and_its_report_adds_up(backend: Backend) {
+    let app = spawn_app(backend).await;
+    app.configured_table("T1", true).await;
+    app.configured_table("T2", true).await;
+    app.add_user("dana", Role::Dealer).await;
+    app.add_user("eve", Role::Dealer).await;
+    app.assign("T1", "dana").await;
+    app.assign("T1", "eve").await;
+    pitbook::store::shifts::set_required(&app.database.db, &test_key(), "test-admin", true)
+        .await
+        .expect("required");
+
+    // Outside a shift, with shifts required: refused, nothing recorded.
+    let (status, body) = post(&app, "/api/v1/hands", collecting_hand("T1", 200, &[50])).await;
+    assert_eq!(status, 409, "{body}");
+    assert!(
+        body.to_string().contains("no shift is open at T1"),
+        "{body}"
+    );
+    assert_eq!(records(&app, "hand_opened").await, 0);
+
+    let (status, opened) = post(&app, "/api/v1/shifts", json!({})).await;
+    assert_eq!(status, 201, "{opened}");
+    let id = opened["shift"]["id"].as_str().expect("id").to_string();
+    let shifts_before = records(&app, "shift_opened").await;
+    // A second shift for a covered table, an unknown table, a bad body.
+    let (status, body) = post(&app, "/api/v1/shifts", json!({"table": "T1"})).await;
+    assert_eq!(status, 409, "{body}");
+    assert!(
+        body.to_string()
+            .contains("the room's open shift already covers T1")
+    );
+    let (status, body) = post(&app, "/api/v1/shifts", json!({"table": "T9"})).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(bad_input_body(&body).0, "table");
+    let (status, _) = post(&app, "/api/v1/shifts", json!({"tables": "T1"})).await;
+    assert_eq!(status, 422);
+    assert_eq!(records(&app, "shift_opened").await, shifts_before);
+
+    // Dealer changes: someone not assigned at the table is refused.
+    let dealers = format!("/api/v1/shifts/{id}/dealers");
+    let (status, body) = post(&app, &dealers, json!({"table": "T1", "dealer": "zed"})).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(bad_input_body(&body).0, "dealer");
+    assert_eq!(records(&app, "dealer_changed").await, 0);
+    let (status, body) = post(&app, &dealers, json!({"table": "T1", "dealer": "dana"})).await;
+    assert_eq!(status, 200, "{body}");
+
+    // A random shift: hands at both tables, a dealer change halfway.
+    let mut rng = Lcg(backend as u64 + 19);
+    let mut ids = Vec::new();
+    let n = 6 + rng.next(5);
+    for i in 0..n {
+        if i == n / 2 {
+            let (status, body) =
+                post(&app, &dealers, json!({"table": "T1", "dealer": "eve"})).await;
+            assert_eq!(status, 200, "{body}");
+        }
+        let table = if rng.next(3) == 0 { "T2" } else { "T1" };
+        let amounts: Vec<u32> = (0..1 + rng.next(4))
+            .map(|_| 20 + 5 * rng.next(17))
+            .collect();
+        let bank = 300 + 50 * rng.next(5);
+        let (status, body) = post(
+            &app,
+            "/api/v1/hands",
+            collecting_hand(table, bank, &amounts),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+        ids.push(body["hand_id"].as_str().expect("hand_id").to_string());
+    }
+
+    let (status, report) = post(&app, &format!("/api/v1/shifts/{id}/close"), json!({})).await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["signature"]["state"], "signed", "{report}");
+    // The report against the sum of its hands, each read on its own.
+    let mut drop = Money::ZERO;
+    for hand in &ids {
+        let (_, view) = app.get_json(&format!("/api/v1/hands/{hand}")).await;
+        drop += money(&view["house_collection"]);
+    }
+    assert_eq!(report["room"]["hands"], ids.len());
+    assert_eq!(money(&report["room"]["drop"]), drop);
+    let (_, all) = app.get_json("/api/v1/hands").await;
+    assert_eq!(
+        money(&report["room"]["drop"]),
+        money(&all["totals"]["house_collection"])
+    );
+    assert_eq!(
+        money(&report["room"]["wagered"]),
+        money(&all["totals"]["wagered"])
+    );
+    assert_eq!(
+        money(&report["room"]["pd_net"]),
+        money(&all["totals"]["pd_results"])
+    );
+    let tables = report["tables"].as_array().expect("tables");
+    let per_table: Money = tables.iter().map(|t| money(&t["drop"])).sum();
+    assert_eq!(per_table, drop, "the tables add up to the room");
+    assert_eq!(report["dealer_changes"].as_array().map(Vec::len), Some(2));
+    assert_eq!(report["anchors"].as_array().map(Vec::len), Some(2));
+
+    // Closing twice, a dealer change after: refused, nothing recorded.
+    let (status, _) = post(&app, &format!("/api/v1/shifts/{id}/close"), json!({})).await;
+    assert_eq!(status, 409);
+    let (status, _) = post(&app, &dealers, json!({"table": "T1", "dealer": "dana"})).await;
+    assert_eq!(status, 409);
+    assert_eq!(records(&app, "shift_closed").await, 1);
+
+    // A correction supersedes the signed report and says which hand.
+    let first = &ids[0];
+    let (_, view) = app.get_json(&format!("/api/v1/hands/{first}")).await;
+    let fix = json!({"idempotency_key": "fix", "expected_version": view["version"], "events": [
+        {"type": "outcome_corrected", "seat": 2, "outcome": "player", "reason": "misread seat 2"}
+    ]});
+    let (status, body) = post(&app, &format!("/api/v1/hands/{first}/commands"), fix).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, now) = app.get_json(&format!("/api/v1/shifts/{id}/report")).await;
+    assert_eq!(status, 200);
+    assert_eq!(now["signature"]["state"], "superseded", "{now}");
+    assert_eq!(now["signature"]["changed"][0]["hand"], first.as_str());
+    assert_eq!(now["signature"]["changed"][0]["reason"], "misread seat 2");
+
+    let report = pitbook::store::verify::verify(&app.database.db, &test_key(), 1, None)
+        .await
+        .expect("verify");
+    assert!(report.ok(), "{report:?}");
+
+    // The CSV, and a range report refused when backwards or malformed.
+    let csv = app
+        .client
+        .get(app.url(&format!("/api/v1/shifts/{id}/report?format=csv")))
+        .send()
+        .await
+        .expect("csv");
+    assert_eq!(csv.status(), 200);
+    let text = csv.text().await.expect("text");
+    assert!(text.starts_with("scope,table,hands,"), "{text}");
+    for (query, field) in [
+        ("from=2026-12-03T16:00&to=2026-12-03T08:00", "to"),
+        ("from=yesterday&to=2026-12-03T08:00", "from"),
+        ("date=2026-13-01", "date"),
+        ("date=2026-12-03&table=T9", "table"),
+        ("date=2026-12-03&format=xml", "format"),
+    ] {
+        let (status, body) = app
+            .get_json(&format!("/api/v1/reports/shift?{query}"))
+            .await;
+        assert_eq!(status, 422, "{query}: {body}");
+        assert_eq!(bad_input_body(&body).0, field, "{query}");
+    }
+}
+
+async fn verify_catches_a_tampered_shift_and_signature(backend: Backend) {
+    let app = spawn_app(backend).await;
+    app.configured_table("T1", true).await;
+    let (status, opened) = post(&app, "/api/v1/shifts", json!({"table": "T1"})).await;
+    assert_eq!(status, 201, "{opened}");
+    let id = opened["shift"]["id"].as_str().expect("id").to_string();
+    let (status, body) = post(&app, "/api/v1/hands", collecting_hand("T1", 300, &[40, 60])).await;
+    assert_eq!(status, 201, "{body}");
+    let (status, _) = post(&app, &format!("/api/v1/shifts/{id}/close"), json!({})).await;
+    assert_eq!(status, 200);
+    let ok = pitbook::store::verify::verify(&app.database.db, &test_key(), 1, None)
+        .await
+        .expect("verify");
+    assert!(ok.ok(), "{ok:?}");
+    for statement in [
+        "UPDATE shifts SET opened_by = 'mallory'",
+        "UPDATE shift_signatures SET drop_total = '0.01'",
+    ] {
+        let app = spawn_app(backend).await;
+        app.configured_table("T1", true).await;
+        let (_, opened) = post(&app, "/api/v1/shifts", json!({})).await;
+        let id = opened["shift"]["id"].as_str().expect("id").to_string();
+        post(&app, "/api/v1/hands", collecting_hand("T1", 300, &[40])).await;
+        post(&app, &format!("/api/v1/shifts/{id}/close"), json!({})).await;
+        tamper(&app.database.db, &[statement]).await;
+        let report = pitbook::store::verify::verify(&app.database.db, &test_key(), 1, None)
+            .await
+            .expect("verify");
+        let problem = report
+            .problem
+            .as_ref()
+            .map(|p| p.message.clone())
+            .unwrap_or_default();
+        assert!(problem.contains("stored as"), "{statement}: {report:?}");
+    }
+}
+
+async fn the_pages_keep_a_refused_dealer_beside_its_field(backend: Backend) {
+    let app = spawn_app(backend).await;
+    app.configured_table("T1", false).await;
+    let mut sam = signed_in(&app, "sam", Role::Supervisor).await;
+    let csrf = sam.csrf("/shifts").await;
+    let page = sam.post("/shifts", &[("csrf", &csrf), ("table", "")]).await;
+    assert_eq!(page.status, 303, "{}", page.body);
+    let shift_path = page.location.clone();
+    let page = sam.get(&shift_path).await;
+    assert!(page.body.contains("Close and sign"), "{}", page.body);
+    let csrf = sam.csrf(&shift_path).await;
+    let page = sam
+        .post(
+            &format!("{shift_path}/dealers"),
+            &[("csrf", &csrf), ("table", "T1"), ("dealer", "zed")],
+        )
+        .await;
+    assert_eq!(page.status, 422);
+    assert!(
+        page.body.contains("zed is not assigned to T1"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("value=\"zed\""),
+        "what was typed is kept"
+    );
+    let csrf = sam.csrf(&shift_path).await;
+    let page = sam
+        .post(&format!("{shift_path}/close"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(page.status, 303, "{}", page.body);
+    let report = sam.get(&page.location).await;
+    assert_eq!(report.status, 200);
+    assert!(report.body.contains("id=\"standing\""), "{}", report.body);
+    assert!(report.body.contains("Signed by sam"), "{}", report.body);
+    // A dealer may not open shifts or read reports.
+    let mut dana = signed_in(&app, "dana", Role::Dealer).await;
+    assert_eq!(dana.get("/shifts").await.status, 403);
+}
+
+on_both_databases!(
+    a_shift_runs_and_its_report_adds_up,
+    verify_catches_a_tampered_shift_and_signature,
+    the_pages_keep_a_refused_dealer_beside_its_field
+);
