@@ -9,6 +9,7 @@ mod drill;
 mod hand;
 mod history;
 mod history_check;
+mod report;
 mod serve;
 mod settle;
 mod store_args;
@@ -67,6 +68,9 @@ pub enum Command {
     /// Hand histories: export the hands a search keeps; check an export offline.
     #[command(subcommand)]
     History(history::HistoryCommand),
+    /// Reports: a shift's report, or any range's, as text, CSV or JSON.
+    #[command(subcommand)]
+    Report(report::ReportCommand),
     /// Tripoley: a round's payouts, the end-of-game last hand (JSON in, JSON out).
     #[command(subcommand)]
     Tripoley(tripoley::TripoleyCommand),
@@ -129,6 +133,7 @@ fn run(command: Command, log_format: LogFormat) -> Result<(), CliError> {
         Command::Tripoley(command) => tripoley::run(command),
         Command::Drill(args) => drill::run(args),
         Command::History(command) => history::run(command),
+        Command::Report(command) => report::run(command),
         Command::User(command) => user::run(command),
         Command::Bench(command) => bench::run(command),
     }

@@ -13,7 +13,7 @@ pub mod json;
 mod kept_games;
 pub mod page;
 pub mod server;
-mod shifts;
+pub mod shifts;
 mod staff;
 mod svg;
 pub mod time;

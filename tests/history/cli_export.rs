@@ -25,7 +25,7 @@ pub async fn three_hands(backend: Backend) -> TestApp {
 }
 
 /// Runs pitbook; returns (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
+pub fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(BIN)
         .args(args)
         .env("PITBOOK_AUDIT_KEY", TEST_KEY_HEX)

@@ -187,6 +187,48 @@ async fn a_shift_runs_and_its_report_adds_up(backend: Backend) {
         .expect("verify");
     assert!(report.ok(), "{report:?}");
 
+    // The CLI gives the same report; a backwards range is exit 2.
+    let url = app.database.url.clone();
+    let (code, out, err) = crate::cli_export::run(&[
+        "report",
+        "shift",
+        "--shift",
+        &id,
+        "--format",
+        "json",
+        "--database-url",
+        &url,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let cli: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(cli["room"], now["room"]);
+    assert_eq!(cli["digest"], now["digest"]);
+    assert_eq!(cli["signature"]["state"], "superseded");
+    let (code, out, _) = crate::cli_export::run(&[
+        "report",
+        "shift",
+        "--format",
+        "csv",
+        "--date",
+        "2020-01-01",
+        "--database-url",
+        &url,
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("scope,table,hands"), "{out}");
+    let (code, out, err) = crate::cli_export::run(&[
+        "report",
+        "shift",
+        "--from",
+        "2026-12-03T16:00",
+        "--to",
+        "2026-12-03T08:00",
+        "--database-url",
+        &url,
+    ]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("--to:"), "{err}");
+
     // The CSV, and a range report refused when backwards or malformed.
     let csv = app
         .client
