@@ -42,12 +42,15 @@
   }
 
   async function send(form, submitter) {
+    // The form's data first: a disabled submitter is left out of it, and a
+    // form with two buttons (Assign, Remove) needs the one pressed.
+    const body = new URLSearchParams(new FormData(form, submitter));
     const buttons = form.querySelectorAll('button');
     buttons.forEach((b) => (b.disabled = true));
     try {
       const answer = await fetch(form.action, {
         method: 'POST',
-        body: new URLSearchParams(new FormData(form, submitter)),
+        body,
         credentials: 'same-origin',
         headers: { Accept: 'text/html' },
       });

@@ -148,6 +148,12 @@ PITBOOK_URL=$base_url \
     PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
     PITBOOK_OUT_DIR=$out_dir \
     node tests/browser/training.mjs
+# A shift (issue 19): opened for DHP-1, two hands with a dealer change
+# between, closed and signed, the report's drop checked.
+PITBOOK_URL=$base_url \
+    PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
+    PITBOOK_OUT_DIR=$out_dir \
+    node tests/browser/shifts.mjs
 verify
 
 start_server pages

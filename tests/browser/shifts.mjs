@@ -1,0 +1,150 @@
+// A shift in a real browser (issue 19), on the e2e server:
+//   1. the admin creates table DHP-S, assigns themself to it and opens a
+//      shift for it;
+//   2. takes the box (a dealer change), runs a hand through the guided
+//      pages, leaves the box empty (a second change), runs another;
+//   3. closes the shift, which signs its report;
+//   4. the report: 2 hands, the room's drop equal to DHP-S's, signed, the
+//      charts drawn, both dealer changes listed.
+// A page or console error, or a page scrolling sideways, fails the run.
+//
+// Environment: PITBOOK_URL, PITBOOK_ADMIN_PASSWORD, PITBOOK_OUT_DIR.
+
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.PITBOOK_URL;
+const PASSWORD = process.env.PITBOOK_ADMIN_PASSWORD;
+const OUT = process.env.PITBOOK_OUT_DIR || 'target/browser';
+if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(BASE || '')) throw new Error('PITBOOK_URL must be http://127.0.0.1:PORT');
+
+class Mismatch extends Error {}
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+const problems = [];
+let page;
+
+async function step(name, fn) {
+  await fn();
+  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  if (scroll > inner) throw new Mismatch(`${name}: the page scrolls sideways (${scroll} px wide in ${inner})`);
+  if (problems.length) throw new Mismatch(problems.join('\n'));
+  console.log(`  ok  ${name}`);
+}
+
+function expect(ok, what) {
+  if (!ok) throw new Mismatch(what);
+}
+
+async function heading(text) {
+  await page.getByRole('heading', { name: text }).first().waitFor();
+}
+
+/** One hand at DHP-S through the guided pages: Dana banks, Bo bets. */
+async function playHand(bank, amount) {
+  await page.goto(`${BASE}/tables/DHP-S`);
+  await page.getByRole('button', { name: /Start (a new|the next) hand/ }).first().click();
+  await heading('1. Who banks?');
+  const pd = page.locator('#pd-form');
+  await pd.locator('#seat').fill('1');
+  await pd.locator('#player').fill('Dana');
+  await pd.locator('#bank').fill(String(bank));
+  await pd.locator('input[name="option"]').first().check();
+  await pd.getByRole('button', { name: 'Set the PD' }).click();
+  await heading('2. Wagers');
+  await page.locator('#seat').fill('5');
+  await page.locator('#bettor').fill('Bo');
+  await page.locator('#amount').fill(String(amount));
+  await page.locator('#amount').press('Enter');
+  await page.locator('#wagers tbody tr').first().waitFor();
+  await page.locator('#dice-form input[name="d1"]').click();
+  await page.keyboard.type('123');
+  await page.keyboard.press('Enter');
+  await heading('4. Hands');
+  await page.locator('#seat-5 input[value="player"]').check();
+  await page.getByRole('button', { name: 'Record the results' }).click();
+  await heading('5. Settlement');
+  await page.locator('#confirm-close button').click();
+  await page.locator('#closed').waitFor();
+}
+
+try {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+  page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error at ${page.url()}: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(`console error at ${page.url()}: ${m.text()}`));
+  console.log(`shifts: chromium ${browser.version()} against ${BASE}`);
+  await page.goto(`${BASE}/login`);
+  await page.locator('#username').fill('admin');
+  await page.locator('#password').fill(PASSWORD);
+  await Promise.all([page.waitForURL((u) => u.pathname !== '/login'), page.getByRole('button', { name: 'Sign in' }).click()]);
+
+  await step('a table of its own, DHP-S', async () => {
+    await page.goto(`${BASE}/tables`);
+    const form = page.locator('form#new-table');
+    await form.getByLabel('Name').fill('DHP-S');
+    await form.getByLabel('Game profile').selectOption('lucky-chances');
+    await form.getByLabel('Seats').fill('7');
+    await form.getByRole('button', { name: 'Create table' }).click();
+    await page.waitForURL((u) => u.pathname === '/tables/DHP-S');
+  });
+  await step('the admin is assigned to DHP-S (the Assign button pressed, sent by the script)', async () => {
+    await page.goto(`${BASE}/tables/DHP-S`);
+    const dealers = (await page.locator('#dealers').innerText()).trim();
+    if (!/\badmin\b/.test(dealers)) {
+      await page.locator('#assign #username').fill('admin');
+      await page.locator('#assign').getByRole('button', { name: 'Assign' }).click();
+      await page.waitForFunction(() => /\badmin\b/.test(document.querySelector('#dealers')?.textContent || ''));
+    }
+  });
+  let shiftUrl;
+  await step('a shift opened for DHP-S', async () => {
+    await page.goto(`${BASE}/shifts`);
+    await page.locator('#table').selectOption('DHP-S');
+    await page.getByRole('button', { name: 'Open the shift' }).click();
+    await page.waitForURL((u) => /^\/shifts\/[0-9a-f-]{36}$/.test(u.pathname));
+    shiftUrl = page.url();
+  });
+  await step('the admin takes the box', async () => {
+    await page.locator('#change-dealer').fill('admin');
+    await page.getByRole('button', { name: 'Record the change' }).click();
+    await page.waitForFunction(() => /admin/.test(document.querySelector('#box-DHP-S')?.textContent || ''));
+  });
+  await step('a hand', async () => playHand(200, 60));
+  await step('the box left empty: a second dealer change', async () => {
+    await page.goto(shiftUrl);
+    await page.locator('#change-dealer').fill('');
+    await page.getByRole('button', { name: 'Record the change' }).click();
+    await page.waitForFunction(() => /nobody/.test(document.querySelector('#box-DHP-S')?.textContent || ''));
+    expect((await page.locator('#dealer-changes li').count()) === 2, 'two dealer changes listed');
+  });
+  await step('another hand', async () => playHand(300, 80));
+  await step('the shift closed and its report signed', async () => {
+    await page.goto(shiftUrl);
+    await page.getByRole('button', { name: 'Close and sign' }).click();
+    await page.waitForURL((u) => u.pathname.endsWith('/report'));
+    await page.locator('#standing').waitFor();
+    const standing = await page.locator('#standing').innerText();
+    expect(/Signed by admin/.test(standing), `the report is signed: ${standing}`);
+  });
+  await step("the report's hands and drop", async () => {
+    const cells = async (row) => page.locator(`#totals-${row} td`).allInnerTexts();
+    const room = await cells('room');
+    const table = await cells('table-DHP-S');
+    expect(room[0] === '2', `2 hands in the shift, not ${room[0]}`);
+    expect(/^-?\$\d/.test(room[6]), `the room's drop is money: ${room[6]}`);
+    expect(room[6] === table[6], `the room's drop ${room[6]} is DHP-S's ${table[6]}`);
+    expect((await page.locator('svg.report-chart').count()) === 4, 'four charts');
+    expect((await page.locator('#report-DHP-S li').count()) >= 2, 'the dealer changes in the table section');
+    await page.screenshot({ path: join(OUT, 'shift-report.png'), fullPage: true });
+  });
+  console.log('shifts: passed');
+} catch (e) {
+  if (page) await page.screenshot({ path: join(OUT, 'failure.png'), fullPage: true }).catch(() => {});
+  console.error(`shifts: FAILED: ${e.message}`);
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+}
