@@ -208,6 +208,13 @@ async function makeData(page) {
   add('hand search, filtered', '/history?player=maximiliana&status=closed&wager_min=50');
   add("a player's history", `/history/player?name=${encodeURIComponent('Maximiliana Featherstonehaugh-Oyelaran')}`);
 
+  // Shifts: the list, a table's shift, its signed report (closed, so its
+  // charts and a table's section show).
+  add('shifts', '/shifts');
+  const shift = await postFrom(page, '/shifts', '/shifts', { table: 'FIT-CLOSED' }, '#open-shift');
+  add('a shift', shift);
+  add('a shift report', await postFrom(page, shift, `${shift}/close`, {}, '#close-shift'));
+
   add('tripoley list', '/tripoley');
   // Game A: a whole round on one form, so the read-aloud list and history show.
   const a = await tripoleyGame(page);

@@ -299,6 +299,12 @@ async fn the_pages_keep_a_refused_dealer_beside_its_field(backend: Backend) {
     let page = sam.post("/shifts", &[("csrf", &csrf), ("table", "")]).await;
     assert_eq!(page.status, 303, "{}", page.body);
     let shift_path = page.location.clone();
+    let table = sam.get("/tables/T1").await;
+    assert!(
+        table.body.contains("the room's, open since") && table.body.contains("nobody recorded"),
+        "the table page shows its shift: {}",
+        table.body
+    );
     let page = sam.get(&shift_path).await;
     assert!(page.body.contains("Close and sign"), "{}", page.body);
     let csrf = sam.csrf(&shift_path).await;

@@ -233,6 +233,10 @@ struct TablePage<'a> {
     can_play: bool,
     idempotency_key: String,
     refusal: TableRefusal,
+    /// The open shift covering the table (its id, what it covers, since
+    /// when), and who is in the box (docs/shifts.md).
+    shift: Option<(String, String, String)>,
+    in_the_box: String,
 }
 
 /// A refused form of a table's page: the assign form's message beside its
@@ -304,6 +308,20 @@ async fn table_page(
     };
     let current = hands.iter().find(|h| h.is_open());
     let failed = !(refusal.dealer.is_empty() && refusal.open.is_empty());
+    let open_shift = crate::store::shifts::open_at(&state.db, &config.name).await?;
+    let in_the_box = open_shift
+        .as_ref()
+        .and_then(|s| s.dealer_now(&config.name))
+        .unwrap_or("")
+        .to_string();
+    let shift = open_shift.map(|s| {
+        let scope = match &s.table {
+            Some(t) => format!("table {t}"),
+            None => "the room".to_string(),
+        };
+        let since = crate::web::time::when(state.time_zone, &s.opened.at).local;
+        (s.id, scope, since)
+    });
     let body = page(&TablePage {
         ctx: PageContext::of(staff),
         rules: format!(
@@ -334,6 +352,8 @@ async fn table_page(
         can_play,
         idempotency_key: uuid::Uuid::new_v4().to_string(),
         refusal,
+        shift,
+        in_the_box,
     });
     Ok(if failed {
         (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
