@@ -318,10 +318,13 @@ pub async fn sign_again(
     Ok(report)
 }
 
-/// The hands still being played at the shift's tables, by name.
+/// The hands still being played at the shift's real tables, by name (a
+/// practice hand at a training table counts for nothing, and holds no
+/// shift open).
 async fn open_hands(tx: &mut WriteTx, shift: &Shift) -> Result<Vec<String>, StoreError> {
     let sql = "SELECT table_id, number FROM hands \
                WHERE status IN ('betting', 'dealt') AND ($1 IS NULL OR table_id = $1) \
+               AND table_id NOT IN (SELECT name FROM card_tables WHERE training) \
                ORDER BY table_id, number";
     let sql = match tx {
         WriteTx::Sqlite(_) => sql.to_string(),
