@@ -295,7 +295,8 @@ impl Shift {
     }
 
     /// Signs the report of the closed shift: a later signature (after a
-    /// correction superseded the first) is kept beside the earlier ones.
+    /// correction superseded the first) is kept beside the earlier ones; a
+    /// signature of the digest already signed is refused.
     pub fn sign(&mut self, signature: Signature) -> Result<(), ShiftRefusal> {
         if self.is_open() {
             return Err(ShiftRefusal::Conflict(format!(
@@ -307,6 +308,14 @@ impl Shift {
             return Err(invalid(
                 "digest",
                 format!("\"{}\" is not a SHA-256 digest", signature.digest),
+            ));
+        }
+        if self
+            .signature()
+            .is_some_and(|s| s.digest == signature.digest)
+        {
+            return Err(ShiftRefusal::Conflict(
+                "the signed report still matches its hands: nothing to sign again".into(),
             ));
         }
         self.signatures.push(signature);

@@ -200,6 +200,20 @@ fn the_log_replays_through_the_same_checks() {
     assert!(log.required);
     let s1 = &log.shifts["s1"];
     assert_eq!(s1.signature().map(|s| s.hands), Some(2));
+    // The same digest signed again (nothing changed since): refused.
+    let again = ShiftEvent::ShiftReportSigned {
+        shift: "s1".into(),
+        digest: "ab".repeat(32),
+        hands: 2,
+        drop: Money::parse("3.00").unwrap(),
+    };
+    let refused = log
+        .apply(again, stamp("2026-12-03T09:00:00Z", "sam", 9))
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains("still matches its hands"),
+        "{refused}"
+    );
     // A second open of the room while s1 was open would have been refused.
     let mut twice = ShiftLog::default();
     twice

@@ -229,22 +229,45 @@ pub async fn close(
         .execute(&mut **c)
         .await
         .map(drop)?);
-    let report = report::of_shift(&mut report::On::Tx(&mut tx), &shift, zone, &now).await?;
+    let report = sign(&mut tx, key, actor, &mut shift, zone, &now).await?;
+    tx.commit().await?;
+    Ok(report)
+}
+
+/// Computes `shift`'s report as its hands stand, lets the core accept the
+/// signature (closed, a digest not already signed), then appends
+/// `shift_report_signed` and its row. The report signed.
+async fn sign(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    actor: &str,
+    shift: &mut Shift,
+    zone: chrono_tz::Tz,
+    now: &str,
+) -> Result<Report, ShiftError> {
+    let report = report::of_shift(&mut report::On::Tx(tx), shift, zone, now).await?;
+    let signature = |stamp: Stamp| Signature {
+        digest: report.digest.clone(),
+        hands: report.room.hands,
+        drop: report.room.drop,
+        stamp,
+    };
+    let probe = Stamp {
+        at: now.to_string(),
+        by: actor.to_string(),
+        seq: 0,
+    };
+    shift.clone().sign(signature(probe))?;
     let event = ShiftEvent::ShiftReportSigned {
-        shift: id.to_string(),
+        shift: shift.id.clone(),
         digest: report.digest.clone(),
         hands: report.room.hands,
         drop: report.room.drop,
     };
-    let (stamp, _) = append(&mut tx, key, actor, table.as_deref(), &event, &now).await?;
-    shift.sign(Signature {
-        digest: report.digest.clone(),
-        hands: report.room.hands,
-        drop: report.room.drop,
-        stamp: stamp.clone(),
-    })?;
-    insert_signature(&mut tx, id, &report, &stamp).await?;
-    tx.commit().await?;
+    let table = shift.table.clone();
+    let (stamp, _) = append(tx, key, actor, table.as_deref(), &event, now).await?;
+    shift.sign(signature(stamp.clone()))?;
+    insert_signature(tx, &shift.id, &report, &stamp).await?;
     Ok(report)
 }
 
@@ -281,39 +304,7 @@ pub async fn sign_again(
 ) -> Result<Report, ShiftError> {
     let mut tx = begin_write(db).await?;
     let mut shift = shift_tx(&mut tx, id).await?;
-    let now = now_text();
-    let report = report::of_shift(&mut report::On::Tx(&mut tx), &shift, zone, &now).await?;
-    let probe = Signature {
-        digest: report.digest.clone(),
-        hands: report.room.hands,
-        drop: report.room.drop,
-        stamp: Stamp {
-            at: now.clone(),
-            by: actor.to_string(),
-            seq: 0,
-        },
-    };
-    shift.clone().sign(probe)?;
-    if shift.signature().is_some_and(|s| s.digest == report.digest) {
-        return Err(ShiftError::Refused(ShiftRefusal::Conflict(
-            "the signed report still matches its hands: nothing to sign again".into(),
-        )));
-    }
-    let event = ShiftEvent::ShiftReportSigned {
-        shift: id.to_string(),
-        digest: report.digest.clone(),
-        hands: report.room.hands,
-        drop: report.room.drop,
-    };
-    let table = shift.table.clone();
-    let (stamp, _) = append(&mut tx, key, actor, table.as_deref(), &event, &now).await?;
-    shift.sign(Signature {
-        digest: report.digest.clone(),
-        hands: report.room.hands,
-        drop: report.room.drop,
-        stamp: stamp.clone(),
-    })?;
-    insert_signature(&mut tx, id, &report, &stamp).await?;
+    let report = sign(&mut tx, key, actor, &mut shift, zone, &now_text()).await?;
     tx.commit().await?;
     Ok(report)
 }
