@@ -169,7 +169,9 @@ internal_page_errors!(crate::store::StoreError, askama::Error, serde_json::Error
 /// store or a hand error that is not bad input, 422 for the rest.
 pub fn command_status(e: &CommandError) -> StatusCode {
     match e {
-        CommandError::Stale { .. } | CommandError::NoShift(_) => StatusCode::CONFLICT,
+        CommandError::Stale { .. } | CommandError::NoShift(_) | CommandError::RotationClock(_) => {
+            StatusCode::CONFLICT
+        }
         CommandError::Hand(h) if h.is_state_conflict() => StatusCode::CONFLICT,
         CommandError::Hand(h) if !h.is_bad_input() => StatusCode::INTERNAL_SERVER_ERROR,
         CommandError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,

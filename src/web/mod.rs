@@ -83,6 +83,7 @@ impl AppState {
     /// Shows the pages' times in `zone`.
     pub fn with_time_zone(mut self, zone: chrono_tz::Tz) -> AppState {
         self.time_zone = zone;
+        self.hand_writer = self.hand_writer.with_time_zone(zone);
         self
     }
 

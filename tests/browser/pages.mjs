@@ -214,6 +214,14 @@ async function makeData(page) {
   const shift = await postFrom(page, '/shifts', '/shifts', { table: 'FIT-CLOSED' }, '#open-shift');
   add('a shift', shift);
   add('a shift report', await postFrom(page, shift, `${shift}/close`, {}, '#close-shift'));
+  // A california-2026 table: its rotation clock, a TPPP marked there, the
+  // guided hand's "who banks" step with the clock; the TPPP registry.
+  await api(page, '/api/v1/tables', { name: 'FIT-CA', profile: 'california-2026', seats: 7 });
+  await api(page, '/api/v1/tppps', { name: 'Theodora Oyelaran-Featherstone', company: 'Westbridge Proposition Players', badge: 'TPPP-004217' });
+  await api(page, '/api/v1/tables/FIT-CA/tppps', { name: 'Theodora Oyelaran-Featherstone', marked: true });
+  const ca = await api(page, '/api/v1/hands', { idempotency_key: key(), events: [{ type: 'hand_opened', table: 'FIT-CA' }] });
+  add('a california-2026 table', '/tables/FIT-CA');
+  add('hand: pd, with the rotation clock', `/hands/${ca.hand_id}`);
 
   add('tripoley list', '/tripoley');
   // Game A: a whole round on one form, so the read-aloud list and history show.

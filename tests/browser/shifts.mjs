@@ -5,7 +5,10 @@
 //      pages, leaves the box empty (a second change), runs another;
 //   3. closes the shift, which signs its report;
 //   4. the report: 2 hands, the room's drop equal to DHP-S's, signed, the
-//      charts drawn, both dealer changes listed.
+//      charts drawn, both dealer changes listed;
+//   5. the PD rotation: a california-2026 table CA-S, a TPPP registered on
+//      the Shifts page and marked at CA-S, the rotation clock on the table
+//      page and on the guided hand's "who banks" step.
 // A page or console error, or a page scrolling sideways, fails the run.
 //
 // Environment: PITBOOK_URL, PITBOOK_ADMIN_PASSWORD, PITBOOK_OUT_DIR.
@@ -139,6 +142,38 @@ try {
     expect((await page.locator('svg.report-chart').count()) === 4, 'four charts');
     expect((await page.locator('#report-DHP-S li').count()) >= 2, 'the dealer changes in the table section');
     await page.screenshot({ path: join(OUT, 'shift-report.png'), fullPage: true });
+  });
+  await step('a california-2026 table, CA-S', async () => {
+    await page.goto(`${BASE}/tables`);
+    const form = page.locator('form#new-table');
+    await form.getByLabel('Name').fill('CA-S');
+    await form.getByLabel('Game profile').selectOption('california-2026');
+    await form.getByLabel('Seats').fill('7');
+    await form.getByRole('button', { name: 'Create table' }).click();
+    await page.waitForURL((u) => u.pathname === '/tables/CA-S');
+    const clock = await page.locator('#rotation-clock').innerText();
+    expect(/no game running/.test(clock), `the clock waits for the first hand: ${clock}`);
+  });
+  await step('a TPPP registered (typed, Enter) and marked at CA-S', async () => {
+    await page.goto(`${BASE}/shifts`);
+    const form = page.locator('#tppp-register');
+    await form.getByLabel(/^Name/).fill('Tess');
+    await form.getByLabel('Company').fill('Acme Gaming');
+    await form.getByLabel('Badge number').fill('TP-7');
+    await form.getByLabel('Badge number').press('Enter');
+    await page.locator('#tppp-list').getByText('TP-7').waitFor();
+    await page.goto(`${BASE}/tables/CA-S`);
+    await page.locator('#tppp-name').selectOption('Tess');
+    await page.getByRole('button', { name: 'Mark at this table' }).click();
+    await page.waitForFunction(() => /Tess/.test(document.querySelector('#tppps-here')?.textContent || ''));
+  });
+  await step("the clock on the guided hand's who-banks step", async () => {
+    await page.getByRole('button', { name: /Start (a new|the next) hand/ }).first().click();
+    await heading('1. Who banks?');
+    const clock = await page.locator('#rotation-clock').innerText();
+    expect(/Rotation clock: \d+ min left/.test(clock), `the clock runs: ${clock}`);
+    expect(/2 more players who are not TPPPs/.test(clock), `who must bank: ${clock}`);
+    await page.screenshot({ path: join(OUT, 'rotation-clock.png'), fullPage: true });
   });
   console.log('shifts: passed');
 } catch (e) {

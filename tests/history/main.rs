@@ -14,6 +14,7 @@ mod http_notes;
 mod http_numbers;
 mod http_record_words;
 mod http_replay;
+mod http_rotation;
 mod http_search;
 mod http_shifts;
 mod store_totals;

@@ -1,5 +1,6 @@
 //! Double Hand Poker: its rule options, outcomes, the ACTION-seat dice, setting
-//! a hand and the house way, the tools, the table and the PD rotation, the
+//! a hand and the house way, the tools, the table and the PD rotation (its
+//! proposal and the `california-2026` clock), the
 //! bank settlement (`settle`) and a hand as a stream of events (`hand_record`).
 
 pub mod action_dice;
@@ -11,6 +12,7 @@ pub mod house_way;
 pub mod options;
 pub mod outcome;
 pub mod rotation;
+pub mod rotation_clock;
 pub mod setting;
 pub mod settle;
 pub mod table;

@@ -17,6 +17,12 @@ pub enum Profile {
     LuckyChances,
     /// Wheel second-highest, otherwise as `lucky-chances`.
     Nevada,
+    /// `lucky-chances` with California's 2026 player-dealer rotation rules
+    /// (docs/shifts.md): the bank offered before every hand, rotating to at
+    /// least two players other than a TPPP every 40 minutes, one TPPP a
+    /// table, who wagers only while holding the bank.
+    #[serde(rename = "california-2026")]
+    California2026,
 }
 
 impl Profile {
@@ -24,13 +30,21 @@ impl Profile {
         match self {
             Profile::LuckyChances => "lucky-chances",
             Profile::Nevada => "nevada",
+            Profile::California2026 => "california-2026",
         }
     }
+
+    pub const ALL: [Profile; 3] = [
+        Profile::LuckyChances,
+        Profile::Nevada,
+        Profile::California2026,
+    ];
 
     pub fn parse(text: &str) -> Option<Profile> {
         match text {
             "lucky-chances" => Some(Profile::LuckyChances),
             "nevada" => Some(Profile::Nevada),
+            "california-2026" => Some(Profile::California2026),
             _ => None,
         }
     }
@@ -59,6 +73,9 @@ pub enum BacklineOrder {
 }
 
 /// Every rule option, resolved: a profile's defaults with overrides applied.
+/// The rotation options are written only when they differ from
+/// `lucky-chances` (no clock, no offer rule), so a settlement of a table
+/// without them reads exactly as before they existed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct RuleOptions {
     pub profile: Profile,
@@ -69,7 +86,39 @@ pub struct RuleOptions {
     pub backline_order: BacklineOrder,
     pub min_unit: Unit,
     pub pd_min_wagers: u32,
+    /// The PD position is offered before every hand: the PD's acceptance
+    /// (the option chosen) is recorded, and a TPPP banks only when no
+    /// eligible player is left to take it.
+    #[serde(skip_serializing_if = "is_false")]
+    pub pd_offer_each_hand: bool,
+    /// The rotation clock's window; 0: no clock.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub pd_rotation_minutes: u32,
+    /// Players other than a TPPP who must bank within every window.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub pd_rotation_min_other_players: u32,
+    /// TPPPs marked at one table at a time.
+    #[serde(skip_serializing_if = "is_one")]
+    pub tppp_max_per_table: u32,
+    /// A TPPP takes wagers only as the PD: never recorded as a bettor.
+    #[serde(skip_serializing_if = "is_false")]
+    pub tppp_wagers_only_as_pd: bool,
 }
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+/// Longest rotation window a table may set, in minutes (a shift).
+pub const ROTATION_MINUTES_MAX: u32 = 720;
+/// Most players a rotation window may require, and most TPPPs a table.
+pub const ROTATION_PLAYERS_MAX: u32 = 9;
 
 /// A subset of options to override; unknown names are errors.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,6 +138,16 @@ pub struct OptionOverrides {
     pub min_unit: Option<Unit>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pd_min_wagers: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pd_offer_each_hand: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pd_rotation_minutes: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pd_rotation_min_other_players: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tppp_max_per_table: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tppp_wagers_only_as_pd: Option<bool>,
 }
 
 impl RuleOptions {
@@ -102,11 +161,24 @@ impl RuleOptions {
             backline_order: BacklineOrder::Placement,
             min_unit: Unit::CENT,
             pd_min_wagers: 3,
+            pd_offer_each_hand: false,
+            pd_rotation_minutes: 0,
+            pd_rotation_min_other_players: 0,
+            tppp_max_per_table: 1,
+            tppp_wagers_only_as_pd: false,
         };
         match profile {
             Profile::LuckyChances => lucky,
             Profile::Nevada => RuleOptions {
                 wheel: WheelRule::SecondHighest,
+                ..lucky
+            },
+            Profile::California2026 => RuleOptions {
+                pd_offer_each_hand: true,
+                pd_rotation_minutes: 40,
+                pd_rotation_min_other_players: 2,
+                tppp_max_per_table: 1,
+                tppp_wagers_only_as_pd: true,
                 ..lucky
             },
         }
@@ -120,7 +192,45 @@ impl RuleOptions {
         self.backline_order = o.backline_order.unwrap_or(self.backline_order);
         self.min_unit = o.min_unit.unwrap_or(self.min_unit);
         self.pd_min_wagers = o.pd_min_wagers.unwrap_or(self.pd_min_wagers);
+        self.pd_offer_each_hand = o.pd_offer_each_hand.unwrap_or(self.pd_offer_each_hand);
+        self.pd_rotation_minutes = o.pd_rotation_minutes.unwrap_or(self.pd_rotation_minutes);
+        self.pd_rotation_min_other_players = o
+            .pd_rotation_min_other_players
+            .unwrap_or(self.pd_rotation_min_other_players);
+        self.tppp_max_per_table = o.tppp_max_per_table.unwrap_or(self.tppp_max_per_table);
+        self.tppp_wagers_only_as_pd = o
+            .tppp_wagers_only_as_pd
+            .unwrap_or(self.tppp_wagers_only_as_pd);
         self
+    }
+
+    /// The rotation options' limits, named by field: a window of
+    /// 1..=720 minutes (0: no clock), 0..=9 players, 0..=9 TPPPs.
+    pub fn check_rotation(&self) -> Result<(), (&'static str, String)> {
+        if self.pd_rotation_minutes > ROTATION_MINUTES_MAX {
+            return Err((
+                "pd_rotation_minutes",
+                format!(
+                    "{} minutes is longer than a shift: 0 (no clock) to {ROTATION_MINUTES_MAX}",
+                    self.pd_rotation_minutes
+                ),
+            ));
+        }
+        for (field, n) in [
+            (
+                "pd_rotation_min_other_players",
+                self.pd_rotation_min_other_players,
+            ),
+            ("tppp_max_per_table", self.tppp_max_per_table),
+        ] {
+            if n > ROTATION_PLAYERS_MAX {
+                return Err((
+                    field,
+                    format!("{n} is more than a table seats: 0 to {ROTATION_PLAYERS_MAX}"),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 

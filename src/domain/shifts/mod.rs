@@ -7,7 +7,9 @@
 //! Pure: the store gives what it holds (the open shifts, the table's
 //! dealers, the hands still open) and writes what comes back.
 
+pub mod compliance;
 pub mod report;
+pub mod tppp;
 
 #[cfg(test)]
 mod tests;
@@ -21,12 +23,16 @@ use crate::domain::common::money::Money;
 use crate::domain::history::{LocalDate, LocalDateTime};
 
 /// The event types of the shift log, as the audit log names them.
-pub const SHIFT_EVENTS: [&str; 5] = [
+pub const SHIFT_EVENTS: [&str; 9] = [
     "shift_opened",
     "dealer_changed",
     "shift_closed",
     "shift_report_signed",
     "shifts_required_set",
+    "tppp_registered",
+    "tppp_marked",
+    "tppp_unmarked",
+    "pd_rotation_overridden",
 ];
 
 /// One shift record's payload (the audit log's `event_type` is the tag).
@@ -62,6 +68,26 @@ pub enum ShiftEvent {
     ShiftsRequiredSet {
         required: bool,
     },
+    /// A third-party proposition player registered (`tppp.rs`).
+    TpppRegistered {
+        name: String,
+        company: String,
+        badge: String,
+    },
+    /// A TPPP marked at a table: recorded in each hand opened there.
+    TpppMarked {
+        table: String,
+        name: String,
+    },
+    TpppUnmarked {
+        table: String,
+        name: String,
+    },
+    /// A supervisor lets the game go on past the PD rotation clock.
+    PdRotationOverridden {
+        table: String,
+        reason: String,
+    },
 }
 
 impl ShiftEvent {
@@ -72,6 +98,10 @@ impl ShiftEvent {
             ShiftEvent::ShiftClosed { .. } => "shift_closed",
             ShiftEvent::ShiftReportSigned { .. } => "shift_report_signed",
             ShiftEvent::ShiftsRequiredSet { .. } => "shifts_required_set",
+            ShiftEvent::TpppRegistered { .. } => "tppp_registered",
+            ShiftEvent::TpppMarked { .. } => "tppp_marked",
+            ShiftEvent::TpppUnmarked { .. } => "tppp_unmarked",
+            ShiftEvent::PdRotationOverridden { .. } => "pd_rotation_overridden",
         }
     }
 
@@ -359,6 +389,10 @@ pub fn check_hand_shift(
 pub struct ShiftLog {
     pub shifts: std::collections::BTreeMap<String, Shift>,
     pub required: bool,
+    pub tppps: Vec<tppp::Tppp>,
+    /// (table, TPPP name) marked now.
+    pub marks: Vec<(String, String)>,
+    pub overrides: Vec<tppp::RotationOverride>,
 }
 
 impl ShiftLog {
@@ -401,6 +435,38 @@ impl ShiftLog {
                 stamp,
             })?,
             ShiftEvent::ShiftsRequiredSet { required } => self.required = required,
+            ShiftEvent::TpppRegistered {
+                name,
+                company,
+                badge,
+            } => {
+                let (name, company, badge) =
+                    tppp::check_registration(&name, &company, &badge, &self.tppps)?;
+                self.tppps.push(tppp::Tppp {
+                    name,
+                    company,
+                    badge,
+                    registered: stamp,
+                });
+            }
+            // The table's limit is its rules', not in this log: a replay
+            // checks every rule but that one.
+            ShiftEvent::TpppMarked { table, name } => {
+                let name = tppp::check_mark(&name, &table, u32::MAX, &self.tppps, &self.marks)?;
+                self.marks.push((table, name));
+            }
+            ShiftEvent::TpppUnmarked { table, name } => {
+                let name = tppp::check_unmark(&name, &table, &self.marks)?;
+                self.marks.retain(|(t, n)| !(*t == table && *n == name));
+            }
+            ShiftEvent::PdRotationOverridden { table, reason } => {
+                let reason = tppp::check_override(&table, true, &reason)?;
+                self.overrides.push(tppp::RotationOverride {
+                    table,
+                    reason,
+                    stamp,
+                });
+            }
         }
         Ok(())
     }

@@ -14,9 +14,12 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use super::compliance::{Compliance, TpppActivity, compliance, tppp_activity};
+use super::tppp::{RotationOverride, Tppp};
 use super::{DealerChange, Shift};
 use crate::domain::common::csv_cell;
 use crate::domain::common::money::Money;
+use crate::domain::double_hand_poker::rotation_clock::RotationRule;
 
 /// A hand's state as the report counts it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -221,6 +224,11 @@ pub struct TableReport {
     pub dealers: Vec<DealerChange>,
     /// The dealers who ran its hands (as each hand recorded), with how many.
     pub dealt_by: Vec<(String, u64)>,
+    /// The PD rotation clock's verdict, at a table whose rules have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compliance: Option<Compliance>,
+    /// The TPPPs who banked here.
+    pub tppps: Vec<TpppActivity>,
 }
 
 /// The report.
@@ -239,6 +247,10 @@ pub struct Report {
     pub changes: Vec<HandChange>,
     pub dealer_changes: Vec<DealerChange>,
     pub anchors: Vec<Anchor>,
+    /// The TPPPs who banked in the room.
+    pub tppps: Vec<TpppActivity>,
+    /// Every override of a rotation clock in the range.
+    pub overrides: Vec<RotationOverride>,
     /// SHA-256 of the hands' figures (`digest_text`): what a signature pins.
     pub digest: String,
 }
@@ -253,6 +265,12 @@ pub struct ReportInput {
     pub players: Vec<PlayerRow>,
     pub changes: Vec<HandChange>,
     pub anchors: Vec<Anchor>,
+    /// The tables whose rules have a rotation clock, with its numbers.
+    pub rotation: BTreeMap<String, RotationRule>,
+    /// The rotation overrides recorded in the range.
+    pub overrides: Vec<RotationOverride>,
+    /// The TPPP registry.
+    pub tppps: Vec<Tppp>,
 }
 
 /// Computes the report of `input` over `scope`; `shift`, when the report
@@ -331,6 +349,17 @@ pub fn compute(scope: Scope, shift: Option<&Shift>, mut input: ReportInput) -> R
             parts.totals.per_hour(minutes);
             let mut players = table_players.remove(table).unwrap_or_default();
             players.sort_by(|a, b| a.name.cmp(&b.name));
+            let here: Vec<&ReportHand> = input.hands.iter().filter(|h| h.table == table).collect();
+            let overrides: Vec<RotationOverride> = input
+                .overrides
+                .iter()
+                .filter(|o| o.table == table)
+                .cloned()
+                .collect();
+            let compliance = input
+                .rotation
+                .get(table)
+                .map(|rule| compliance(*rule, &here, &overrides, &input.tppps));
             TableReport {
                 table: table.to_string(),
                 training: parts.training,
@@ -348,9 +377,13 @@ pub fn compute(scope: Scope, shift: Option<&Shift>, mut input: ReportInput) -> R
                     .into_iter()
                     .map(|(d, n)| (d.to_string(), n))
                     .collect(),
+                compliance,
+                tppps: tppp_activity(&here, &input.tppps),
             }
         })
         .collect();
+    let real: Vec<&ReportHand> = input.hands.iter().filter(|h| !h.training).collect();
+    let room_tppps = tppp_activity(&real, &input.tppps);
     let mut changes = input.changes;
     changes.sort_by_key(|c| c.seq);
     Report {
@@ -365,6 +398,8 @@ pub fn compute(scope: Scope, shift: Option<&Shift>, mut input: ReportInput) -> R
         changes,
         dealer_changes,
         anchors: input.anchors,
+        tppps: room_tppps,
+        overrides: input.overrides,
         digest,
     }
 }
@@ -550,6 +585,39 @@ pub fn text(report: &Report) -> String {
                 p.banks,
                 p.banked.to_canonical(),
                 p.net.to_canonical()
+            ));
+        }
+    }
+    for t in &report.tables {
+        let Some(c) = &t.compliance else { continue };
+        out.push_str(&format!(
+            "\nPD rotation at {}: {} ({} players other than a TPPP every {} minutes)\n",
+            t.table, c.verdict, c.min_other_players, c.minutes
+        ));
+        for b in &c.breaks {
+            out.push_str(&format!(
+                "  #{} opened at {} after the clock ran out at {}\n",
+                b.number, b.opened_at, b.ran_out_at
+            ));
+        }
+        for o in &c.overrides {
+            out.push_str(&format!(
+                "  override by {} at {}: {}\n",
+                o.stamp.by, o.stamp.at, o.reason
+            ));
+        }
+    }
+    if !report.tppps.is_empty() {
+        out.push_str("\nTPPPs\n");
+        for a in &report.tppps {
+            out.push_str(&format!(
+                "  {:<24} {} badge {}  {:>4} banks  banked {:>12}  net {:>12}\n",
+                a.name,
+                a.company,
+                a.badge,
+                a.banks,
+                a.banked.to_canonical(),
+                a.net.to_canonical()
             ));
         }
     }

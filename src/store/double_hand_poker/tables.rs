@@ -174,7 +174,7 @@ impl TableColumns {
     }
 }
 
-pub(super) const SELECT_TABLE: &str = "SELECT name, game, profile, options, seats, \
+pub(in crate::store) const SELECT_TABLE: &str = "SELECT name, game, profile, options, seats, \
     player_schedule, bank_schedule, wager_min, wager_max, training FROM card_tables";
 
 impl TableColumns {
@@ -208,7 +208,7 @@ impl TableColumns {
     }
 }
 
-pub(super) fn config_from_row<R: Row>(row: &R) -> Result<TableConfig, StoreError>
+pub(in crate::store) fn config_from_row<R: Row>(row: &R) -> Result<TableConfig, StoreError>
 where
     for<'a> &'a str: sqlx::ColumnIndex<R>,
     for<'a> String: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,

@@ -13,7 +13,9 @@
 use tokio::sync::{mpsc, oneshot};
 
 use super::hands::sqlite_writer::SqliteHands;
-use super::hands::{CommandError, CommandResult, HandCommand, OpenHands, execute_at, execute_in};
+use super::hands::{
+    CommandError, CommandResult, HandCommand, OpenHands, check_rotation, execute_at, execute_in,
+};
 use crate::domain::common::audit::AuditKey;
 use crate::store::audit::Clock;
 use crate::store::{Db, StoreError, begin_write};
@@ -35,6 +37,10 @@ struct Job {
 #[derive(Clone)]
 pub struct HandWriter {
     jobs: mpsc::Sender<Job>,
+    /// Read for the PD rotation clock before a hand opens.
+    db: Db,
+    /// The cardroom's zone, for the times a refusal names.
+    zone: chrono_tz::Tz,
 }
 
 impl HandWriter {
@@ -47,6 +53,11 @@ impl HandWriter {
     /// [`Self::spawn`] with the records' time from `clock` (the bench's).
     pub fn spawn_with_clock(db: Db, key: AuditKey, clock: Clock) -> Result<HandWriter, StoreError> {
         let (jobs, queue) = mpsc::channel(QUEUE_COMMANDS_MAX);
+        let writer = HandWriter {
+            jobs,
+            db: db.clone(),
+            zone: chrono_tz::UTC,
+        };
         match sqlite_file(&db) {
             Some(path) => {
                 let hands = SqliteHands::open(&path, key, clock)?;
@@ -59,11 +70,18 @@ impl HandWriter {
                 tokio::spawn(run_sqlx(db, key, clock, queue));
             }
         }
-        Ok(HandWriter { jobs })
+        Ok(writer)
+    }
+
+    /// Words the times of its refusals in `zone`.
+    pub fn with_time_zone(mut self, zone: chrono_tz::Tz) -> HandWriter {
+        self.zone = zone;
+        self
     }
 
     /// Executes a command; returns once it is durable (or refused).
     pub async fn submit(&self, hand_id: Option<String>, command: HandCommand) -> Reply {
+        check_rotation(&self.db, self.zone, hand_id.as_deref(), &command).await?;
         let (reply, answer) = oneshot::channel();
         let gone =
             || CommandError::Store(StoreError::Internal("the hand writer has stopped".into()));

@@ -6,6 +6,7 @@
 //! its audit record and its row in the one transaction. `audit verify`
 //! folds the same records through the same core (`store/verify/shifts.rs`).
 
+pub mod floor;
 mod reads;
 pub mod report;
 

@@ -7,11 +7,14 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
+use crate::domain::double_hand_poker::options::{OptionOverrides, Profile, RuleOptions};
+use crate::domain::double_hand_poker::rotation_clock::RotationRule;
 use crate::domain::history::units::from_e4;
-use crate::domain::shifts::Shift;
 use crate::domain::shifts::report::{
     self, Anchor, HandChange, HandStatus, PlayerRow, Report, ReportHand, ReportInput, Scope,
 };
+use crate::domain::shifts::tppp::{RotationOverride, Tppp};
+use crate::domain::shifts::{Shift, Stamp};
 use crate::store::{Db, StoreError, WriteTx};
 
 /// Where the report's reads run: in the write transaction that signs it,
@@ -252,12 +255,71 @@ pub async fn read(on: &mut On<'_>, scope: &Scope, zone: Tz) -> Result<ReportInpu
             }
         }));
     }
+    let (rotation, overrides, tppps) = floor(on, scope).await?;
     Ok(ReportInput {
         hands,
         players,
         changes,
         anchors: Vec::new(),
+        rotation,
+        overrides,
+        tppps,
     })
+}
+
+type Floor = (
+    std::collections::BTreeMap<String, RotationRule>,
+    Vec<RotationOverride>,
+    Vec<Tppp>,
+);
+
+/// The PD rotation part's input: each table's clock (by its rules as
+/// configured now), the overrides in the range, the TPPP registry.
+async fn floor(on: &mut On<'_>, scope: &Scope) -> Result<Floor, StoreError> {
+    let tables: Vec<(String, String, Option<String>)> =
+        fetch!(on, "SELECT name, profile, options FROM card_tables", |q| q);
+    let mut rotation = std::collections::BTreeMap::new();
+    for (name, profile, options) in tables {
+        let profile = Profile::parse(&profile).unwrap_or_default();
+        let options: OptionOverrides = options
+            .map(|o| serde_json::from_str(&o))
+            .transpose()
+            .map_err(|e| StoreError::Internal(format!("table {name}: stored options: {e}")))?
+            .unwrap_or_default();
+        if let Some(rule) = RotationRule::of(&RuleOptions::for_profile(profile).with(&options)) {
+            rotation.insert(name, rule);
+        }
+    }
+    let rows: Vec<(String, String, String, String, i64)> = fetch!(
+        on,
+        "SELECT table_id, reason, at, by_user, seq FROM rotation_overrides \
+         WHERE at >= $1 AND at < $2 ORDER BY seq",
+        |q| q.bind(&scope.from).bind(&scope.to)
+    );
+    let overrides = rows
+        .into_iter()
+        .filter(|r| scope.table.as_ref().is_none_or(|t| *t == r.0))
+        .map(|(table, reason, at, by, seq)| RotationOverride {
+            table,
+            reason,
+            stamp: Stamp { at, by, seq },
+        })
+        .collect();
+    let rows: Vec<(String, String, String, String, String, i64)> = fetch!(
+        on,
+        "SELECT name, company, badge, registered_at, registered_by, registered_seq FROM tppps",
+        |q| q
+    );
+    let tppps = rows
+        .into_iter()
+        .map(|(name, company, badge, at, by, seq)| Tppp {
+            name,
+            company,
+            badge,
+            registered: Stamp { at, by, seq },
+        })
+        .collect();
+    Ok((rotation, overrides, tppps))
 }
 
 /// The records at `seqs`, as anchors.

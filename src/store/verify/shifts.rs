@@ -1,9 +1,12 @@
 //! `audit verify`'s check of shifts (issue 19): the records
 //! (`shift_opened`, `dealer_changed`, `shift_closed`,
-//! `shift_report_signed`, `shifts_required_set`) folded through the same
+//! `shift_report_signed`, `shifts_required_set`, and the PD rotation's
+//! `tppp_registered`, `tppp_marked`, `tppp_unmarked`,
+//! `pd_rotation_overridden`) folded through the same
 //! core the store writes with (`domain::shifts::ShiftLog`: one open shift a
 //! table, changes only while open, a signature only once closed), the rows
-//! (`shifts`, `shift_dealers`, `shift_signatures`, `room_settings`)
+//! (`shifts`, `shift_dealers`, `shift_signatures`, `room_settings`,
+//! `tppps`, `card_tables.tppps`, `rotation_overrides`)
 //! compared with the fold as text, and every signed report computed again
 //! from its hands: a digest that no longer matches is a problem unless a
 //! correction or void of one of its hands came after the signature (the
@@ -53,7 +56,7 @@ pub async fn check(
         Option<String>,
         Option<i64>,
     );
-    let (shifts, dealers, signatures, settings, records) = on_pool!(db, |pool| {
+    let (shifts, dealers, signatures, settings, records, floor) = on_pool!(db, |pool| {
         let shifts: Vec<ShiftDbRow> = sqlx::query_as(
             "SELECT id, table_id, opened_at, opened_by, opened_seq, closed_at, closed_by, closed_seq FROM shifts",
         )
@@ -74,13 +77,36 @@ pub async fn check(
                 .fetch_all(pool)
                 .await?;
         let records: Vec<Record> = sqlx::query_as(&records_sql).fetch_all(pool).await?;
-        (shifts, dealers, signatures, settings, records)
+        let tppps: Vec<(String, String, String, String, String, i64)> = sqlx::query_as(
+            "SELECT name, company, badge, registered_at, registered_by, registered_seq FROM tppps",
+        )
+        .fetch_all(pool)
+        .await?;
+        let marks: Vec<(String, String)> =
+            sqlx::query_as("SELECT name, tppps FROM card_tables WHERE tppps IS NOT NULL")
+                .fetch_all(pool)
+                .await?;
+        let overrides: Vec<(i64, String, String, String, String)> =
+            sqlx::query_as("SELECT seq, table_id, reason, at, by_user FROM rotation_overrides")
+                .fetch_all(pool)
+                .await?;
+        (
+            shifts,
+            dealers,
+            signatures,
+            settings,
+            records,
+            (tppps, marks, overrides),
+        )
     });
     let mut log = ShiftLog::default();
     let mut derived_shifts: BTreeMap<String, (String, i64)> = BTreeMap::new();
     let mut derived_dealers: BTreeMap<String, (String, i64)> = BTreeMap::new();
     let mut derived_signatures: BTreeMap<String, (String, i64)> = BTreeMap::new();
     let mut derived_settings: BTreeMap<String, (String, i64)> = BTreeMap::new();
+    let mut derived_tppps: BTreeMap<String, (String, i64)> = BTreeMap::new();
+    let mut derived_marks: BTreeMap<String, (String, i64)> = BTreeMap::new();
+    let mut derived_overrides: BTreeMap<String, (String, i64)> = BTreeMap::new();
     for (seq, at, actor, event_type, payload) in records {
         if seq > head_seq {
             break;
@@ -126,8 +152,21 @@ pub async fn check(
             ShiftEvent::ShiftsRequiredSet { required } => {
                 derived_settings.insert("shifts_required".into(), row(&required.to_string()));
             }
+            ShiftEvent::PdRotationOverridden { table, reason } => {
+                derived_overrides.insert(
+                    seq.to_string(),
+                    row(&format!("{table}|{reason}|{at}|{actor}")),
+                );
+            }
             _ => {}
         }
+        let registered = matches!(event, ShiftEvent::TpppRegistered { .. });
+        let marked_table = match &event {
+            ShiftEvent::TpppMarked { table, .. } | ShiftEvent::TpppUnmarked { table, .. } => {
+                Some(table.clone())
+            }
+            _ => None,
+        };
         let id = match &event {
             ShiftEvent::ShiftOpened { shift, .. } | ShiftEvent::ShiftClosed { shift } => {
                 Some(shift.clone())
@@ -139,6 +178,29 @@ pub async fn check(
                 seq,
                 format!("{event_type} breaks a shift rule: {e}"),
             )));
+        }
+        if registered && let Some(t) = log.tppps.last() {
+            derived_tppps.insert(
+                t.name.clone(),
+                row(&format!(
+                    "{}|{}|{}|{}|{}",
+                    t.company, t.badge, t.registered.at, t.registered.by, t.registered.seq
+                )),
+            );
+        }
+        if let Some(table) = marked_table {
+            let names: Vec<&String> = log
+                .marks
+                .iter()
+                .filter(|(t, _)| *t == table)
+                .map(|(_, n)| n)
+                .collect();
+            if names.is_empty() {
+                derived_marks.remove(&table);
+            } else {
+                let text = serde_json::to_string(&names).unwrap_or_default();
+                derived_marks.insert(table, row(&text));
+            }
         }
         if let Some(id) = id
             && let Some(s) = log.shifts.get(&id)
@@ -191,8 +253,30 @@ pub async fn check(
         .into_iter()
         .map(|(key, value, _)| (key, value))
         .collect();
+    let (tppps, marks, overrides) = floor;
+    let tppp_rows: BTreeMap<String, String> = tppps
+        .into_iter()
+        .map(|(name, company, badge, at, by, seq)| {
+            (name, format!("{company}|{badge}|{at}|{by}|{seq}"))
+        })
+        .collect();
+    let mark_rows: BTreeMap<String, String> = marks.into_iter().collect();
+    let override_rows: BTreeMap<String, String> = overrides
+        .into_iter()
+        .map(|(seq, table, reason, at, by)| {
+            (seq.to_string(), format!("{table}|{reason}|{at}|{by}"))
+        })
+        .collect();
     let found = [
         compare("shift", &shift_rows, &derived_shifts, head_seq),
+        compare("TPPP", &tppp_rows, &derived_tppps, head_seq),
+        compare("table's TPPPs", &mark_rows, &derived_marks, head_seq),
+        compare(
+            "rotation override",
+            &override_rows,
+            &derived_overrides,
+            head_seq,
+        ),
         compare("dealer change", &dealer_rows, &derived_dealers, head_seq),
         compare(
             "shift report signature",

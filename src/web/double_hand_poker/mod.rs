@@ -8,6 +8,7 @@ mod house_way_page;
 // `play::forms::Fields` is also what the kept games' pages read their forms with.
 pub(super) mod play;
 mod settle_api;
+mod table_floor;
 mod tables;
 mod tables_api;
 mod tools_api;

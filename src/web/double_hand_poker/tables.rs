@@ -32,6 +32,11 @@ pub fn router() -> Router<AppState> {
         .route("/tables/{name}", get(show))
         .route("/tables/{name}/dealers", post(dealers))
         .route("/tables/{name}/hands", post(open_hand))
+        .route("/tables/{name}/tppps", post(super::table_floor::mark))
+        .route(
+            "/tables/{name}/rotation-override",
+            post(super::table_floor::override_clock),
+        )
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -74,7 +79,10 @@ impl TableForm {
         let profile = Profile::parse(self.profile.trim()).ok_or_else(|| {
             (
                 "profile",
-                format!("\"{}\" is not lucky-chances or nevada", self.profile),
+                format!(
+                    "\"{}\" is not lucky-chances, nevada or california-2026",
+                    self.profile
+                ),
             )
         })?;
         let seats: i64 = self
@@ -117,7 +125,13 @@ impl TableForm {
                 }
             },
         };
-        config.validate().map_err(|e| (e.field, e.message))?;
+        config.validate().map_err(|e| match e.field {
+            // The rotation options are typed in the options box.
+            f if f.starts_with("pd_") || f.starts_with("tppp_") => {
+                ("options", format!("{f}: {}", e.message))
+            }
+            f => (f, e.message),
+        })?;
         Ok(config)
     }
 }
@@ -237,15 +251,30 @@ struct TablePage<'a> {
     /// when), and who is in the box (docs/shifts.md).
     shift: Option<(String, String, String)>,
     in_the_box: String,
+    /// The rotation clock and the TPPPs (docs/shifts.md).
+    floor: super::table_floor::FloorView,
 }
 
 /// A refused form of a table's page: the assign form's message beside its
-/// user name, with the name typed kept; opening a hand's beside its button.
+/// user name, with the name typed kept; opening a hand's beside its button;
+/// the TPPP and override forms' beside theirs (`table_floor.rs`).
 #[derive(Default)]
-struct TableRefusal {
-    dealer: String,
-    username: String,
-    open: String,
+pub(super) struct TableRefusal {
+    pub dealer: String,
+    pub username: String,
+    pub open: String,
+    pub tppp: String,
+    pub tppp_name: String,
+    pub rotation: String,
+    pub reason: String,
+}
+
+impl TableRefusal {
+    fn any(&self) -> bool {
+        ![&self.dealer, &self.open, &self.tppp, &self.rotation]
+            .iter()
+            .all(|m| m.is_empty())
+    }
 }
 
 pub(super) async fn load_table(state: &AppState, name: &str) -> Result<Table, PageError> {
@@ -286,7 +315,7 @@ async fn play_action(state: &AppState, staff: &Staff, table: &str) -> Result<Act
     Ok(found.map_or(Action::ActOnTable { assigned: false }, |a| a.run_hands()))
 }
 
-async fn table_page(
+pub(super) async fn table_page(
     state: &AppState,
     staff: &Staff,
     name: &str,
@@ -307,7 +336,8 @@ async fn table_page(
         ),
     };
     let current = hands.iter().find(|h| h.is_open());
-    let failed = !(refusal.dealer.is_empty() && refusal.open.is_empty());
+    let failed = refusal.any();
+    let floor = super::table_floor::floor_view(state, staff, config).await?;
     let open_shift = crate::store::shifts::open_at(&state.db, &config.name).await?;
     let in_the_box = open_shift
         .as_ref()
@@ -354,6 +384,7 @@ async fn table_page(
         refusal,
         shift,
         in_the_box,
+        floor,
     });
     Ok(if failed {
         (StatusCode::UNPROCESSABLE_ENTITY, body).into_response()
@@ -389,7 +420,7 @@ async fn dealers(
     let refused = |message: String| TableRefusal {
         dealer: message,
         username: form.username.clone(),
-        open: String::new(),
+        ..TableRefusal::default()
     };
     let assign = match form.op.as_str() {
         "assign" => true,
@@ -449,6 +480,7 @@ async fn open_hand(
             options: None,
             seats: None,
             posted: None,
+            tppps: Vec::new(),
         }],
     };
     match state.hand_writer.submit(None, command).await {

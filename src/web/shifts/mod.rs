@@ -7,6 +7,7 @@
 
 mod api;
 mod chart;
+mod floor_api;
 mod pages;
 
 use axum::Router;
@@ -36,6 +37,20 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/shifts/{id}/close", post(api::close))
         .route("/api/v1/shifts/{id}/report", get(api::report))
         .route("/api/v1/reports/shift", get(api::range_report))
+        .route("/shifts/tppps", post(pages::register_tppp))
+        .route(
+            "/api/v1/tppps",
+            get(floor_api::list).post(floor_api::register),
+        )
+        .route("/api/v1/tables/{name}/tppps", post(floor_api::mark))
+        .route(
+            "/api/v1/tables/{name}/rotation-override",
+            post(floor_api::override_clock),
+        )
+        .route(
+            "/api/v1/tables/{name}/rotation-clock",
+            get(floor_api::clock),
+        )
 }
 
 /// Any error that has an HTTP answer, as that answer.

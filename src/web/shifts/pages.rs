@@ -60,6 +60,22 @@ struct HomePage {
     required: bool,
     typed_table: String,
     error: String,
+    /// The TPPP registry, each with the table they are marked at.
+    tppps: Vec<(crate::domain::shifts::tppp::Tppp, String)>,
+    /// The registration form as typed, and its refusal's field and message.
+    tppp_form: TpppForm,
+    tppp_error: (String, String),
+}
+
+impl HomePage {
+    /// The registration form's message for `field`, if it is at fault.
+    fn tppp_error_on(&self, field: &str) -> &str {
+        if self.tppp_error.0 == field {
+            &self.tppp_error.1
+        } else {
+            ""
+        }
+    }
 }
 
 async fn home_page(
@@ -80,7 +96,74 @@ async fn home_page(
         required: shifts::required(&state.db).await?,
         typed_table,
         error,
+        tppps: registry(state).await?,
+        tppp_form: TpppForm::default(),
+        tppp_error: (String::new(), String::new()),
     })
+}
+
+async fn registry(
+    state: &AppState,
+) -> Result<Vec<(crate::domain::shifts::tppp::Tppp, String)>, crate::store::StoreError> {
+    let marks = shifts::floor::marks(&state.db).await?;
+    Ok(shifts::floor::tppps(&state.db)
+        .await?
+        .into_iter()
+        .map(|t| {
+            let at = marks
+                .iter()
+                .find(|(_, n)| *n == t.name)
+                .map(|(table, _)| table.clone())
+                .unwrap_or_default();
+            (t, at)
+        })
+        .collect())
+}
+
+#[derive(serde::Deserialize, Default)]
+pub(super) struct TpppForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    company: String,
+    #[serde(default)]
+    badge: String,
+}
+
+/// `POST /shifts/tppps`: registers a TPPP.
+pub(super) async fn register_tppp(
+    State(state): State<AppState>,
+    uri: Uri,
+    CsrfForm(staff, form): CsrfForm<TpppForm>,
+) -> PageResult {
+    staff
+        .require(&state, Action::ManageShifts, uri.path())
+        .await?;
+    let actor = &staff.0.user.username;
+    match shifts::floor::register(
+        &state.db,
+        &state.audit_key,
+        actor,
+        &form.name,
+        &form.company,
+        &form.badge,
+    )
+    .await
+    {
+        Ok(_) => Ok(Redirect::to("/shifts#tppp-registry").into_response()),
+        Err(e) => {
+            let (status, fe) = refused(e).map_err(super::api)?;
+            let mut page = home_page(&state, &staff, String::new(), String::new()).await?;
+            // A conflict (a name or badge already registered) shows at the name.
+            let field = match fe.field() {
+                "company" | "badge" => fe.field().to_string(),
+                _ => "name".to_string(),
+            };
+            page.tppp_error = (field, fe.message().to_string());
+            page.tppp_form = form;
+            Ok((status, render(&page)).into_response())
+        }
+    }
 }
 
 /// `GET /shifts`.

@@ -71,6 +71,10 @@ pub enum HandEvent {
         /// recorded before they were (those replay exactly as before).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         posted: Option<PostedRules>,
+        /// The TPPPs marked at the table when the hand opened (docs/shifts.md):
+        /// under `tppp_wagers_only_as_pd` none of them may be a bettor.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tppps: Vec<String>,
     },
     /// Who banks, how much, which option they chose and who refused the
     /// option before them. `option` and `declined` are absent from events

@@ -170,3 +170,6 @@ mod mixed_tests;
 
 #[cfg(test)]
 mod note_tests;
+
+#[cfg(test)]
+mod tppp_tests;

@@ -42,8 +42,9 @@ impl PostedRules {
 }
 
 /// The opening event of a hand at `table`, dealt by `dealer` (the signed-in
-/// user): the table's rules as they are now, all recorded.
-pub fn opened_at(table: &TableConfig, dealer: &str) -> HandEvent {
+/// user): the table's rules as they are now, and the TPPPs marked there,
+/// all recorded.
+pub fn opened_at(table: &TableConfig, dealer: &str, tppps: Vec<String>) -> HandEvent {
     HandEvent::HandOpened {
         table: table.name.clone(),
         dealer: dealer.to_string(),
@@ -56,6 +57,7 @@ pub fn opened_at(table: &TableConfig, dealer: &str) -> HandEvent {
             player_schedule: table.player_schedule.clone(),
             bank_schedule: table.bank_schedule.clone(),
         }),
+        tppps,
     }
 }
 
@@ -71,11 +73,13 @@ pub fn open_request(event: &HandEvent, actor: &str) -> Result<String, HandError>
         options,
         seats,
         posted,
+        tppps,
     } = event
     else {
         return Err(HandError::NotOpened);
     };
     let given = [
+        ("tppps", !tppps.is_empty()),
         ("profile", profile.is_some()),
         ("options", options.is_some()),
         ("seats", seats.is_some()),

@@ -23,7 +23,7 @@ fn ev(v: serde_json::Value) -> HandEvent {
 fn after(event: serde_json::Value, check: Check) -> Result<Option<HandEvent>, HandError> {
     let mut state = None;
     for e in [
-        opened_at(&table(), "dana"),
+        opened_at(&table(), "dana", Vec::new()),
         ev(json!({"type": "pd_set", "seat": 1, "player": "Pat", "bank": "200"})),
     ] {
         state = Some(HandState::apply(state, &e).expect("setup").0);

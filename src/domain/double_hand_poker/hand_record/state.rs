@@ -135,6 +135,8 @@ pub struct HandState {
     enforced: Option<Enforced>,
     /// Corrections recorded after close (`outcome_corrected`).
     corrections: u32,
+    /// The TPPPs marked at the table when the hand opened.
+    tppps: Vec<String>,
 }
 
 impl HandState {
@@ -264,6 +266,19 @@ impl HandState {
     /// recorded them (None and empty for hands recorded without them).
     pub fn pd_choice(&self) -> &PdChoice {
         &self.pd_choice
+    }
+
+    /// The rule options the hand was opened under.
+    pub fn rules(&self) -> crate::domain::double_hand_poker::options::RuleOptions {
+        crate::domain::double_hand_poker::options::RuleOptions::for_profile(
+            self.input.profile.unwrap_or_default(),
+        )
+        .with(&self.input.options.clone().unwrap_or_default())
+    }
+
+    /// The TPPPs marked at the table when the hand opened.
+    pub fn tppps(&self) -> &[String] {
+        &self.tppps
     }
 
     /// The table's posted rules this hand is held to (None: recorded

@@ -7,6 +7,7 @@
 
 mod cache;
 mod plan;
+mod rotation;
 pub(super) mod sqlite_writer;
 
 use serde::{Deserialize, Serialize};
@@ -21,6 +22,8 @@ use crate::store::audit::{self, Clock};
 use crate::store::{Backend, Db, StoreError, WriteTx, begin_write};
 pub(super) use cache::{HandCache, NoCache, OpenHands};
 use plan::{Planned, Projection};
+pub(super) use rotation::check_rotation;
+pub use rotation::{ROTATION_HANDS, rotation_history};
 
 /// Most events in one command (a whole hand fits).
 pub const COMMAND_EVENTS_MAX: usize = 200;
@@ -82,6 +85,9 @@ pub enum CommandError {
     /// No open shift covers the table and the room requires one (409).
     #[error("events[0].table: {0}")]
     NoShift(String),
+    /// The table's PD rotation clock ran out (409).
+    #[error("events[0].table: {0}")]
+    RotationClock(String),
     #[error("idempotency_key: \"{0}\" was already used for a different command")]
     IdempotencyMismatch(String),
     /// A command field the store checks itself (the idempotency key).
@@ -97,7 +103,7 @@ impl AsFieldError for CommandError {
         Some(match self {
             CommandError::Hand(e) => return e.field_error(),
             CommandError::UnknownHand(id) => worded("hand_id").with_value(id.as_str()),
-            CommandError::NoShift(_) => worded("events[0].table"),
+            CommandError::NoShift(_) | CommandError::RotationClock(_) => worded("events[0].table"),
             CommandError::UnknownTable(table) => {
                 worded("events[0].table").with_value(table.as_str())
             }
@@ -132,6 +138,7 @@ pub async fn execute(
     hand_id: Option<&str>,
     command: &HandCommand,
 ) -> Result<(CommandResult, bool), CommandError> {
+    check_rotation(db, chrono_tz::UTC, hand_id, command).await?;
     execute_at(db, key, &Clock::System, hand_id, command).await
 }
 
@@ -178,6 +185,7 @@ pub(super) async fn execute_in(
                     let shift = plan::ShiftAtOpen {
                         covering: row.try_get(10)?,
                         required: row.try_get(11)?,
+                        tppps: row.try_get(12)?,
                     };
                     Ok::<_, StoreError>((config, shift))
                 })

@@ -24,12 +24,13 @@ pub(super) const SELECT_HAND_VERSION: &str = "SELECT version FROM hands WHERE id
 pub(super) const SELECT_HAND_EVENTS: &str =
     "SELECT payload FROM audit_log WHERE hand_id = $1 ORDER BY seq";
 /// The table a new hand opens at, read in the command's transaction, with
-/// the open shift covering it (column 10) and the room's "shifts
-/// required" setting (column 11).
+/// the open shift covering it (column 10), the room's "shifts
+/// required" setting (column 11) and the TPPPs marked at it (column 12).
 pub(super) fn select_table() -> String {
     let shift = "(SELECT s.id FROM shifts s WHERE s.closed_at IS NULL \
         AND (s.table_id IS NULL OR s.table_id = card_tables.name) ORDER BY s.opened_seq LIMIT 1), \
-        (SELECT r.value FROM room_settings r WHERE r.key = 'shifts_required') FROM card_tables";
+        (SELECT r.value FROM room_settings r WHERE r.key = 'shifts_required'), \
+        card_tables.tppps FROM card_tables";
     format!(
         "{} WHERE name = $1",
         crate::store::double_hand_poker::tables::SELECT_TABLE
@@ -37,11 +38,12 @@ pub(super) fn select_table() -> String {
     )
 }
 
-/// The shift part of [`select_table`]'s row: the covering shift's id and
-/// the setting's text.
+/// The rest of [`select_table`]'s row: the covering shift's id, the
+/// setting's text, and the marked TPPPs (a JSON array of names).
 pub(super) struct ShiftAtOpen {
     pub covering: Option<String>,
     pub required: Option<String>,
+    pub tppps: Option<String>,
 }
 pub(super) const INSERT_RESULT: &str = "INSERT INTO idempotency_keys \
      (key, request_hash, response_status, response_body, created_at) VALUES ($1, $2, 200, $3, $4)";
@@ -143,11 +145,16 @@ pub(super) fn new_hand(
         shift.required.as_deref() == Some("true"),
     )
     .map_err(|e| CommandError::NoShift(e.to_string()))?;
+    let tppps: Vec<String> = match &shift.tppps {
+        Some(text) => serde_json::from_str(text)
+            .map_err(|e| StoreError::Internal(format!("table {name}: stored TPPPs: {e}")))?,
+        None => Vec::new(),
+    };
     Ok(Prior {
         hand_id: uuid::Uuid::now_v7().to_string(),
         state: None,
         events: Vec::new(),
-        opening: Some(opened_at(&table, &command.actor)),
+        opening: Some(opened_at(&table, &command.actor, tppps)),
     })
 }
 

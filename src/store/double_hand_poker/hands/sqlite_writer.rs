@@ -186,6 +186,7 @@ fn execute(
                     let shift = plan::ShiftAtOpen {
                         covering: r.get(10)?,
                         required: r.get(11)?,
+                        tppps: r.get(12)?,
                     };
                     Ok((
                         crate::store::double_hand_poker::tables::TableColumns {

@@ -25,7 +25,7 @@ use axum::routing::get;
 use serde::Deserialize;
 
 use super::tables::{may_play, require_play};
-use crate::domain::double_hand_poker::table::{PastHand, PdProposal, TableConfig, propose_pd};
+use crate::domain::double_hand_poker::table::{PdProposal, TableConfig, propose_pd};
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::{self, HandCommand};
 use crate::store::double_hand_poker::tables;
@@ -35,9 +35,6 @@ use crate::web::{ApiError, AppState, PageContext, PagePost, Staff, Typed};
 use ask::{Refusal, ask_first};
 use forms::{Fields, events_of};
 use view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
-
-/// Closed hands read for the PD rotation proposal.
-const ROTATION_HANDS: i64 = 12;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -74,6 +71,8 @@ struct ShowQuery {
 #[template(path = "double_hand_poker/hand.html")]
 struct HandPage<'a> {
     ctx: PageContext,
+    /// The table's PD rotation clock, while the PD is chosen (docs/shifts.md).
+    rotation: Option<super::table_floor::ClockView>,
     id: &'a str,
     table: &'a str,
     /// The hand's number at its table.
@@ -197,33 +196,13 @@ async fn proposal(
     table: Option<&TableConfig>,
     refused: &[i64],
 ) -> Option<PdProposal> {
-    let recent = tables::hands(&state.db, &loaded.state.table, ROTATION_HANDS)
-        .await
-        .ok()?;
-    let mut history = Vec::new();
-    for h in recent.iter().rev().filter(|h| h.status == "closed") {
-        let Ok(Some(view)) = hands::get(&state.db, &h.id).await else {
-            continue;
-        };
-        let Ok(past) = Loaded::from_view(view) else {
-            continue;
-        };
-        let Some(pd) = past.state.pd() else { continue };
-        let choice = past.state.pd_choice();
-        history.push(PastHand {
-            pd_seat: pd.seat,
-            pd_player: pd.player.clone(),
-            option: choice.option,
-            declined: choice.declined.clone(),
-            primary_wagers: past
-                .state
-                .wagers()
-                .iter()
-                .filter(|w| !w.backline)
-                .map(|w| (w.seat, w.bettor.clone()))
-                .collect(),
-        });
-    }
+    let history = crate::store::double_hand_poker::hands::rotation_history(
+        &state.db,
+        &loaded.state.table,
+        hands::ROTATION_HANDS,
+    )
+    .await
+    .ok()?;
     let min_wagers = table.map_or(3, |t| t.rules().pd_min_wagers);
     propose_pd(&history, refused, loaded.seats(), min_wagers)
 }
@@ -300,8 +279,13 @@ async fn render(
         None => previous.is_some_and(|p| p.state.any_entered_as_cards()),
     };
     let status = refusal.status;
+    let rotation = match (&table, step == Step::Pd) {
+        (Some(t), true) => super::table_floor::clock_view(state, t).await?,
+        _ => None,
+    };
     let body = page(&HandPage {
         ctx: PageContext::of(staff),
+        rotation,
         id: &loaded.view.id,
         table: &loaded.state.table,
         number: loaded.view.number,

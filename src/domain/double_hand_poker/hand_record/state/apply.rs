@@ -33,14 +33,16 @@ impl HandState {
                     options,
                     seats,
                     posted,
+                    tppps,
                 } => {
-                    let enforced = posted.as_ref().map(|posted| Enforced {
-                        posted: posted.clone(),
-                        unit: crate::domain::double_hand_poker::options::RuleOptions::for_profile(
+                    let rules =
+                        crate::domain::double_hand_poker::options::RuleOptions::for_profile(
                             profile.unwrap_or_default(),
                         )
-                        .with(&options.clone().unwrap_or_default())
-                        .min_unit,
+                        .with(&options.clone().unwrap_or_default());
+                    let enforced = posted.as_ref().map(|posted| Enforced {
+                        posted: posted.clone(),
+                        unit: rules.min_unit,
                         seats: seats.unwrap_or(settle::DEFAULT_SEATS),
                     });
                     let input = ScenarioInput {
@@ -71,6 +73,7 @@ impl HandState {
                         settlement: None,
                         enforced,
                         corrections: 0,
+                        tppps: tppps.clone(),
                     };
                     // The table's rules themselves must be valid.
                     if full {
@@ -110,6 +113,7 @@ impl HandState {
                 declined,
             } => {
                 next.require(Phase::Betting, event, "the PD is set before the dice")?;
+                next.check_offer_recorded(*option)?;
                 if let Some(rules) = &next.enforced {
                     rules.check_seat("seat", *seat)?;
                 }
@@ -176,6 +180,7 @@ impl HandState {
                     rules.check_wager(*seat, *amount)?;
                 }
                 let normalised = next.name("bettor", bettor, check)?;
+                next.check_tppp_bettor(normalised.as_deref().unwrap_or(bettor))?;
                 if let Some(bettor) = &normalised {
                     recorded = Some(HandEvent::WagerPlaced {
                         id: id.clone(),

@@ -10,6 +10,42 @@ use crate::domain::double_hand_poker::hand_record::events::HandEvent;
 use crate::domain::double_hand_poker::settle::{ActionInput, PdInput, Scenario, SeatMap};
 
 impl HandState {
+    /// A TPPP marked at the table takes wagers only as the PD
+    /// (`tppp_wagers_only_as_pd`): never a bettor while another holds the bank.
+    pub(super) fn check_tppp_bettor(&self, bettor: &str) -> Result<(), HandError> {
+        use crate::domain::double_hand_poker::rotation_clock::is_tppp;
+        if !is_tppp(&self.tppps, bettor) || !self.rules().tppp_wagers_only_as_pd {
+            return Ok(());
+        }
+        let pd = self.input.pd.player.as_str();
+        if self.pd_set && is_tppp(&[pd.to_string()], bettor) {
+            return Ok(());
+        }
+        Err(HandError::Refused {
+            field: "bettor".into(),
+            value: bettor.to_string(),
+            why: format!(
+                "is a TPPP marked at this table: a TPPP takes wagers only while holding the bank, and {pd} holds it (tppp_wagers_only_as_pd)"
+            ),
+        })
+    }
+
+    /// Under `pd_offer_each_hand` the bank is offered before every hand:
+    /// the PD's acceptance (the option they chose) is recorded with them.
+    pub(super) fn check_offer_recorded(
+        &self,
+        option: Option<crate::domain::double_hand_poker::hand_record::PdOption>,
+    ) -> Result<(), HandError> {
+        if option.is_some() || !self.rules().pd_offer_each_hand {
+            return Ok(());
+        }
+        Err(HandError::Refused {
+            field: "option".into(),
+            value: String::new(),
+            why: "is required at this table: the bank is offered before every hand, and the PD's acceptance is recorded as bank_one or bank_two (pd_offer_each_hand)".into(),
+        })
+    }
+
     pub(super) fn require(
         &self,
         phase: Phase,
