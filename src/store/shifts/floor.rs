@@ -70,6 +70,16 @@ pub async fn marks(db: &Db) -> Result<Vec<(String, String)>, StoreError> {
     marks_of(rows)
 }
 
+/// The TPPPs marked at `table` now.
+pub async fn marks_at(db: &Db, table: &str) -> Result<Vec<String>, StoreError> {
+    Ok(marks(db)
+        .await?
+        .into_iter()
+        .filter(|(t, _)| t == table)
+        .map(|(_, n)| n)
+        .collect())
+}
+
 async fn marks_tx(tx: &mut WriteTx) -> Result<Vec<(String, String)>, StoreError> {
     let rows = on_tx!(tx, |c| sqlx::query_as(SELECT_MARKS)
         .fetch_all(&mut **c)

@@ -74,12 +74,7 @@ pub async fn floor_view(
     staff: &Staff,
     config: &TableConfig,
 ) -> Result<FloorView, StoreError> {
-    let here = floor::marks(&state.db)
-        .await?
-        .into_iter()
-        .filter(|(t, _)| *t == config.name)
-        .map(|(_, n)| n)
-        .collect();
+    let here = floor::marks_at(&state.db, &config.name).await?;
     Ok(FloorView {
         clock: clock_view(state, config).await?,
         here,

@@ -315,6 +315,32 @@ async fn play_action(state: &AppState, staff: &Staff, table: &str) -> Result<Act
     Ok(found.map_or(Action::ActOnTable { assigned: false }, |a| a.run_hands()))
 }
 
+/// The table's PD rotation rules in words, when it has any.
+fn rotation_words(rules: &crate::domain::double_hand_poker::options::RuleOptions) -> String {
+    let clock = crate::domain::double_hand_poker::rotation_clock::RotationRule::of(rules)
+        .map(|r| {
+            format!(
+                "; the bank to {} players other than a TPPP every {} minutes",
+                r.min_other, r.minutes
+            )
+        })
+        .unwrap_or_default();
+    let offer = if rules.pd_offer_each_hand {
+        "; the bank offered before every hand"
+    } else {
+        ""
+    };
+    let tppp = if rules.tppp_wagers_only_as_pd {
+        format!(
+            "; at most {} TPPP, who bets only as the PD",
+            rules.tppp_max_per_table
+        )
+    } else {
+        String::new()
+    };
+    format!("{clock}{offer}{tppp}")
+}
+
 pub(super) async fn table_page(
     state: &AppState,
     staff: &Staff,
@@ -363,7 +389,8 @@ pub(super) async fn table_page(
             rules.min_unit,
             rules.pd_min_wagers
         )
-        .to_lowercase(),
+        .to_lowercase()
+            + &rotation_words(&rules),
         player_schedule: schedule_text(config.player_schedule.as_deref()),
         bank_schedule: schedule_text(config.bank_schedule.as_deref()),
         limits,

@@ -100,13 +100,7 @@ pub(super) async fn mark(
     )
     .await
     .map_err(api)?;
-    let here: Vec<String> = floor::marks(&state.db)
-        .await
-        .map_err(api)?
-        .into_iter()
-        .filter(|(t, _)| *t == table)
-        .map(|(_, n)| n)
-        .collect();
+    let here = floor::marks_at(&state.db, &table).await.map_err(api)?;
     Ok(Json(json!({ "table": table, "tppps": here })).into_response())
 }
 

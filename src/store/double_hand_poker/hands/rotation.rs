@@ -67,12 +67,7 @@ pub(in crate::store) async fn check_rotation(
             if pd_set.is_none() || !rules.pd_offer_each_hand {
                 return Ok(());
             }
-            let tppps = crate::store::shifts::floor::marks(db)
-                .await?
-                .into_iter()
-                .filter(|(t, _)| *t == name)
-                .map(|(_, n)| n)
-                .collect();
+            let tppps = crate::store::shifts::floor::marks_at(db, &name).await?;
             (name, rules, tppps, table.config.seats)
         }
     };
