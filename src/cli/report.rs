@@ -137,14 +137,12 @@ fn print(
             print!("{}", String::from_utf8_lossy(&bytes));
         }
         Format::Json => {
-            let mut value = serde_json::to_value(report).map_err(failure)?;
-            if let (Some(s), Some(map)) = (signature, value.as_object_mut()) {
-                map.insert(
-                    "signature".into(),
-                    serde_json::to_value(s).map_err(failure)?,
-                );
-            }
-            println!("{}", serde_json::to_string_pretty(&value).map_err(failure)?);
+            use std::io::Write;
+            let json = crate::domain::shifts::report::ReportJson { report, signature };
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            serde_json::to_writer_pretty(&mut out, &json).map_err(failure)?;
+            writeln!(out).map_err(failure)?;
+            out.flush().map_err(failure)?;
         }
     }
     Ok(())

@@ -274,6 +274,16 @@ pub fn redact(url: &str) -> String {
     }
 }
 
+/// The file behind an SQLite pool; None for PostgreSQL and in-memory
+/// databases (another connection would not see them).
+pub(crate) fn sqlite_file(db: &Db) -> Option<std::path::PathBuf> {
+    let Db::Sqlite(pool) = db else { return None };
+    let path = pool.connect_options().get_filename().to_path_buf();
+    let name = path.to_string_lossy();
+    let in_memory = name.is_empty() || name.contains(":memory:");
+    (!in_memory).then_some(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::redact;

@@ -255,6 +255,18 @@ pub struct Report {
     pub digest: String,
 }
 
+/// The report as the JSON API and the CLI write it: its fields, and where
+/// it stands against its shift's signature. Serialized straight to the
+/// output, never through a JSON tree (a room's report holds tens of
+/// thousands of player lines).
+#[derive(Debug, Serialize)]
+pub struct ReportJson<'a> {
+    #[serde(flatten)]
+    pub report: &'a Report,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<Standing>,
+}
+
 /// The report's format name, in its JSON.
 pub const REPORT_FORMAT: &str = "pitbook-shift-report/1";
 

@@ -18,7 +18,7 @@ use super::hands::{
 };
 use crate::domain::common::audit::AuditKey;
 use crate::store::audit::Clock;
-use crate::store::{Db, StoreError, begin_write};
+use crate::store::{Db, StoreError, begin_write, sqlite_file};
 
 /// Most commands in one transaction.
 pub const BATCH_COMMANDS_MAX: usize = 64;
@@ -95,16 +95,6 @@ impl HandWriter {
             .map_err(|_| gone())?;
         answer.await.map_err(|_| gone())?
     }
-}
-
-/// The file behind an SQLite pool; None for PostgreSQL and in-memory
-/// databases (another connection would not see them).
-fn sqlite_file(db: &Db) -> Option<std::path::PathBuf> {
-    let Db::Sqlite(pool) = db else { return None };
-    let path = pool.connect_options().get_filename().to_path_buf();
-    let name = path.to_string_lossy();
-    let in_memory = name.is_empty() || name.contains(":memory:");
-    (!in_memory).then_some(path)
 }
 
 fn answer(batch: &mut Vec<Job>, replies: Vec<Reply>) {

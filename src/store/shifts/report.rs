@@ -39,6 +39,36 @@ macro_rules! fetch {
     };
 }
 
+/// The SQLite file a page's report reads (None: PostgreSQL, an in-memory
+/// database, or the signing transaction, which must read what it holds).
+fn sqlite_file_of(on: &On<'_>) -> Option<std::path::PathBuf> {
+    match on {
+        On::Db(db) => crate::store::sqlite_file(db),
+        On::Tx(_) => None,
+    }
+}
+
+/// Runs `read` on a read-only connection to the SQLite file at `path` on
+/// a blocking thread: sqlx's SQLite driver hands each row across threads,
+/// which was most of a 15,000-hand report's time (BENCHMARKS.md, "Shift
+/// report").
+async fn blocking<T: Send + 'static>(
+    path: std::path::PathBuf,
+    read: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T> + Send + 'static,
+) -> Result<T, StoreError> {
+    tokio::task::spawn_blocking(move || {
+        let conn = rusqlite::Connection::open_with_flags(
+            &path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        read(&conn)
+    })
+    .await
+    .map_err(|e| StoreError::Internal(format!("the report's read: {e}")))?
+    .map_err(StoreError::from)
+}
+
 fn is_postgres(on: &On<'_>) -> bool {
     matches!(on, On::Tx(WriteTx::Postgres(_)) | On::Db(Db::Postgres(_)))
 }
@@ -151,10 +181,43 @@ pub async fn read(on: &mut On<'_>, scope: &Scope, zone: Tz) -> Result<ReportInpu
         table_test(on, "h.table_id")
     );
     let table = scope.table.as_deref();
-    let rows: Vec<HandRow> = fetch!(on, &hands_sql, |q| q
-        .bind(&scope.from)
-        .bind(&scope.to)
-        .bind(table));
+    let binds = [
+        Some(scope.from.clone()),
+        Some(scope.to.clone()),
+        scope.table.clone(),
+    ];
+    let rows: Vec<HandRow> = match sqlite_file_of(on) {
+        Some(path) => {
+            let b = binds.clone();
+            blocking(path, move |conn| {
+                let mut statement = conn.prepare(&hands_sql)?;
+                let rows = statement.query_map(rusqlite::params_from_iter(b.iter()), |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                        r.get(7)?,
+                        r.get(8)?,
+                        r.get(9)?,
+                        r.get(10)?,
+                        r.get(11)?,
+                        r.get(12)?,
+                        r.get(13)?,
+                    ))
+                })?;
+                rows.collect()
+            })
+            .await?
+        }
+        None => fetch!(on, &hands_sql, |q| q
+            .bind(&scope.from)
+            .bind(&scope.to)
+            .bind(table)),
+    };
     let hands: Vec<ReportHand> = rows
         .into_iter()
         .map(|r| {
@@ -189,7 +252,34 @@ pub async fn read(on: &mut On<'_>, scope: &Scope, zone: Tz) -> Result<ReportInpu
          AND h.status = 'closed' AND p.role = 'bettor' GROUP BY h.table_id, p.name",
         table_test(on, "h.table_id")
     );
-    let sums: Vec<PlayerSums> = if is_postgres(on) {
+    let sums: Vec<PlayerSums> = if let Some(path) = sqlite_file_of(on) {
+        // Each bet's row, summed here: SQLite's GROUP BY sorts them first,
+        // which took as long as reading them.
+        let sql = players_sql
+            .replace(
+                "COUNT(*), SUM(p.staked_e4), SUM(COALESCE(p.net_e4, 0))",
+                "p.staked_e4, COALESCE(p.net_e4, 0)",
+            )
+            .replace(" GROUP BY h.table_id, p.name", "");
+        blocking(path, move |conn| {
+            let mut statement = conn.prepare(&sql)?;
+            let mut rows = statement.query(rusqlite::params_from_iter(binds.iter()))?;
+            let mut sums: std::collections::HashMap<(String, String), (i64, i64, i64)> =
+                std::collections::HashMap::new();
+            while let Some(r) = rows.next()? {
+                let key = (r.get::<_, String>(0)?, r.get::<_, String>(1)?);
+                let sum = sums.entry(key).or_default();
+                sum.0 += 1;
+                sum.1 += r.get::<_, i64>(2)?;
+                sum.2 += r.get::<_, i64>(3)?;
+            }
+            Ok(sums
+                .into_iter()
+                .map(|((table, name), (n, staked, net))| (table, name, n, staked, net))
+                .collect())
+        })
+        .await?
+    } else if is_postgres(on) {
         // SUM of BIGINT is NUMERIC on PostgreSQL: cast back.
         let sql = players_sql
             .replace("SUM(p.staked_e4)", "CAST(SUM(p.staked_e4) AS BIGINT)")

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use super::{api, check_table, csv_response, range_bounds};
 use crate::domain::shifts::Shift;
-use crate::domain::shifts::report::{Report, standing};
+use crate::domain::shifts::report::{Report, ReportJson, standing};
 use crate::domain::staff::Action;
 use crate::store::audit::now_text;
 use crate::store::shifts::{self, ShiftError, report as reports};
@@ -138,18 +138,16 @@ pub(super) async fn close(
     .await
     .map_err(api)?;
     let shift = found(&state, &id).await?;
-    Ok(Json(report_json(&shift, &report)).into_response())
+    Ok(report_json(&shift, &report))
 }
 
-fn report_json(shift: &Shift, report: &Report) -> Value {
-    let mut value = serde_json::to_value(report).unwrap_or_default();
-    if let Some(map) = value.as_object_mut() {
-        map.insert(
-            "signature".into(),
-            serde_json::to_value(standing(shift, report)).unwrap_or_default(),
-        );
-    }
-    value
+/// The report with its standing, serialized straight into the body.
+fn report_json(shift: &Shift, report: &Report) -> Response {
+    Json(ReportJson {
+        report,
+        signature: Some(standing(shift, report)),
+    })
+    .into_response()
 }
 
 #[derive(Deserialize, Default)]
@@ -204,7 +202,7 @@ pub(super) async fn report(
     .await
     .map_err(api)?;
     match format {
-        Format::Json => Ok(Json(report_json(&shift, &report)).into_response()),
+        Format::Json => Ok(report_json(&shift, &report)),
         Format::Csv => csv_response(&report, &format!("shift-{id}")).map_err(api),
     }
 }
@@ -234,7 +232,11 @@ pub(super) async fn range_report(
         .await
         .map_err(api)?;
     match format {
-        Format::Json => Ok(Json(serde_json::to_value(&report).unwrap_or_default()).into_response()),
+        Format::Json => Ok(Json(ReportJson {
+            report: &report,
+            signature: None,
+        })
+        .into_response()),
         Format::Csv => csv_response(&report, "report").map_err(api),
     }
 }
