@@ -136,7 +136,11 @@ impl Db {
             Ok(Db::Sqlite(open_pool(options, url.to_string()).await?))
         } else {
             let options = PgConnectOptions::from_str(url)
-                .map_err(|e| StoreError::Url(format!("\"{}\": {e}", redact(url))))?;
+                .map_err(|e| StoreError::Url(format!("\"{}\": {e}", redact(url))))?
+                // pitbook's statements are short: compiling one costs more
+                // than it saves (the shift report's players, 420 ms with
+                // JIT, 180 without; BENCHMARKS.md, "Shift report").
+                .options([("jit", "off")]);
             Ok(Db::Postgres(open_pool(options, redact(url)).await?))
         }
     }

@@ -69,6 +69,20 @@ async fn blocking<T: Send + 'static>(
     .map_err(StoreError::from)
 }
 
+/// A PostgreSQL connection of `on`, for the statements only it runs.
+enum Pg<'a> {
+    Tx(&'a mut sqlx::Transaction<'static, sqlx::Postgres>),
+    Pool(&'a sqlx::PgPool),
+}
+
+fn postgres_of<'a>(on: &'a mut On<'_>) -> Option<Pg<'a>> {
+    match on {
+        On::Tx(WriteTx::Postgres(c)) => Some(Pg::Tx(c)),
+        On::Db(Db::Postgres(pool)) => Some(Pg::Pool(pool)),
+        _ => None,
+    }
+}
+
 fn is_postgres(on: &On<'_>) -> bool {
     matches!(on, On::Tx(WriteTx::Postgres(_)) | On::Db(Db::Postgres(_)))
 }
@@ -102,7 +116,7 @@ type HandRow = (
 
 type PlayerSums = (String, String, i64, i64, i64);
 
-type ChangeRow = (String, String, String, String, i64);
+type ChangeRow = (String, String, String, String, String, i64);
 
 /// The hour of `at` (UTC text) on the cardroom's clock.
 fn hour_of(zone: Tz, at: &str) -> String {
@@ -173,6 +187,67 @@ pub async fn of_range(
 
 /// The hands, players and changes of `scope`.
 pub async fn read(on: &mut On<'_>, scope: &Scope, zone: Tz) -> Result<ReportInput, StoreError> {
+    // From a pool, the two big reads run at once on two connections.
+    let (rows, sums) = match on {
+        On::Db(db) => {
+            let db: &Db = db;
+            let (mut a, mut b) = (On::Db(db), On::Db(db));
+            tokio::try_join!(hand_rows(&mut a, scope), player_sums(&mut b, scope))?
+        }
+        On::Tx(_) => (hand_rows(on, scope).await?, player_sums(on, scope).await?),
+    };
+    let hands: Vec<ReportHand> = rows
+        .into_iter()
+        .map(|r| {
+            let status = match r.5.as_str() {
+                "closed" => HandStatus::Closed,
+                "voided" => HandStatus::Voided,
+                _ => HandStatus::Open,
+            };
+            ReportHand {
+                hour: hour_of(zone, &r.4),
+                id: r.0,
+                table: r.1,
+                number: r.2.unwrap_or(0),
+                training: r.3,
+                opened_at: r.4,
+                status,
+                corrected: r.6,
+                dealer: r.7,
+                pd: r.8,
+                bank: r.9.map(from_e4),
+                wagered: from_e4(r.10),
+                collection: r.11.map(from_e4),
+                pd_net: r.12.map(from_e4),
+                settlement_seq: r.13,
+            }
+        })
+        .collect();
+    let players = sums
+        .into_iter()
+        .map(|(table, name, hands, staked, net)| PlayerRow {
+            table,
+            name,
+            hands: hands as u64,
+            staked: from_e4(staked),
+            net: from_e4(net),
+        })
+        .collect();
+    let changes = changes(on, &hands).await?;
+    let (rotation, overrides, tppps) = floor(on, scope).await?;
+    Ok(ReportInput {
+        hands,
+        players,
+        changes,
+        anchors: Vec::new(),
+        rotation,
+        overrides,
+        tppps,
+    })
+}
+
+/// The range's hands, as the report reads them.
+async fn hand_rows(on: &mut On<'_>, scope: &Scope) -> Result<Vec<HandRow>, StoreError> {
     let hands_sql = format!(
         "SELECT h.id, h.table_id, h.number, COALESCE(c.training, FALSE), h.opened_at, h.status, \
          h.corrected <> 0, h.dealer, h.pd_name, h.bank_e4, h.wagered_e4, h.collection_e4, h.pd_net_e4, \
@@ -218,49 +293,31 @@ pub async fn read(on: &mut On<'_>, scope: &Scope, zone: Tz) -> Result<ReportInpu
             .bind(&scope.to)
             .bind(table)),
     };
-    let hands: Vec<ReportHand> = rows
-        .into_iter()
-        .map(|r| {
-            let status = match r.5.as_str() {
-                "closed" => HandStatus::Closed,
-                "voided" => HandStatus::Voided,
-                _ => HandStatus::Open,
-            };
-            ReportHand {
-                hour: hour_of(zone, &r.4),
-                id: r.0,
-                table: r.1,
-                number: r.2.unwrap_or(0),
-                training: r.3,
-                opened_at: r.4,
-                status,
-                corrected: r.6,
-                dealer: r.7,
-                pd: r.8,
-                bank: r.9.map(from_e4),
-                wagered: from_e4(r.10),
-                collection: r.11.map(from_e4),
-                pd_net: r.12.map(from_e4),
-                settlement_seq: r.13,
-            }
-        })
-        .collect();
-    let players_sql = format!(
-        "SELECT h.table_id, p.name, COUNT(*), SUM(p.staked_e4), SUM(COALESCE(p.net_e4, 0)) \
-         FROM hands h JOIN hand_people p ON p.hand_id = h.id \
-         WHERE h.opened_at >= $1 AND h.opened_at < $2 AND {} \
-         AND h.status = 'closed' AND p.role = 'bettor' GROUP BY h.table_id, p.name",
+    Ok(rows)
+}
+
+/// Each player's bets at each table over the range, summed.
+async fn player_sums(on: &mut On<'_>, scope: &Scope) -> Result<Vec<PlayerSums>, StoreError> {
+    let table = scope.table.as_deref();
+    let binds = [
+        Some(scope.from.clone()),
+        Some(scope.to.clone()),
+        scope.table.clone(),
+    ];
+    // Each player's bets at each table. The range's closed hands, and
+    // each hand's bets along the people's primary key.
+    let range = format!(
+        "WHERE h.opened_at >= $1 AND h.opened_at < $2 AND {} AND h.status = 'closed'",
         table_test(on, "h.table_id")
     );
+    let bets = "FROM hands h JOIN hand_people p ON p.hand_id = h.id";
     let sums: Vec<PlayerSums> = if let Some(path) = sqlite_file_of(on) {
         // Each bet's row, summed here: SQLite's GROUP BY sorts them first,
         // which took as long as reading them.
-        let sql = players_sql
-            .replace(
-                "COUNT(*), SUM(p.staked_e4), SUM(COALESCE(p.net_e4, 0))",
-                "p.staked_e4, COALESCE(p.net_e4, 0)",
-            )
-            .replace(" GROUP BY h.table_id, p.name", "");
+        let sql = format!(
+            "SELECT h.table_id, p.name, p.staked_e4, COALESCE(p.net_e4, 0) {bets} {range} \
+             AND p.role = 'bettor'"
+        );
         blocking(path, move |conn| {
             let mut statement = conn.prepare(&sql)?;
             let mut rows = statement.query(rusqlite::params_from_iter(binds.iter()))?;
@@ -280,53 +337,96 @@ pub async fn read(on: &mut On<'_>, scope: &Scope, zone: Tz) -> Result<ReportInpu
         })
         .await?
     } else if is_postgres(on) {
-        // SUM of BIGINT is NUMERIC on PostgreSQL: cast back.
-        let sql = players_sql
-            .replace("SUM(p.staked_e4)", "CAST(SUM(p.staked_e4) AS BIGINT)")
-            .replace(
-                "SUM(COALESCE(p.net_e4, 0))",
-                "CAST(SUM(COALESCE(p.net_e4, 0)) AS BIGINT)",
-            );
+        // SUM of BIGINT is NUMERIC on PostgreSQL: cast back. `OFFSET 0`
+        // keeps the planner from flattening the lateral read into a scan
+        // of every hand's people (BENCHMARKS.md, "Shift report").
+        let sql = format!(
+            "SELECT h.table_id, p.name, COUNT(*), CAST(SUM(p.staked_e4) AS BIGINT), \
+             CAST(SUM(COALESCE(p.net_e4, 0)) AS BIGINT) FROM hands h CROSS JOIN LATERAL \
+             (SELECT q.name, q.staked_e4, q.net_e4 FROM hand_people q \
+              WHERE q.hand_id = h.id AND q.role = 'bettor' OFFSET 0) p \
+             {range} GROUP BY h.table_id, p.name"
+        );
         fetch!(on, &sql, |q| q
             .bind(&scope.from)
             .bind(&scope.to)
             .bind(table))
     } else {
-        fetch!(on, &players_sql, |q| q
+        let sql = format!(
+            "SELECT h.table_id, p.name, COUNT(*), SUM(p.staked_e4), \
+             SUM(COALESCE(p.net_e4, 0)) {bets} {range} AND p.role = 'bettor' \
+             GROUP BY h.table_id, p.name"
+        );
+        fetch!(on, &sql, |q| q
             .bind(&scope.from)
             .bind(&scope.to)
             .bind(table))
     };
-    let players = sums
-        .into_iter()
-        .map(|(table, name, hands, staked, net)| PlayerRow {
-            table,
-            name,
-            hands: hands as u64,
-            staked: from_e4(staked),
-            net: from_e4(net),
-        })
-        .collect();
-    // The corrections' and voids' reasons, hand by hand along the log's
-    // hand index (a hand's few records, the kinds kept here): few hands
-    // change, and a join of the range's hands with the log, or a test of
-    // the kind in the statement, let PostgreSQL's planner scan the log.
-    let mut changes = Vec::new();
-    let changed = hands
+    Ok(sums)
+}
+
+/// The corrections' and voids' reasons of the `hands` that changed, along
+/// the log's hand index (a hand's few records; the kinds kept here): a
+/// join of the range's hands with the log, or a test of the kind in the
+/// statement, let PostgreSQL's planner scan the log. PostgreSQL reads them
+/// in one statement (`= ANY`), an SQLite file through one prepared
+/// statement, the signing transaction hand by hand.
+async fn changes(on: &mut On<'_>, hands: &[ReportHand]) -> Result<Vec<HandChange>, StoreError> {
+    const SQL: &str = "SELECT hand_id, event_type, payload, actor, recorded_at, seq \
+        FROM audit_log WHERE hand_id = $1 ORDER BY seq";
+    let ids: Vec<String> = hands
         .iter()
-        .filter(|h: &&ReportHand| h.corrected || h.status == HandStatus::Voided);
-    for h in changed {
-        let rows: Vec<ChangeRow> = fetch!(
-            on,
-            "SELECT event_type, payload, actor, recorded_at, seq FROM audit_log \
-             WHERE hand_id = $1 ORDER BY seq",
-            |q| q.bind(&h.id)
-        );
-        let changing = rows
-            .into_iter()
-            .filter(|r| r.0 == "outcome_corrected" || r.0 == "hand_voided");
-        changes.extend(changing.map(|(kind, payload, by, at, seq)| {
-            HandChange {
+        .filter(|h| h.corrected || h.status == HandStatus::Voided)
+        .map(|h| h.id.clone())
+        .collect();
+    let rows: Vec<ChangeRow> = if ids.is_empty() {
+        Vec::new()
+    } else if let Some(pg) = postgres_of(on) {
+        let sql = "SELECT hand_id, event_type, payload, actor, recorded_at, seq \
+            FROM audit_log WHERE hand_id = ANY($1) ORDER BY seq";
+        let query = sqlx::query_as(sql).bind(&ids);
+        match pg {
+            Pg::Tx(c) => query.fetch_all(&mut **c).await?,
+            Pg::Pool(pool) => query.fetch_all(pool).await?,
+        }
+    } else if let Some(path) = sqlite_file_of(on) {
+        blocking(path, move |conn| {
+            let mut statement = conn.prepare(SQL)?;
+            let mut rows = Vec::new();
+            for id in &ids {
+                let found = statement.query_map([id], |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                    ))
+                })?;
+                for row in found {
+                    rows.push(row?);
+                }
+            }
+            Ok(rows)
+        })
+        .await?
+    } else {
+        let mut rows = Vec::new();
+        for id in &ids {
+            let found: Vec<ChangeRow> = fetch!(on, SQL, |q| q.bind(id));
+            rows.extend(found);
+        }
+        rows
+    };
+    let by_id: std::collections::HashMap<&str, &ReportHand> =
+        hands.iter().map(|h| (h.id.as_str(), h)).collect();
+    let mut changes: Vec<HandChange> = rows
+        .into_iter()
+        .filter(|r| r.1 == "outcome_corrected" || r.1 == "hand_voided")
+        .filter_map(|(id, kind, payload, by, at, seq)| {
+            let h = by_id.get(id.as_str())?;
+            Some(HandChange {
                 reason: serde_json::from_str::<serde_json::Value>(&payload)
                     .ok()
                     .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(String::from))
@@ -336,25 +436,17 @@ pub async fn read(on: &mut On<'_>, scope: &Scope, zone: Tz) -> Result<ReportInpu
                 } else {
                     "correction"
                 },
-                hand: h.id.clone(),
+                hand: id,
                 table: h.table.clone(),
                 number: h.number,
                 by,
                 at,
                 seq,
-            }
-        }));
-    }
-    let (rotation, overrides, tppps) = floor(on, scope).await?;
-    Ok(ReportInput {
-        hands,
-        players,
-        changes,
-        anchors: Vec::new(),
-        rotation,
-        overrides,
-        tppps,
-    })
+            })
+        })
+        .collect();
+    changes.sort_by_key(|c| c.seq);
+    Ok(changes)
 }
 
 type Floor = (
