@@ -42,7 +42,10 @@ pub(in crate::store) async fn check_rotation(
             let state = existing_hand(id, &payloads)?
                 .state
                 .ok_or(HandError::NotOpened)?;
-            let seats = state.scenario_input().seats.unwrap_or(7);
+            let seats = state
+                .scenario_input()
+                .seats
+                .unwrap_or(crate::domain::double_hand_poker::settle::DEFAULT_SEATS);
             (
                 state.table.clone(),
                 state.rules(),
