@@ -101,7 +101,6 @@ fn check_file(
     let mut number = 0u64;
     // The id of the hand on the line before, which each line names.
     let mut before: Option<String> = None;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     loop {
         let mut chunk: Vec<(u64, String)> = Vec::with_capacity(CHUNK_LINES);
         while chunk.len() < CHUNK_LINES {
@@ -118,22 +117,12 @@ fn check_file(
         if chunk.is_empty() {
             break;
         }
-        let per_thread = chunk.len().div_ceil(threads);
-        let checked: Vec<Result<(u64, Named, HandCheck), LineError>> =
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = chunk
-                    .chunks(per_thread)
-                    .map(|run| {
-                        scope.spawn(move || run.iter().map(|l| check_line(l, key)).collect())
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .flat_map(|h: std::thread::ScopedJoinHandle<'_, Vec<_>>| {
-                        h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
-                    })
-                    .collect()
-            });
+        // On rayon's threads, kept for the whole file (a thread started
+        // per chunk allocated from fresh pages the kernel zeroed first).
+        let checked: Vec<Result<(u64, Named, HandCheck), LineError>> = {
+            use rayon::prelude::*;
+            chunk.par_iter().map(|l| check_line(l, key)).collect()
+        };
         for result in checked {
             let (line, hand, mut check) =
                 result.map_err(|e| CliError::BadInput(format!("{name} {e}")))?;

@@ -15,6 +15,10 @@ use super::field_error::{AsFieldError, FieldError};
 /// rust_decimal's 28 significant digits.
 const MONEY_TEXT_LEN_MAX: usize = 24;
 
+/// Longest canonical text: 29 digits (a leading 0 before the point), the
+/// point and a sign.
+const CANONICAL_LEN_MAX: usize = 32;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoneyError {
     #[error(
@@ -138,11 +142,39 @@ impl Money {
 
     /// Canonical text: at least two decimal places, no trailing zeros beyond.
     pub fn to_canonical(self) -> String {
+        self.canonical_into(&mut [0; CANONICAL_LEN_MAX]).to_string()
+    }
+
+    /// [`Self::to_canonical`] written into `buf`, the digits from the end:
+    /// no allocation (an export writes a dozen amounts a wager).
+    fn canonical_into(self, buf: &mut [u8; CANONICAL_LEN_MAX]) -> &str {
         let mut d = self.0.normalize();
         if d.scale() < 2 {
             d.rescale(2);
         }
-        d.to_string()
+        let scale = d.scale() as usize;
+        let mut digits = d.mantissa().unsigned_abs();
+        let mut at = buf.len();
+        let mut written = 0;
+        loop {
+            at -= 1;
+            buf[at] = b'0' + (digits % 10) as u8;
+            digits /= 10;
+            written += 1;
+            if written == scale {
+                at -= 1;
+                buf[at] = b'.';
+            }
+            if digits == 0 && written > scale {
+                break;
+            }
+        }
+        // As rust_decimal writes it: a negative zero keeps its sign.
+        if d.is_sign_negative() {
+            at -= 1;
+            buf[at] = b'-';
+        }
+        std::str::from_utf8(&buf[at..]).unwrap_or_default()
     }
 
     /// Dealer-friendly form for explanations: "$60", "$12.50", "-$5".
@@ -210,7 +242,7 @@ impl Sum for Money {
 
 impl Serialize for Money {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_canonical())
+        s.serialize_str(self.canonical_into(&mut [0; CANONICAL_LEN_MAX]))
     }
 }
 
@@ -338,6 +370,21 @@ mod tests {
     use super::*;
 
     proptest! {
+        /// The canonical text written digit by digit is what rust_decimal
+        /// writes, for any decimal (any scale, sign and size).
+        #[test]
+        fn canonical_text_is_rust_decimals(
+            lo in any::<u32>(), mid in any::<u32>(), hi in any::<u32>(),
+            negative in any::<bool>(), scale in 0u32..=28,
+        ) {
+            let money = Money(Decimal::from_parts(lo, mid, hi, negative, scale));
+            let mut d = money.0.normalize();
+            if d.scale() < 2 {
+                d.rescale(2);
+            }
+            prop_assert_eq!(money.to_canonical(), d.to_string());
+        }
+
         /// The short-amount path reads exactly what the decimal parser
         /// reads: the same value, scale and sign (so the same text back).
         #[test]

@@ -13,7 +13,10 @@ use sqlx::Row;
 use crate::domain::history::{Cursor, HandFilter};
 use crate::domain::history_export::{ExportRecord, HandSource};
 use crate::store::audit::{AuditRecord, SELECT_RECORD};
-use crate::store::verify::log_reader::{RawRecord, RecordVisitor, read_postgres, read_sqlite};
+use crate::store::history::query::Bind;
+use crate::store::verify::log_reader::{
+    RawRecord, RecordVisitor, open_read_only, read_postgres, read_sqlite, read_sqlite_on,
+};
 use crate::store::{Db, StoreError};
 
 /// Hands read and built together.
@@ -39,39 +42,98 @@ pub struct BatchHand {
 const SELECT_BATCH: &str = "SELECT h.id, h.number, h.opened_at, h.last_seq, \
     (SELECT MIN(a.seq) FROM audit_log a WHERE a.hand_id = h.id) FROM hands h";
 
-/// The next batch of hands `filter` keeps, newest first, after `after`;
-/// `bounds`: its time range in UTC (`time::bounds`).
-pub async fn next_batch(
+/// The next batch of hands `filter` keeps, newest first, after `after`,
+/// with their records; and where the batch after it starts (None: this was
+/// the last). `bounds`: its time range in UTC (`time::bounds`). Blocking:
+/// call it on a blocking thread. On an SQLite file both reads go through
+/// one rusqlite connection on this thread (sqlx's driver hands each row
+/// across threads); PostgreSQL is read through `runtime`.
+pub fn next_batch(
     db: &Db,
+    runtime: &tokio::runtime::Handle,
     filter: &HandFilter,
     bounds: (Option<String>, Option<String>),
     after: Option<&Cursor>,
-) -> Result<Vec<BatchHand>, StoreError> {
+) -> Result<(Vec<HandSource>, Option<Cursor>), StoreError> {
     let mut filter = filter.clone();
     filter.after = after.cloned();
     let (sql, conditions) =
         super::page_query(db, SELECT_BATCH, &filter, bounds, BATCH_HANDS as i64)?;
+    let (batch, sources) = match crate::store::sqlite_file(db) {
+        Some(path) => {
+            let conn = open_read_only(&path)?;
+            let batch = sqlite_batch(&conn, &sql, &conditions.binds)?;
+            let sources = read_batch(db, runtime, &batch, Some(&conn))?;
+            (batch, sources)
+        }
+        None => {
+            let batch = runtime.block_on(pooled_batch(db, &sql, &conditions.binds))?;
+            let sources = read_batch(db, runtime, &batch, None)?;
+            (batch, sources)
+        }
+    };
+    let next = if batch.len() < BATCH_HANDS {
+        None
+    } else {
+        cursor_after(&batch)
+    };
+    Ok((sources, next))
+}
+
+fn batch_hand(
+    id: String,
+    number: i64,
+    opened_at: String,
+    last_seq: i64,
+    first_seq: Option<i64>,
+) -> BatchHand {
+    BatchHand {
+        id,
+        number,
+        opened_at,
+        last_seq,
+        first_seq: first_seq.unwrap_or(last_seq),
+    }
+}
+
+async fn pooled_batch(db: &Db, sql: &str, binds: &[Bind]) -> Result<Vec<BatchHand>, StoreError> {
     Ok(on_pool!(db, |pool| {
-        let rows = bound!(sqlx::query(&sql), &conditions.binds)
-            .fetch_all(pool)
-            .await?;
+        let rows = bound!(sqlx::query(sql), binds).fetch_all(pool).await?;
         rows.iter()
             .map(|r| {
-                let last_seq: i64 = r.try_get(3)?;
-                Ok::<_, sqlx::Error>(BatchHand {
-                    id: r.try_get(0)?,
-                    number: r.try_get(1)?,
-                    opened_at: r.try_get(2)?,
-                    last_seq,
-                    first_seq: r.try_get::<Option<i64>, _>(4)?.unwrap_or(last_seq),
-                })
+                Ok::<_, sqlx::Error>(batch_hand(
+                    r.try_get(0)?,
+                    r.try_get(1)?,
+                    r.try_get(2)?,
+                    r.try_get(3)?,
+                    r.try_get(4)?,
+                ))
             })
             .collect::<Result<Vec<_>, _>>()?
     }))
 }
 
+fn sqlite_batch(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    binds: &[Bind],
+) -> Result<Vec<BatchHand>, StoreError> {
+    // rusqlite binds by position; `$N` would be numbered by first appearance.
+    let mut statement = conn.prepare(&sql.replace('$', "?"))?;
+    let rows = statement.query_map(rusqlite::params_from_iter(binds), |r| {
+        Ok(batch_hand(
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+        ))
+    })?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
 /// Where the batch after `batch` starts.
-pub fn cursor_after(batch: &[BatchHand]) -> Option<Cursor> {
+fn cursor_after(batch: &[BatchHand]) -> Option<Cursor> {
     batch.last().map(|h| Cursor {
         opened_at: h.opened_at.clone(),
         id: h.id.clone(),
@@ -125,12 +187,13 @@ fn from_stored(r: AuditRecord) -> ExportRecord {
     }
 }
 
-/// The records of every hand of `batch`, in the batch's order. Call it on
-/// a blocking thread: SQLite is read on it, PostgreSQL through `runtime`.
-pub fn read_batch(
+/// The records of every hand of `batch`, in the batch's order, on `conn`
+/// when given (an SQLite file's), else through `runtime`.
+fn read_batch(
     db: &Db,
     runtime: &tokio::runtime::Handle,
     batch: &[BatchHand],
+    conn: Option<&rusqlite::Connection>,
 ) -> Result<Vec<HandSource>, StoreError> {
     let compact = |h: &&BatchHand| h.last_seq - h.first_seq <= SPAN_MAX;
     let mut collect = Collect {
@@ -146,12 +209,15 @@ pub fn read_batch(
     let from = batch.iter().filter(compact).map(|h| h.first_seq).min();
     let to = batch.iter().filter(compact).map(|h| h.last_seq).max();
     if let (Some(from), Some(to)) = (from, to) {
-        match db {
-            Db::Sqlite(pool) => {
+        match (db, conn) {
+            (_, Some(conn)) => read_sqlite_on(conn, from, to, &mut collect)?,
+            (Db::Sqlite(pool), None) => {
                 let path = pool.connect_options().get_filename().to_path_buf();
                 read_sqlite(&path, from, to, &mut collect)?;
             }
-            Db::Postgres(pool) => runtime.block_on(read_postgres(pool, from, to, &mut collect))?,
+            (Db::Postgres(pool), None) => {
+                runtime.block_on(read_postgres(pool, from, to, &mut collect))?
+            }
         }
     }
     let mut records = collect.records;

@@ -20,6 +20,16 @@ pub enum Bind {
     Bool(bool),
 }
 
+impl rusqlite::ToSql for Bind {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        match self {
+            Bind::Text(t) => t.to_sql(),
+            Bind::Int(i) => i.to_sql(),
+            Bind::Bool(b) => b.to_sql(),
+        }
+    }
+}
+
 /// A WHERE clause under construction: its conditions and their binds.
 #[derive(Debug, Default)]
 pub struct Where {

@@ -37,8 +37,23 @@ pub fn read_sqlite(
     to: i64,
     visitor: &mut (dyn RecordVisitor + Send),
 ) -> Result<(), StoreError> {
-    let failed = |e: rusqlite::Error| StoreError::Internal(format!("reading the audit log: {e}"));
-    let conn = open_read_only(path).map_err(failed)?;
+    let conn = open_read_only(path).map_err(log_read_failed)?;
+    read_sqlite_on(&conn, from, to, visitor)
+}
+
+fn log_read_failed(e: rusqlite::Error) -> StoreError {
+    StoreError::Internal(format!("reading the audit log: {e}"))
+}
+
+/// [`read_sqlite`] on a connection already open (read-only, as
+/// [`open_read_only`] opens it).
+pub fn read_sqlite_on(
+    conn: &rusqlite::Connection,
+    from: i64,
+    to: i64,
+    visitor: &mut (dyn RecordVisitor + Send),
+) -> Result<(), StoreError> {
+    let failed = log_read_failed;
     let sql = format!("SELECT {COLUMNS} FROM audit_log WHERE seq >= ?1 AND seq <= ?2 ORDER BY seq");
     let mut statement = conn.prepare(&sql).map_err(failed)?;
     let mut rows = statement.query([from, to]).map_err(failed)?;
@@ -71,7 +86,7 @@ pub fn read_sqlite(
 /// beyond it).
 const MMAP_BYTES_MAX: i64 = 1 << 40;
 
-pub(super) fn open_read_only(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
+pub(crate) fn open_read_only(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
     use rusqlite::OpenFlags;
     let conn = rusqlite::Connection::open_with_flags(
         path,

@@ -12,7 +12,7 @@ use chrono_tz::Tz;
 
 use crate::domain::history::HandFilter;
 use crate::domain::history_export::{self, BuildError, CSV_HEADER, HandSource};
-use crate::store::history::export::{BATCH_HANDS, cursor_after, next_batch, read_batch};
+use crate::store::history::export::next_batch;
 use crate::store::{Db, StoreError};
 
 /// What an export is written as.
@@ -134,8 +134,8 @@ fn read_all(
     let mut after = None;
     let mut previous: Option<String> = None;
     loop {
-        let batch = runtime.block_on(next_batch(db, filter, bounds.clone(), after.as_ref()))?;
-        let sources: Batch = read_batch(db, runtime, &batch)?
+        let (sources, next) = next_batch(db, runtime, filter, bounds.clone(), after.as_ref())?;
+        let sources: Batch = sources
             .into_iter()
             .map(|s| {
                 let before = previous.replace(s.id.clone());
@@ -145,10 +145,10 @@ fn read_all(
         if !sources.is_empty() && send.send(sources).is_err() {
             return Ok(());
         }
-        if batch.len() < BATCH_HANDS {
-            return Ok(());
+        match next {
+            Some(cursor) => after = Some(cursor),
+            None => return Ok(()),
         }
-        after = cursor_after(&batch);
     }
 }
 
@@ -162,58 +162,41 @@ fn csv_error(e: csv::Error) -> ExportError {
 const RUN_HANDS: usize = 32;
 
 /// The hands built and written, in order: split into runs of
-/// [`RUN_HANDS`], which every CPU (this thread too) takes one after
-/// another, each into a buffer of its own. Each hand comes with the id of
-/// the hand on the line before.
+/// [`RUN_HANDS`], which rayon's threads (one per CPU, kept for the whole
+/// export) take one after another, each into a buffer of its own. Threads
+/// started for each batch cost a fifth of the export's CPU: each new
+/// thread's allocations came from fresh pages the kernel zeroed first
+/// (BENCHMARKS.md). Each hand comes with the id of the hand on the line
+/// before.
 fn built(
     sources: Vec<(HandSource, Option<String>)>,
     format: Format,
     zone: Tz,
     buffers: &mut Vec<Vec<u8>>,
 ) -> Result<Vec<Vec<u8>>, ExportError> {
+    use rayon::prelude::*;
     use std::sync::Mutex;
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
-    let mut runs: Vec<Mutex<Option<Batch>>> = Vec::new();
+    let mut runs: Vec<Batch> = Vec::new();
     let mut sources = sources.into_iter().peekable();
     while sources.peek().is_some() {
-        runs.push(Mutex::new(Some(sources.by_ref().take(RUN_HANDS).collect())));
+        runs.push(sources.by_ref().take(RUN_HANDS).collect());
     }
-    let next = AtomicUsize::new(0);
     let pool = Mutex::new(std::mem::take(buffers));
-    let done: Vec<Mutex<Option<Vec<u8>>>> = runs.iter().map(|_| Mutex::new(None)).collect();
-    let work = || -> Result<(), ExportError> {
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(slot) = runs.get(i) else {
-                return Ok(());
-            };
-            let run = lock(slot).take().unwrap_or_default();
+    let done = runs
+        .into_par_iter()
+        .map(|run| {
             let mut buffer = lock(&pool).pop().unwrap_or_default();
             buffer.clear();
-            *lock(&done[i]) = Some(lines(run, format, zone, buffer)?);
-        }
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads.min(runs.len()))
-            .map(|_| scope.spawn(work))
-            .collect();
-        let mine = work();
-        helpers
-            .into_iter()
-            .try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .and(mine)
-    })?;
+            lines(run, format, zone, buffer)
+        })
+        .collect::<Result<Vec<_>, _>>();
     *buffers = pool.into_inner().unwrap_or_else(|p| p.into_inner());
-    Ok(done
-        .into_iter()
-        .filter_map(|d| d.into_inner().unwrap_or_else(|p| p.into_inner()))
-        .collect())
+    done
 }
 
 /// A lock no panic has left poisoned in any way that matters here: a
-/// panicking run is resumed on the caller's thread by the join.
+/// panicking run is resumed on the caller's thread by rayon.
 fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
