@@ -5,7 +5,9 @@
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::{CliError, output};
-use crate::domain::double_hand_poker::options::{JokerRule, OptionOverrides, Profile, WheelRule};
+use crate::domain::double_hand_poker::options::{
+    JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule,
+};
 use crate::domain::double_hand_poker::tools::{
     self, CardsRequest, DiceRequest, DiceResponse, EvalResponse, Evaluated, HouseWayResponse,
     SettingsResponse, ToolError,
@@ -67,27 +69,41 @@ enum WheelArg {
     SecondHighest,
 }
 
+impl RuleArgs {
+    fn profile(&self) -> Profile {
+        match self.profile {
+            ProfileArg::LuckyChances => Profile::LuckyChances,
+            ProfileArg::Nevada => Profile::Nevada,
+        }
+    }
+
+    fn overrides(&self) -> OptionOverrides {
+        OptionOverrides {
+            joker: self.joker.map(|j| match j {
+                JokerArg::Bug => JokerRule::Bug,
+                JokerArg::Wild => JokerRule::Wild,
+                JokerArg::None => JokerRule::None,
+            }),
+            wheel: self.wheel.map(|w| match w {
+                WheelArg::Lowest => WheelRule::Lowest,
+                WheelArg::SecondHighest => WheelRule::SecondHighest,
+            }),
+            ..OptionOverrides::default()
+        }
+    }
+
+    /// The options these arguments give.
+    pub(crate) fn options(&self) -> RuleOptions {
+        RuleOptions::for_profile(self.profile()).with(&self.overrides())
+    }
+}
+
 impl CardsArgs {
     fn request(&self) -> CardsRequest {
-        let r = &self.rules;
         CardsRequest {
             cards: tools::CardsText(self.cards.join(" ")),
-            profile: Some(match r.profile {
-                ProfileArg::LuckyChances => Profile::LuckyChances,
-                ProfileArg::Nevada => Profile::Nevada,
-            }),
-            options: Some(OptionOverrides {
-                joker: r.joker.map(|j| match j {
-                    JokerArg::Bug => JokerRule::Bug,
-                    JokerArg::Wild => JokerRule::Wild,
-                    JokerArg::None => JokerRule::None,
-                }),
-                wheel: r.wheel.map(|w| match w {
-                    WheelArg::Lowest => WheelRule::Lowest,
-                    WheelArg::SecondHighest => WheelRule::SecondHighest,
-                }),
-                ..OptionOverrides::default()
-            }),
+            profile: Some(self.rules.profile()),
+            options: Some(self.rules.overrides()),
         }
     }
 }

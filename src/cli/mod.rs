@@ -9,6 +9,7 @@ mod drill;
 mod hand;
 mod history;
 mod history_check;
+mod house_way;
 mod report;
 mod serve;
 mod settle;
@@ -53,6 +54,9 @@ pub enum Command {
     /// Hand tools: evaluate, set by house way, list the 21 settings.
     #[command(subcommand)]
     Hand(hand::HandCommand),
+    /// House ways as files: check one over every hand, diff two.
+    #[command(subcommand)]
+    HouseWay(house_way::HouseWayCommand),
     /// Three dice → the ACTION seat.
     Dice(hand::DiceArgs),
     /// Settle a hand: scenario JSON in (FILE, or stdin), settlement JSON out.
@@ -126,6 +130,7 @@ fn run(command: Command, log_format: LogFormat) -> Result<(), CliError> {
         Command::Serve(args) => serve::run(args, log_format),
         Command::Audit(command) => audit::run(command),
         Command::Hand(command) => hand::run(command),
+        Command::HouseWay(command) => house_way::run(command),
         Command::Dice(args) => hand::run_dice(args),
         Command::Settle(args) => settle::run(args),
         Command::PokerDice(command) => dice_games::run_poker_dice(command),

@@ -363,3 +363,30 @@ fn the_joker_is_fine_when_the_profile_has_one() {
     assert_eq!(v["name"], wild.hand.name);
     assert_eq!(v["name"], "Pair of aces");
 }
+
+/// `house-way check` and `diff` refuse a way that is neither a shipped name
+/// nor a file that parses: exit 2, the line and what was expected, nothing
+/// on stdout (the census itself is tested in the core, docs/house-ways.md).
+#[test]
+fn house_way_check_refuses_a_file_that_does_not_parse_naming_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "house-way 1\nname mine\nwhen no pair, pair Z\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    for args in [
+        vec!["house-way", "check", bad],
+        vec!["house-way", "diff", "reference", bad],
+    ] {
+        let (code, out, err) = pitbook(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert!(err.contains("line 3: expected a condition"), "{err}");
+        assert!(err.contains("(found \"pair Z\")"), "{err}");
+    }
+    let (code, _, err) = pitbook(&["house-way", "check", "no-such-way"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("not a shipped house way (reference, foxwoods)"),
+        "{err}"
+    );
+}

@@ -40,23 +40,48 @@ impl HouseWay for ReferenceHouseWay {
 
     fn set(&self, cards: &[Card; 7], opts: &RuleOptions) -> HouseWaySetting {
         let ctx = Ctx::new(cards, EvalRules::from_options(opts));
-        let ((i, j), rule) = ctx.choose();
-        let hand = SetHand::split(cards, i, j);
-        if !fouled_with(&hand, ctx.rules) {
-            return HouseWaySetting {
-                hand,
-                rule: rule.into_owned(),
-            };
-        }
-        // The rule's setting fouls (possible with a wild joker): play the
-        // legal setting with the best front, then the best back.
-        let best = ctx.best_setting(|_, _| true);
-        let (i, j) = best.map_or((i, j), |b| b.front);
-        HouseWaySetting {
-            hand: SetHand::split(cards, i, j),
-            rule: format!("{rule} would foul: played the legal setting with the best front"),
-        }
+        let (front, rule) = ctx.choose();
+        finish(&ctx, front, rule.into_owned())
     }
+}
+
+/// The setting with `front` in front, which `rule` chose; when it fouls
+/// (possible with a wild joker), the legal setting with the best front,
+/// then the best back.
+fn finish(ctx: &Ctx<'_>, front: (usize, usize), rule: String) -> HouseWaySetting {
+    let hand = SetHand::split(ctx.cards, front.0, front.1);
+    if !fouled_with(&hand, ctx.rules) {
+        return HouseWaySetting { hand, rule };
+    }
+    let best = ctx.best_setting(|_, _| true);
+    let (i, j) = best.map_or(front, |b| b.front);
+    HouseWaySetting {
+        hand: SetHand::split(ctx.cards, i, j),
+        rule: format!("{rule} would foul: played the legal setting with the best front"),
+    }
+}
+
+/// House ways as files (docs/house-ways.md).
+pub mod census;
+pub mod file;
+mod program;
+
+pub use file::{FileError, HouseWayFile};
+pub use program::NO_RULE;
+
+/// The house ways pitbook ships, by name: each a file of
+/// `house_way/ways/`, its source cited in it.
+pub const SHIPPED: [(&str, &str); 2] = [
+    ("reference", include_str!("house_way/ways/reference.txt")),
+    ("foxwoods", include_str!("house_way/ways/foxwoods.txt")),
+];
+
+/// A shipped house way, parsed.
+pub fn shipped(name: &str) -> Option<HouseWayFile> {
+    SHIPPED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| HouseWayFile::parse(text).expect("a shipped house way parses (tested)"))
 }
 
 type Rule = std::borrow::Cow<'static, str>;
@@ -447,11 +472,7 @@ impl<'a> Ctx<'a> {
 }
 
 fn behind_text(what: &str, high: HandRank, front: &str) -> Rule {
-    let played = match high.category() {
-        Category::StraightFlush => "straight flush",
-        Category::Flush => "flush",
-        _ => "straight",
-    };
+    let played = program::played_text(high.category());
     format!("{what}: {played} behind, {front}").into()
 }
 

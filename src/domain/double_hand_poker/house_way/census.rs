@@ -1,0 +1,175 @@
+//! Every seven-card hand through a house way: `pitbook house-way check`
+//! (each hand set, never fouled, the seven cards used; how many hands each
+//! rule decides) and `house-way diff` (the hands two ways set differently).
+//! The hands are split by their lowest card, so callers run the parts on
+//! every CPU and add them up.
+
+use super::file::HouseWayFile;
+use super::{HouseWay, HouseWaySetting};
+use crate::domain::cards::Card;
+use crate::domain::double_hand_poker::options::{JokerRule, RuleOptions};
+
+/// Hands kept as examples of each problem.
+pub const EXAMPLES_MAX: usize = 5;
+
+/// The deck the options deal: 53 cards, or 52 without the joker.
+pub fn deck_size(opts: &RuleOptions) -> u8 {
+    if opts.joker == JokerRule::None {
+        52
+    } else {
+        53
+    }
+}
+
+/// What `check` found over some of the hands.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CheckCounts {
+    pub hands: u64,
+    /// Hands each rule decided, by the rule's place in the file.
+    pub by_rule: Vec<u64>,
+    /// Hands no rule sets.
+    pub unset: u64,
+    /// Hands whose setting fouls, or does not use the seven cards.
+    pub fouled: u64,
+    pub examples: Vec<Problem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub cards: [Card; 7],
+    pub what: String,
+}
+
+impl CheckCounts {
+    pub fn plus(mut self, other: CheckCounts) -> CheckCounts {
+        self.hands += other.hands;
+        if self.by_rule.len() < other.by_rule.len() {
+            self.by_rule.resize(other.by_rule.len(), 0);
+        }
+        for (a, b) in self.by_rule.iter_mut().zip(other.by_rule) {
+            *a += b;
+        }
+        self.unset += other.unset;
+        self.fouled += other.fouled;
+        self.examples.extend(other.examples);
+        self.examples.truncate(EXAMPLES_MAX);
+        self
+    }
+}
+
+/// `check` over the hands whose lowest card is `first` (a card index).
+pub fn check_part(way: &HouseWayFile, opts: &RuleOptions, first: u8) -> CheckCounts {
+    let mut counts = CheckCounts {
+        by_rule: vec![0; way.rules.len()],
+        ..CheckCounts::default()
+    };
+    for_each_hand_from(first, deck_size(opts), &mut |cards| {
+        counts.hands += 1;
+        let Some(rule) = way.rule_for(cards, opts) else {
+            counts.unset += 1;
+            keep(&mut counts.examples, cards, "no rule sets it".to_string());
+            return;
+        };
+        counts.by_rule[rule] += 1;
+        let setting = way.set(cards, opts);
+        if let Some(problem) = problem_of(cards, &setting, opts) {
+            counts.fouled += 1;
+            let line = way.rules[rule].line;
+            keep(
+                &mut counts.examples,
+                cards,
+                format!("{problem} (the rule at line {line})"),
+            );
+        }
+    });
+    counts
+}
+
+fn problem_of(cards: &[Card; 7], setting: &HouseWaySetting, opts: &RuleOptions) -> Option<String> {
+    let mut used = setting.hand.cards();
+    used.sort();
+    let mut dealt = *cards;
+    dealt.sort();
+    if used != dealt {
+        return Some(format!("it sets {} from other cards", setting.hand));
+    }
+    setting
+        .hand
+        .is_fouled(opts)
+        .then(|| format!("it sets {}, which fouls", setting.hand))
+}
+
+fn keep(examples: &mut Vec<Problem>, cards: &[Card; 7], what: String) {
+    if examples.len() < EXAMPLES_MAX {
+        examples.push(Problem {
+            cards: *cards,
+            what,
+        });
+    }
+}
+
+/// What `diff` found over some of the hands.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DiffCounts {
+    pub hands: u64,
+    pub different: u64,
+    pub examples: Vec<([Card; 7], HouseWaySetting, HouseWaySetting)>,
+}
+
+impl DiffCounts {
+    pub fn plus(mut self, other: DiffCounts) -> DiffCounts {
+        self.hands += other.hands;
+        self.different += other.different;
+        self.examples.extend(other.examples);
+        self.examples.truncate(EXAMPLES_MAX);
+        self
+    }
+}
+
+/// The hands whose lowest card is `first` that `a` and `b` set to
+/// different cards behind and in front (their words may differ).
+pub fn diff_part(
+    a: &(dyn HouseWay + Sync),
+    b: &(dyn HouseWay + Sync),
+    opts: &RuleOptions,
+    first: u8,
+) -> DiffCounts {
+    let mut counts = DiffCounts::default();
+    for_each_hand_from(first, deck_size(opts), &mut |cards| {
+        counts.hands += 1;
+        let (x, y) = (a.set(cards, opts), b.set(cards, opts));
+        if x.hand != y.hand {
+            counts.different += 1;
+            if counts.examples.len() < EXAMPLES_MAX {
+                counts.examples.push((*cards, x, y));
+            }
+        }
+    });
+    counts
+}
+
+/// Every seven-card hand of a `deck`-card deck whose lowest card index is
+/// `first`, in increasing order of the others.
+pub fn for_each_hand_from(first: u8, deck: u8, f: &mut dyn FnMut(&[Card; 7])) {
+    let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
+    let mut cards = [card(first); 7];
+    for b in first + 1..deck {
+        cards[1] = card(b);
+        for c in b + 1..deck {
+            cards[2] = card(c);
+            for d in c + 1..deck {
+                cards[3] = card(d);
+                for e in d + 1..deck {
+                    cards[4] = card(e);
+                    for g in e + 1..deck {
+                        cards[5] = card(g);
+                        for h in g + 1..deck {
+                            cards[6] = card(h);
+                            f(&cards);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
