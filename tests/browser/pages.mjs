@@ -204,6 +204,9 @@ async function makeData(page) {
   add('a table with a hand in progress', '/tables/FIT-SETTLE');
   // The hand search with every hand above in its results (long names and
   // amounts), and a player's history with their totals.
+  add('house way preview', '/tools/house-way?cards=Kh+Kd+4c+4d+9s+As+Qd');
+  add('house ways', '/tools/house-ways');
+  add('a house way chart', '/tools/house-ways/foxwoods');
   add('hand search', '/history');
   add('hand search, filtered', '/history?player=maximiliana&status=closed&wager_min=50');
   add("a player's history", `/history/player?name=${encodeURIComponent('Maximiliana Featherstonehaugh-Oyelaran')}`);

@@ -261,8 +261,50 @@ async fn the_preview_page_shows_the_setting_and_refuses_bad_cards(backend: Backe
     }
 }
 
+/// The house ways' charts (docs/house-ways.md): the list links each; a
+/// chart reads every rule in order in plain words; an unknown name is 404.
+async fn each_house_way_has_a_chart_to_post(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut dana = table_with_dealer(&app).await;
+    let preview = dana.get("/tools/house-way").await;
+    assert!(
+        preview
+            .body
+            .contains("href=\"/tools/house-ways/reference\"")
+    );
+    let list = dana.get("/tools/house-ways").await;
+    assert_eq!(list.status, 200);
+    for name in ["reference", "foxwoods"] {
+        assert!(
+            list.body
+                .contains(&format!("href=\"/tools/house-ways/{name}\"")),
+            "{}",
+            list.body
+        );
+    }
+    let chart = dana.get("/tools/house-ways/foxwoods").await;
+    assert_eq!(chart.status, 200, "{}", chart.body);
+    for needle in [
+        "<h1>Foxwoods pai gow poker house way</h1>",
+        "<td>1</td><td>Five aces, with a pair of kings</td><td>the kings in front</td>",
+        "<td>Four of a kind (jacks to aces)</td><td>split: two of the four in front</td>",
+        "<td>Two pair, the highest pair 7s to 10s, with an ace (or the joker) besides</td>",
+        "Wizard of Odds",
+    ] {
+        assert!(
+            chart.body.contains(needle),
+            "no {needle:?} in:\n{}",
+            chart.body
+        );
+    }
+    assert_eq!(chart.body.matches("<tr><td>").count(), 22);
+    let unknown = dana.get("/tools/house-ways/nowhere").await;
+    assert_eq!(unknown.status, 404);
+}
+
 on_both_databases!(
     the_hands_are_shown_on_the_hand_page_and_its_record,
     seats_entered_as_results_say_so,
     the_preview_page_shows_the_setting_and_refuses_bad_cards,
+    each_house_way_has_a_chart_to_post,
 );

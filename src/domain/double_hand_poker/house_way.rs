@@ -63,6 +63,7 @@ fn finish(ctx: &Ctx<'_>, front: (usize, usize), rule: String) -> HouseWaySetting
 
 /// House ways as files (docs/house-ways.md).
 pub mod census;
+pub mod chart;
 pub mod file;
 mod program;
 

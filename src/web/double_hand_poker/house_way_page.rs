@@ -7,7 +7,7 @@
 
 use askama::Template;
 use axum::Router;
-use axum::extract::Query;
+use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -15,13 +15,17 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::domain::double_hand_poker::hand_words::{self, HouseWayPreview};
+use crate::domain::double_hand_poker::house_way::{self, HouseWayFile, chart::ChartLine};
 use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
 use crate::domain::double_hand_poker::tools::CardsRequest;
 use crate::web::staff::page;
-use crate::web::{AppState, PageContext, PageResult, Staff};
+use crate::web::{ApiError, AppState, PageContext, PageResult, Staff};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/tools/house-way", get(preview))
+    Router::new()
+        .route("/tools/house-way", get(preview))
+        .route("/tools/house-ways", get(list))
+        .route("/tools/house-ways/{name}", get(chart))
 }
 
 /// What the form sends; every field may be missing (the empty form).
@@ -131,4 +135,62 @@ async fn preview(staff: Staff, Query(q): Query<PreviewQuery>) -> PageResult {
             Ok((StatusCode::UNPROCESSABLE_ENTITY, page(&page_data)).into_response())
         }
     }
+}
+
+/// A house way's rules as they are posted.
+struct WayChart {
+    name: String,
+    title: String,
+    sources: Vec<String>,
+    lines: Vec<ChartLine>,
+}
+
+#[derive(Template)]
+#[template(path = "double_hand_poker/house_way_chart.html")]
+struct ChartPage {
+    ctx: PageContext,
+    ways: Vec<WayChart>,
+    /// One way's chart (its page), or the list of every way.
+    one: bool,
+}
+
+fn way_chart(way: &HouseWayFile) -> WayChart {
+    WayChart {
+        name: way.name.clone(),
+        title: way.title.clone(),
+        sources: way.sources.clone(),
+        lines: house_way::chart::chart(way),
+    }
+}
+
+/// `GET /tools/house-ways`: every house way pitbook has, each by name.
+async fn list(staff: Staff) -> PageResult {
+    let ways = house_way::SHIPPED
+        .iter()
+        .filter_map(|(name, _)| house_way::shipped(name))
+        .map(|w| WayChart {
+            lines: Vec::new(),
+            ..way_chart(&w)
+        })
+        .collect();
+    Ok(page(&ChartPage {
+        ctx: PageContext::of(&staff),
+        ways,
+        one: false,
+    }))
+}
+
+/// `GET /tools/house-ways/{name}`: the chart to print and post at a table.
+async fn chart(staff: Staff, Path(name): Path<String>) -> PageResult {
+    let Some(way) = house_way::shipped(&name) else {
+        let shown: String = name.chars().take(40).collect();
+        return Ok(
+            ApiError::NotFound(format!("house way: no house way \"{shown}\"")).into_response(),
+        );
+    };
+    Ok(page(&ChartPage {
+        ctx: PageContext::of(&staff),
+        ways: vec![way_chart(&way)],
+        one: true,
+    }))
 }
