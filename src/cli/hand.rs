@@ -6,7 +6,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::{CliError, output};
 use crate::domain::double_hand_poker::options::{
-    JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule,
+    HouseWayName, JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule,
 };
 use crate::domain::double_hand_poker::tools::{
     self, CardsRequest, DiceRequest, DiceResponse, EvalResponse, Evaluated, HouseWayResponse,
@@ -17,7 +17,7 @@ use crate::domain::double_hand_poker::tools::{
 pub enum HandCommand {
     /// Name and rank of a 5- or 2-card hand.
     Eval(CardsArgs),
-    /// Set 7 cards by the reference house way: HIGH | LOW and the rule used.
+    /// Set 7 cards by the house way (the reference unless --house-way): HIGH | LOW and the rule used.
     HouseWay(CardsArgs),
     /// The 21 ways to set 7 cards, fouls marked.
     Settings(CardsArgs),
@@ -47,6 +47,15 @@ pub struct RuleArgs {
     /// Where A-2-3-4-5 ranks, over the profile.
     #[arg(long, value_enum)]
     wheel: Option<WheelArg>,
+    /// The house way hands are set by (docs/house-ways.md), over the profile's reference.
+    #[arg(long, value_enum)]
+    house_way: Option<HouseWayArg>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum HouseWayArg {
+    Reference,
+    Foxwoods,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -87,6 +96,10 @@ impl RuleArgs {
             wheel: self.wheel.map(|w| match w {
                 WheelArg::Lowest => WheelRule::Lowest,
                 WheelArg::SecondHighest => WheelRule::SecondHighest,
+            }),
+            house_way: self.house_way.map(|w| match w {
+                HouseWayArg::Reference => HouseWayName::Reference,
+                HouseWayArg::Foxwoods => HouseWayName::Foxwoods,
             }),
             ..OptionOverrides::default()
         }

@@ -390,3 +390,31 @@ fn house_way_check_refuses_a_file_that_does_not_parse_naming_its_line() {
         "{err}"
     );
 }
+
+/// `--house-way` sets by another house way: four jacks with an ace are
+/// kept together by the reference and always split at Foxwoods.
+#[test]
+fn house_way_follows_the_house_way_named() {
+    let hand = "Js Jh Jd Jc Ad 5c 2h";
+    let reference = ok(&["hand", "house-way", hand]);
+    assert!(
+        reference.contains("| Ad 5c — Four of a kind (7s to jacks) with an ace: kept together"),
+        "{reference}"
+    );
+    let fox = ok(&["hand", "house-way", hand, "--house-way", "foxwoods"]);
+    assert!(
+        fox.contains("| Jh Js — Four of a kind (jacks to aces): always split"),
+        "{fox}"
+    );
+    let json = json(&[
+        "hand",
+        "house-way",
+        hand,
+        "--house-way",
+        "foxwoods",
+        "--json",
+    ]);
+    assert_eq!(json["house_way"]["name"], "foxwoods");
+    let (code, _, err) = pitbook(&["hand", "house-way", hand, "--house-way", "nowhere"]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -70,7 +70,7 @@ async fn the_hands_are_shown_on_the_hand_page_and_its_record(backend: Backend) {
     let id = hand.trim_start_matches("/hands/");
     assert!(
         page.body.contains(&format!(
-            "href=\"/tools/house-way?profile=lucky-chances&#38;joker=bug&#38;wheel=lowest&#38;hand={id}\""
+            "href=\"/tools/house-way?profile=lucky-chances&#38;joker=bug&#38;wheel=lowest&#38;house_way=reference&#38;hand={id}\""
         )),
         "{}",
         page.body
@@ -267,11 +267,23 @@ async fn each_house_way_has_a_chart_to_post(backend: Backend) {
     let app = spawn_app(backend).await;
     let mut dana = table_with_dealer(&app).await;
     let preview = dana.get("/tools/house-way").await;
+    assert!(preview.body.contains("href=\"/tools/house-ways\""));
+    // The preview sets by the house way chosen.
+    let fox = dana
+        .get("/tools/house-way?cards=Js+Jh+Jd+Jc+Ad+5c+2h&house_way=foxwoods")
+        .await;
+    assert_eq!(fox.status, 200, "{}", fox.body);
+    assert!(fox.body.contains("always split"), "{}", fox.body);
     assert!(
-        preview
-            .body
-            .contains("href=\"/tools/house-ways/reference\"")
+        fox.body.contains("<option value=\"foxwoods\" selected>"),
+        "{}",
+        fox.body
     );
+    let bad = dana
+        .get("/tools/house-way?cards=Js+Jh+Jd+Jc+Ad+5c+2h&house_way=nowhere")
+        .await;
+    assert_eq!(bad.status, 422);
+    assert!(bad.body.contains("id=\"house_way-error\""), "{}", bad.body);
     let list = dana.get("/tools/house-ways").await;
     assert_eq!(list.status, 200);
     for name in ["reference", "foxwoods"] {

@@ -2,7 +2,9 @@
 //! or override them, every event is held to them, and `audit verify`
 //! reports a hand written around them at its seq (issue 14, items 1–2).
 
+use crate::common::browser::signed_in;
 use crate::common::{Backend, TestApp, spawn_app};
+use pitbook::domain::staff::Role;
 use pitbook::store::audit::NewRecord;
 use serde_json::{Value, json};
 
@@ -269,7 +271,58 @@ async fn verify_reports_a_hand_written_around_its_rules(backend: Backend) {
     );
 }
 
+/// A table's house way (option `house_way`): recorded with the table and
+/// in each hand's `hand_opened`, shown on the table page with its chart;
+/// an unknown way is refused naming the field, nothing recorded.
+async fn a_table_sets_hands_by_its_house_way(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let before = record_count(&app).await;
+    let (status, body) = app
+        .post_raw(
+            "/api/v1/tables",
+            &json!({"name": "FOX", "profile": "lucky-chances", "seats": 7,
+                    "options": {"house_way": "nowhere"}})
+            .to_string(),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert!(body.to_string().contains("options"), "{body}");
+    assert_eq!(record_count(&app).await, before, "nothing recorded");
+    let (status, body) = app
+        .post_raw(
+            "/api/v1/tables",
+            &json!({"name": "FOX", "profile": "lucky-chances", "seats": 7,
+                    "options": {"house_way": "foxwoods"}})
+            .to_string(),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, body, _) = app
+        .post_json(
+            "/api/v1/hands",
+            &json!({"idempotency_key": key(), "events": [{"type": "hand_opened", "table": "FOX"}]}),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let hand = body["hand_id"].as_str().unwrap();
+    let (_, view) = app.get_json(&format!("/api/v1/hands/{hand}")).await;
+    let opened: Value =
+        serde_json::from_str(view["events"][0]["payload"].as_str().unwrap()).unwrap();
+    assert_eq!(opened["options"]["house_way"], "foxwoods");
+    let mut sam = signed_in(&app, "sam", Role::Supervisor).await;
+    let page = sam.get("/tables/FOX").await;
+    assert!(
+        page.body
+            .contains("<a id=\"house-way-chart\" href=\"/tools/house-ways/foxwoods\">foxwoods</a>"),
+        "{}",
+        page.body
+    );
+    let page = sam.get(&format!("/hands/{hand}")).await;
+    assert_eq!(page.status, 200);
+}
+
 on_both_databases!(
+    a_table_sets_hands_by_its_house_way,
     the_issues_repro_is_refused_field_by_field,
     a_seat_hand_must_be_exactly_seven_cards,
     verify_reports_a_hand_written_around_its_rules,

@@ -160,6 +160,31 @@ fn a_fouled_pd_hand_is_reset_by_house_way() {
     );
 }
 
+/// A hand set "house" follows the table's house way (option `house_way`,
+/// docs/house-ways.md): a pair with a straight is played pair behind by the
+/// reference (the straight would leave a worse front) and straight behind
+/// at Foxwoods.
+#[test]
+fn a_hand_set_house_way_follows_the_tables_house_way() {
+    let mut input = deal();
+    input["hands"]["6"] = json!({"cards": "7s 7h 8s 9h Ts Jd 3h", "set": "house"});
+    let reference = run(&input);
+    let rule = hand_of(&reference, 6)["house_way_rule"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(rule, "One pair: pair behind, two highest cards in front");
+    input["options"] = json!({"house_way": "foxwoods"});
+    let fox = run(&input);
+    let rule = hand_of(&fox, 6)["house_way_rule"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(rule, "One pair: straight behind, highest front it leaves");
+    input["options"] = json!({"house_way": "nowhere"});
+    assert!(err(&input).contains("options.house_way"), "{}", err(&input));
+}
+
 #[test]
 fn duplicate_cards_across_seats() {
     let mut input = deal();

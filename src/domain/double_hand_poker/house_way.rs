@@ -6,7 +6,7 @@
 //! which rule applies, the joker counts as an ace ("A + JK" is a pair of
 //! aces); for judging the hands it plays as the rule options say.
 
-use super::options::RuleOptions;
+use super::options::{HouseWayName, RuleOptions};
 use super::setting::{LOW_POSITIONS, SetHand, back_positions, fouled_with};
 use crate::domain::cards::Card;
 use crate::domain::cards::eval::{Category, EvalRules, HandRank, eval2_with, eval5_with};
@@ -76,6 +76,19 @@ pub const SHIPPED: [(&str, &str); 2] = [
     ("reference", include_str!("house_way/ways/reference.txt")),
     ("foxwoods", include_str!("house_way/ways/foxwoods.txt")),
 ];
+
+/// The house way a table's `house_way` option names: the compiled
+/// reference (which the census test holds equal to its file) or a shipped
+/// file, parsed once.
+pub fn by_name(name: HouseWayName) -> &'static (dyn HouseWay + Sync) {
+    static FOXWOODS: std::sync::OnceLock<HouseWayFile> = std::sync::OnceLock::new();
+    match name {
+        HouseWayName::Reference => &ReferenceHouseWay,
+        HouseWayName::Foxwoods => FOXWOODS.get_or_init(|| {
+            shipped(HouseWayName::Foxwoods.name()).expect("a shipped house way parses (tested)")
+        }),
+    }
+}
 
 /// A shipped house way, parsed.
 pub fn shipped(name: &str) -> Option<HouseWayFile> {

@@ -56,6 +56,38 @@ impl fmt::Display for Profile {
     }
 }
 
+/// The house way a table sets hands by (option `house_way`,
+/// docs/house-ways.md): one of the house ways pitbook ships.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HouseWayName {
+    #[default]
+    Reference,
+    Foxwoods,
+}
+
+impl HouseWayName {
+    pub const ALL: [HouseWayName; 2] = [HouseWayName::Reference, HouseWayName::Foxwoods];
+
+    /// Its name in files, URLs and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            HouseWayName::Reference => "reference",
+            HouseWayName::Foxwoods => "foxwoods",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<HouseWayName> {
+        HouseWayName::ALL
+            .into_iter()
+            .find(|w| w.name() == text.trim())
+    }
+
+    fn is_reference(&self) -> bool {
+        *self == HouseWayName::Reference
+    }
+}
+
 /// What happens to a fouled player hand (option `foul`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -103,6 +135,10 @@ pub struct RuleOptions {
     /// A TPPP takes wagers only as the PD: never recorded as a bettor.
     #[serde(skip_serializing_if = "is_false")]
     pub tppp_wagers_only_as_pd: bool,
+    /// The house way the PD's hand and "set it house way" follow; written
+    /// only when not the reference, so earlier records read as before.
+    #[serde(skip_serializing_if = "HouseWayName::is_reference")]
+    pub house_way: HouseWayName,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -148,6 +184,8 @@ pub struct OptionOverrides {
     pub tppp_max_per_table: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tppp_wagers_only_as_pd: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub house_way: Option<HouseWayName>,
 }
 
 impl RuleOptions {
@@ -166,6 +204,7 @@ impl RuleOptions {
             pd_rotation_min_other_players: 0,
             tppp_max_per_table: 1,
             tppp_wagers_only_as_pd: false,
+            house_way: HouseWayName::Reference,
         };
         match profile {
             Profile::LuckyChances => lucky,
@@ -201,7 +240,13 @@ impl RuleOptions {
         self.tppp_wagers_only_as_pd = o
             .tppp_wagers_only_as_pd
             .unwrap_or(self.tppp_wagers_only_as_pd);
+        self.house_way = o.house_way.unwrap_or(self.house_way);
         self
+    }
+
+    /// The house way these rules set hands by.
+    pub fn house_way(&self) -> &'static (dyn super::house_way::HouseWay + Sync) {
+        super::house_way::by_name(self.house_way)
     }
 
     /// The rotation options' limits, named by field: a window of

@@ -10,7 +10,6 @@ use crate::domain::common::field_error::{AsFieldError, FieldError};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::action_dice::{self, DiceError};
-use super::house_way::{HouseWay, ReferenceHouseWay};
 use super::options::{JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule};
 use super::setting::{SetHand, all_settings};
 use crate::domain::cards::eval::{Category, HandRank, eval_any};
@@ -280,11 +279,11 @@ fn split_view(hand: &SetHand, opts: &RuleOptions) -> (Evaluated, Evaluated) {
     )
 }
 
-/// Sets seven cards by the reference house way.
+/// Sets seven cards by the rules' house way (the reference by default).
 pub fn house_way(req: &CardsRequest) -> Result<HouseWayResponse, ToolError> {
     let opts = req.rule_options();
     let cards: [Card; 7] = parse_exact(&req.cards.0, &opts)?;
-    let way = ReferenceHouseWay;
+    let way = opts.house_way();
     let set = way.set(&cards, &opts);
     let (high, low) = split_view(&set.hand, &opts);
     Ok(HouseWayResponse {
@@ -304,7 +303,7 @@ pub fn house_way(req: &CardsRequest) -> Result<HouseWayResponse, ToolError> {
 pub fn settings(req: &CardsRequest) -> Result<SettingsResponse, ToolError> {
     let opts = req.rule_options();
     let cards: [Card; 7] = parse_exact(&req.cards.0, &opts)?;
-    let way = ReferenceHouseWay;
+    let way = opts.house_way();
     let chosen = way.set(&cards, &opts);
     let all = all_settings(&cards, &opts);
     let settings: Vec<SettingView> = all

@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 
 use crate::domain::double_hand_poker::hand_words::{self, HouseWayPreview};
 use crate::domain::double_hand_poker::house_way::{self, HouseWayFile, chart::ChartLine};
-use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
+use crate::domain::double_hand_poker::options::{HouseWayName, OptionOverrides, Profile};
 use crate::domain::double_hand_poker::tools::CardsRequest;
 use crate::web::staff::page;
 use crate::web::{ApiError, AppState, PageContext, PageResult, Staff};
@@ -39,6 +39,8 @@ struct PreviewQuery {
     joker: String,
     #[serde(default)]
     wheel: String,
+    #[serde(default)]
+    house_way: String,
     /// The hand the dealer came from, for the link back.
     #[serde(default)]
     hand: String,
@@ -52,6 +54,9 @@ struct PreviewPage {
     profile: String,
     joker: String,
     wheel: String,
+    house_way: String,
+    /// Every house way's name, for the choice.
+    house_ways: Vec<&'static str>,
     /// The hand to go back to (only letters, digits and `-`), or empty.
     hand: String,
     preview: Option<HouseWayPreview>,
@@ -87,12 +92,16 @@ fn request(q: &PreviewQuery) -> Result<CardsRequest, (&'static str, String)> {
     };
     let joker = option(&q.joker, "bug, wild or none").map_err(|m| ("joker", m))?;
     let wheel = option(&q.wheel, "lowest or second_highest").map_err(|m| ("wheel", m))?;
+    let names: Vec<&str> = HouseWayName::ALL.iter().map(|w| w.name()).collect();
+    let house_way = option(&q.house_way, &format!("a house way ({})", names.join(", ")))
+        .map_err(|m| ("house_way", m))?;
     Ok(CardsRequest {
         cards: crate::domain::double_hand_poker::tools::CardsText(q.cards.clone()),
         profile,
         options: Some(OptionOverrides {
             joker,
             wheel,
+            house_way,
             ..OptionOverrides::default()
         }),
     })
@@ -111,6 +120,8 @@ async fn preview(staff: Staff, Query(q): Query<PreviewQuery>) -> PageResult {
         profile: q.profile.trim().to_string(),
         joker: q.joker.trim().to_string(),
         wheel: q.wheel.trim().to_string(),
+        house_way: q.house_way.trim().to_string(),
+        house_ways: HouseWayName::ALL.iter().map(|w| w.name()).collect(),
         hand,
         preview: None,
         error_field: "",

@@ -237,6 +237,8 @@ struct TablePage<'a> {
     ctx: PageContext,
     table: &'a Table,
     rules: String,
+    /// The house way's name, for its chart's link.
+    house_way: &'static str,
     player_schedule: String,
     bank_schedule: String,
     limits: String,
@@ -391,6 +393,7 @@ pub(super) async fn table_page(
         )
         .to_lowercase()
             + &rotation_words(&rules),
+        house_way: rules.house_way.name(),
         player_schedule: schedule_text(config.player_schedule.as_deref()),
         bank_schedule: schedule_text(config.bank_schedule.as_deref()),
         limits,

@@ -11,7 +11,7 @@ use super::limits::CARD_TEXT_CHARS_MAX;
 use super::scenario::{Wager, seat_key};
 use crate::domain::cards::{self, Card, CardError};
 use crate::domain::double_hand_poker::action_dice::SEATS_MAX;
-use crate::domain::double_hand_poker::house_way::{HouseWay, ReferenceHouseWay};
+use crate::domain::double_hand_poker::house_way::HouseWay;
 use crate::domain::double_hand_poker::options::RuleOptions;
 use crate::domain::double_hand_poker::outcome::Outcome;
 use crate::domain::double_hand_poker::setting::{self, SetHand};
@@ -100,7 +100,7 @@ pub(crate) fn decide_seats(
         with_wagers,
         need,
     } = at;
-    let house_way = ReferenceHouseWay;
+    let house_way = options.house_way();
     let mut parsed: Vec<Parsed> = Vec::with_capacity(input.0.len());
     for (key, h) in &input.0 {
         let seat = seat_key("hands", key, seats)?;
@@ -113,7 +113,7 @@ pub(crate) fn decide_seats(
                 ),
             ));
         }
-        parsed.push(parse_hand(&field, seat, h, options, &house_way)?);
+        parsed.push(parse_hand(&field, seat, h, options, house_way)?);
     }
     check_across_seats(&parsed)?;
 
@@ -143,7 +143,7 @@ pub(crate) fn decide_seats(
         let (outcome, explanation) = if is_pd {
             (None, None)
         } else {
-            let d = setting::decide(&p.hand, &pd.hand, options, &house_way);
+            let d = setting::decide(&p.hand, &pd.hand, options, house_way);
             (Some(d.outcome), Some(d.explanation))
         };
         let name = if is_pd {

@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use crate::domain::cards::{Card, format_cards};
 use crate::domain::common::field_error::FieldError;
-use crate::domain::double_hand_poker::house_way::{HouseWay, ReferenceHouseWay};
 use crate::domain::double_hand_poker::options::{
     FoulRule, JokerRule, OptionOverrides, RuleOptions,
 };
@@ -115,7 +114,7 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
         Some(o) => RuleOptions::default().with(o),
         None => RuleOptions::default(),
     };
-    let house = ReferenceHouseWay;
+    let house = opts.house_way();
     let player_hand = if level >= Level::MEDIUM {
         any_setting(&player, rng)
     } else {
@@ -126,7 +125,7 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
     } else {
         house.set(&pd, &opts).hand
     };
-    let decision = decide(&player_hand, &pd_hand, &opts, &house);
+    let decision = decide(&player_hand, &pd_hand, &opts, house);
     (
         Question {
             player: Hand::of(&player_hand),

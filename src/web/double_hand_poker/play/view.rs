@@ -5,7 +5,6 @@
 use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState, Phase};
 use crate::domain::double_hand_poker::hand_words::{self, SeatWords};
-use crate::domain::double_hand_poker::house_way::ReferenceHouseWay;
 use crate::domain::double_hand_poker::options::RuleOptions;
 use crate::domain::double_hand_poker::settle::{self, Schedule, Settlement};
 use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
@@ -230,7 +229,7 @@ impl Loaded {
     pub fn hands_shown(&self) -> Vec<SeatWords> {
         self.state
             .scenario()
-            .map(|s| hand_words::hands_shown(&s, &ReferenceHouseWay))
+            .map(|s| hand_words::hands_shown(&s, s.options().house_way()))
             .unwrap_or_default()
     }
 
@@ -240,10 +239,11 @@ impl Loaded {
         let opts = RuleOptions::for_profile(input.profile.unwrap_or_default())
             .with(&input.options.unwrap_or_default());
         format!(
-            "/tools/house-way?profile={}&joker={}&wheel={}&hand={}",
+            "/tools/house-way?profile={}&joker={}&wheel={}&house_way={}&hand={}",
             opts.profile,
             hand_words::joker_name(opts.joker),
             hand_words::wheel_name(opts.wheel),
+            opts.house_way.name(),
             self.view.id
         )
     }
