@@ -164,6 +164,11 @@ pub fn person_conditions(
     match names {
         Names::In => w.push(format!("p.name_key IN ({})", matching_names(&pattern))),
         Names::Each => w.push("p.name_key = n.name_key".to_string()),
+        Names::InHalf(half) => w.push(format!(
+            "p.name_key IN ({} AND (hashtext(n.name_key) & 1) = {})",
+            matching_names(&pattern),
+            half & 1
+        )),
     }
     match role {
         Some(role) => w.push(format!("p.role = '{role}'")),
@@ -206,6 +211,10 @@ pub enum Names {
     /// each matching name `n` in turn ([`EACH_NAME`]); `$1` is still the
     /// pattern.
     Each,
+    /// As `In`, of the matching names only those whose key hashes to this
+    /// half (PostgreSQL's `hashtext`): the two halves read on two
+    /// connections at once.
+    InHalf(u8),
 }
 
 /// The names a [`Names::Each`] query takes in turn, `person_names n`: those

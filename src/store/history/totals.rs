@@ -50,21 +50,53 @@ pub async fn totals(
         );
         (sql, w)
     } else if one_name(filter).is_some() {
-        person_sql(filter, bounds, matches!(db, Db::Postgres(_)))?
+        if let Db::Postgres(pool) = db {
+            return person_totals_in_halves(pool, filter, bounds).await;
+        }
+        person_sql(filter, bounds, false, query::Names::In)?
     } else {
         let w = query::conditions(filter, bounds, None)?;
         (format!("{SUMS} ({HAND_SUMS}{}) t", w.sql()), w)
     };
-    let (hands, wagered, collection, pd): (i64, i64, i64, i64) = on_pool!(db, |pool| {
+    let sums: Sums = on_pool!(db, |pool| {
         let r = bound!(sqlx::query(&sql), &w.binds).fetch_one(pool).await?;
         (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)
     });
-    Ok(Totals {
+    Ok(totals_of(sums))
+}
+
+/// Hands, wagered, collection and PD results, in units of 1/10,000.
+type Sums = (i64, i64, i64, i64);
+
+fn totals_of((hands, wagered, collection, pd): Sums) -> Totals {
+    Totals {
         hands,
         wagered: from_e4(wagered),
         house_collection: from_e4(collection),
         pd_results: from_e4(pd),
-    })
+    }
+}
+
+/// A one-name filter's totals on PostgreSQL: the matching names split in
+/// two by their key's hash, each half summed on its own connection at
+/// once. A broad partial name ("ma": 207 names, 315,000 rows at a million
+/// hands) was the search's slowest statement, one CPU reading every row
+/// (BENCHMARKS.md, "Hand search"); each hand's row is in exactly one half.
+async fn person_totals_in_halves(
+    pool: &sqlx::PgPool,
+    filter: &HandFilter,
+    bounds: (Option<String>, Option<String>),
+) -> Result<Totals, StoreError> {
+    let half = |k: u8| -> Result<(String, Where), StoreError> {
+        person_sql(filter, bounds.clone(), true, query::Names::InHalf(k))
+    };
+    let ((even_sql, even), (odd_sql, odd)) = (half(0)?, half(1)?);
+    let sum = |sql: String, w: Where| async move {
+        let r = bound!(sqlx::query(&sql), &w.binds).fetch_one(pool).await?;
+        Ok::<Sums, sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?))
+    };
+    let (a, b) = tokio::try_join!(sum(even_sql, even), sum(odd_sql, odd))?;
+    Ok(totals_of((a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3)))
 }
 
 /// A one-name filter's totals: its people rows, one per hand.
@@ -72,8 +104,9 @@ fn person_sql(
     filter: &HandFilter,
     bounds: (Option<String>, Option<String>),
     postgres: bool,
+    names: query::Names,
 ) -> Result<(String, Where), StoreError> {
-    let (w, joined) = person_conditions(filter, bounds, None, query::Names::In, postgres)?;
+    let (w, joined) = person_conditions(filter, bounds, None, names, postgres)?;
     let join = if joined {
         " JOIN hands h ON h.id = p.hand_id"
     } else {
