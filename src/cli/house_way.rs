@@ -84,7 +84,8 @@ fn check(args: &CheckArgs) -> Result<(), CliError> {
         way.name, way.title, counts.hands
     );
     for (rule, n) in way.rules.iter().zip(&counts.by_rule) {
-        println!("{n:>11}  line {:>3}  {}", rule.line, rule.words);
+        let words = rule.words.replace("{played}", "straight or flush");
+        println!("{n:>11}  line {:>3}  {words}", rule.line);
     }
     if counts.unset > 0 {
         println!("{:>11}  set by no rule", counts.unset);
