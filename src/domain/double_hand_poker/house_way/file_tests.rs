@@ -185,7 +185,7 @@ fn census_the_reference_file_sets_every_hand_as_the_compiled_reference() {
                     let mut count = 0u64;
                     // Hands by their lowest card, shared out round-robin.
                     for a in (0..47u8).filter(|a| usize::from(*a) % threads == t) {
-                        for_each_hand_from(a, &mut |cards| {
+                        super::super::census::for_each_hand_from(a, 53, &mut |cards| {
                             let got = way.set(cards, o);
                             let want = ReferenceHouseWay.set(cards, o);
                             assert_eq!(got, want, "{cards:?}");
@@ -199,31 +199,6 @@ fn census_the_reference_file_sets_every_hand_as_the_compiled_reference() {
         handles.into_iter().map(|h| h.join().unwrap()).sum()
     });
     assert_eq!(hands, 154_143_080);
-}
-
-/// Every seven-card hand (of the 53 cards) whose lowest index is `a`.
-fn for_each_hand_from(a: u8, f: &mut dyn FnMut(&[Card; 7])) {
-    let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
-    let mut cards = [card(a); 7];
-    for b in a + 1..53 {
-        cards[1] = card(b);
-        for c in b + 1..53 {
-            cards[2] = card(c);
-            for d in c + 1..53 {
-                cards[3] = card(d);
-                for e in d + 1..53 {
-                    cards[4] = card(e);
-                    for g in e + 1..53 {
-                        cards[5] = card(g);
-                        for h in g + 1..53 {
-                            cards[6] = card(h);
-                            f(&cards);
-                        }
-                    }
-                }
-            }
-        }
-    }
 }
 
 #[test]
