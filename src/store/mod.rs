@@ -278,6 +278,13 @@ pub fn redact(url: &str) -> String {
     }
 }
 
+/// The store's `$N` placeholders as SQLite's explicit `?N`, for a
+/// statement run through rusqlite (which binds by position; `$N` would be
+/// numbered by first appearance).
+pub(crate) fn positional(sql: &str) -> String {
+    sql.replace('$', "?")
+}
+
 /// The file behind an SQLite pool; None for PostgreSQL and in-memory
 /// databases (another connection would not see them).
 pub(crate) fn sqlite_file(db: &Db) -> Option<std::path::PathBuf> {

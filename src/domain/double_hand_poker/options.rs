@@ -77,12 +77,6 @@ impl HouseWayName {
         }
     }
 
-    pub fn parse(text: &str) -> Option<HouseWayName> {
-        HouseWayName::ALL
-            .into_iter()
-            .find(|w| w.name() == text.trim())
-    }
-
     fn is_reference(&self) -> bool {
         *self == HouseWayName::Reference
     }

@@ -118,8 +118,7 @@ fn sqlite_batch(
     sql: &str,
     binds: &[Bind],
 ) -> Result<Vec<BatchHand>, StoreError> {
-    // rusqlite binds by position; `$N` would be numbered by first appearance.
-    let mut statement = conn.prepare(&sql.replace('$', "?"))?;
+    let mut statement = conn.prepare(&crate::store::positional(sql))?;
     let rows = statement.query_map(rusqlite::params_from_iter(binds), |r| {
         Ok(batch_hand(
             r.get(0)?,

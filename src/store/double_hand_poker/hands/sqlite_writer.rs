@@ -15,9 +15,9 @@ use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, 
 use super::plan::{self, Planned, Projection};
 use super::{CommandError, CommandResult, HandCache, HandCommand, OpenHands};
 use crate::domain::common::audit::{AuditKey, GENESIS_HASH};
-use crate::store::StoreError;
 use crate::store::audit::{self, AuditRecord, Clock};
 use crate::store::history::projection::HandSearch;
+use crate::store::{StoreError, positional};
 
 /// How long a write waits for another writer's lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -355,10 +355,4 @@ fn write_people(tx: &Transaction<'_>, id: &str, search: &HandSearch) -> Result<(
         unused.execute([key])?;
     }
     Ok(())
-}
-
-/// The store's `$N` placeholders as SQLite's explicit `?N` (rusqlite binds
-/// by position; `$N` would be numbered by first appearance).
-fn positional(sql: &str) -> String {
-    sql.replace('$', "?")
 }
