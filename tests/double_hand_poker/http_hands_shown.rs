@@ -273,7 +273,14 @@ async fn each_house_way_has_a_chart_to_post(backend: Backend) {
         .get("/tools/house-way?cards=Js+Jh+Jd+Jc+Ad+5c+2h&house_way=foxwoods")
         .await;
     assert_eq!(fox.status, 200, "{}", fox.body);
-    assert!(fox.body.contains("always split"), "{}", fox.body);
+    // Its own words, never the reference's rule number or rules-file text.
+    assert!(
+        fox.body
+            .contains("House way foxwoods: Four of a kind (jacks to aces): always split."),
+        "{}",
+        fox.body
+    );
+    assert!(!fox.body.contains("class=\"rule-says\""), "{}", fox.body);
     assert!(
         fox.body.contains("<option value=\"foxwoods\" selected>"),
         "{}",

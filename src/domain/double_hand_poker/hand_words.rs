@@ -7,7 +7,7 @@
 //! templates only print it.
 
 use super::house_way::HouseWay;
-use super::options::{FoulRule, JokerRule, RuleOptions, WheelRule};
+use super::options::{FoulRule, HouseWayName, JokerRule, RuleOptions, WheelRule};
 use super::outcome::Outcome;
 use super::setting::{self, SetHand};
 use super::settle::Scenario;
@@ -104,6 +104,9 @@ pub fn hand_name(cards: &[Card], rank: HandRank) -> String {
 /// file, what that rule says, and the house way's own words for this hand.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HouseWayWords {
+    /// The house way's name; the numbers and the rules file's words below
+    /// are the reference's, so another way has neither.
+    pub way: String,
     /// 1..9 for the reference house way; None for a rule it does not name.
     pub number: Option<u8>,
     pub title: &'static str,
@@ -194,10 +197,13 @@ pub fn house_way_rule_number(note: &str) -> Option<u8> {
 }
 
 impl HouseWayWords {
-    pub fn of(note: &str) -> HouseWayWords {
-        let number = house_way_rule_number(note);
+    /// The words of `note`, which the house way named `way` wrote.
+    pub fn of(note: &str, way: &str) -> HouseWayWords {
+        let reference = way == HouseWayName::Reference.name();
+        let number = house_way_rule_number(note).filter(|_| reference);
         let (title, says) = number.map_or(("House way", ""), |n| HOUSE_WAY_RULES[n as usize - 1]);
         HouseWayWords {
+            way: way.to_string(),
             number,
             title,
             says,
@@ -314,7 +320,7 @@ fn shown(
         Box::new(Played {
             high,
             low,
-            house_way: HouseWayWords::of(&set.rule),
+            house_way: HouseWayWords::of(&set.rule, house_way.name()),
         })
     });
     HandShown {
@@ -325,7 +331,7 @@ fn shown(
             (false, true) => "set by the PD",
             (false, false) => "set by the player",
         },
-        house_way: rule.map(HouseWayWords::of),
+        house_way: rule.map(|r| HouseWayWords::of(r, house_way.name())),
         fouled,
         foul,
         played,
@@ -451,7 +457,7 @@ pub fn house_way_preview(req: &CardsRequest) -> Result<HouseWayPreview, ToolErro
         cards: r.cards.iter().copied().map(CardFace::of).collect(),
         high: HandWords::of(&r.high.cards, r.high.rank),
         low: HandWords::of(&r.low.cards, r.low.rank),
-        house_way: HouseWayWords::of(&r.house_way.rule),
+        house_way: HouseWayWords::of(&r.house_way.rule, &r.house_way.name),
         rules: format!(
             "profile {}, joker {}, wheel {}",
             r.rules.profile,

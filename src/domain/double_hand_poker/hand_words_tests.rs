@@ -92,14 +92,21 @@ fn each_kind_of_hand_names_the_house_way_rule_that_set_it() {
     ];
     for &(text, want) in cases {
         let set = ReferenceHouseWay.set(&seven(text), &lucky());
-        let words = HouseWayWords::of(&set.rule);
+        let words = HouseWayWords::of(&set.rule, "reference");
         assert_eq!(words.number, Some(want), "{text}: {}", set.rule);
         assert_eq!(words.title, HOUSE_WAY_RULES[want as usize - 1].0);
         assert!(!words.says.is_empty());
         assert_eq!(words.note, set.rule);
     }
-    let other = HouseWayWords::of("Our room's rule 12");
+    let other = HouseWayWords::of("Our room's rule 12", "reference");
     assert_eq!((other.number, other.says), (None, ""));
+    // Another house way's words are its own: never the reference's rule
+    // numbers or the rules file's text, though its note starts alike.
+    let fox = HouseWayWords::of("Two pair: split, small pair in front", "foxwoods");
+    assert_eq!(
+        (fox.number, fox.says, fox.way.as_str()),
+        (None, "", "foxwoods")
+    );
 }
 
 /// The PD on seat 1 and seats 2–5 as `hands` (seat → JSON hand).
