@@ -12,7 +12,7 @@ use crate::domain::double_hand_poker::action_dice;
 use crate::domain::double_hand_poker::hand_record::{
     Check, GAME_DOUBLE_HAND_POKER, HandError, HandEvent, HandState, Phase,
 };
-use crate::domain::double_hand_poker::settle::{self, DEFAULT_SEATS, Settlement};
+use crate::domain::double_hand_poker::settle::{self, DEFAULT_SEATS, ScenarioInput, Settlement};
 
 /// The hand to export: its key, its table's hand number (when known) and
 /// its audit records in seq order.
@@ -182,6 +182,7 @@ pub fn build_summary(
         ),
         None => None,
     };
+    let input = state.scenario_input();
     Ok(ExportedHand {
         format: FORMAT.to_string(),
         id: id.to_string(),
@@ -196,26 +197,16 @@ pub fn build_summary(
         dealer: state.dealer.clone(),
         rules,
         pd: pd(&state, settled.as_ref()),
-        action: action(&state, settled.as_ref()),
+        action: action(&state, &input, settled.as_ref()),
         wagers: wagers(&state, settled.as_ref()),
         removed_wagers: seen.removed,
-        collection: state.scenario_input().collection.map(|c| Collection {
+        results: results(&input),
+        collection: input.collection.map(|c| Collection {
             player: c.player,
             bank: c.bank,
         }),
-        results: results(&state),
         house_collection: state.settlement().and_then(|s| s.house_collection()),
-        settlement: match state.settlement() {
-            Some(s) => Some(SettlementText(
-                serde_json::value::RawValue::from_string(s.text().to_string()).map_err(|e| {
-                    BuildError::Unreadable {
-                        seq: last_seq,
-                        message: e.to_string(),
-                    }
-                })?,
-            )),
-            None => None,
-        },
+        settlement: state.settlement().map(SettlementText::recorded),
         corrections: seen.corrections,
         void: seen.void,
         notes: seen.notes,
@@ -318,14 +309,18 @@ fn pd(state: &HandState, settled: Option<&Settlement<'_>>) -> Option<Pd> {
     })
 }
 
-fn action(state: &HandState, settled: Option<&Settlement<'_>>) -> Option<Action> {
-    let given = state.scenario_input().action;
+fn action(
+    state: &HandState,
+    input: &ScenarioInput,
+    settled: Option<&Settlement<'_>>,
+) -> Option<Action> {
+    let given = input.action.clone();
     let seat = match (settled, &given.dice, given.seat) {
         (Some(s), _, _) => i64::from(s.action_seat),
         (None, Some(dice), _) => {
             let pd = state.pd()?;
             let dice: [i64; 3] = dice.as_slice().try_into().ok()?;
-            let seats = state.scenario_input().seats.unwrap_or(DEFAULT_SEATS);
+            let seats = input.seats.unwrap_or(DEFAULT_SEATS);
             i64::from(action_dice::action_seat(dice, pd.seat, seats).ok()?)
         }
         (None, None, Some(seat)) => seat,
@@ -364,8 +359,7 @@ fn wagers(state: &HandState, settled: Option<&Settlement<'_>>) -> Vec<Wager> {
 }
 
 /// Each seat's result as entered, by seat number.
-fn results(state: &HandState) -> Vec<SeatResult> {
-    let input = state.scenario_input();
+fn results(input: &ScenarioInput) -> Vec<SeatResult> {
     let mut out: Vec<SeatResult> = Vec::new();
     let seat_of = |key: &str| key.parse::<i64>().unwrap_or_default();
     for (key, outcome) in input.outcomes.iter().flat_map(|m| m.0.iter()) {

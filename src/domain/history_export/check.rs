@@ -207,7 +207,7 @@ impl Links {
     /// that does not hold is added to its problems.
     pub fn take(&mut self, checked: &mut HandCheck) {
         for (seq, prev_hash, hash) in std::mem::take(&mut checked.chain) {
-            if let Some(seq) = self.see(seq, &prev_hash, &hash) {
+            if let Some(seq) = self.see_owned(seq, prev_hash, hash) {
                 checked.problems.push(format!(
                     "seq {seq}: prev_hash does not match the hash of seq {} — a record was removed, inserted or altered",
                     seq - 1
@@ -218,16 +218,20 @@ impl Links {
 
     /// Takes in one record; the seq of a link that does not hold, if any.
     pub fn see(&mut self, seq: i64, prev_hash: &str, hash: &str) -> Option<i64> {
+        self.see_owned(seq, prev_hash.to_string(), hash.to_string())
+    }
+
+    fn see_owned(&mut self, seq: i64, prev_hash: String, hash: String) -> Option<i64> {
         let mut broken = None;
         match self.hashes.get(&(seq - 1)) {
             Some(before) => {
                 self.checked += 1;
-                if before != prev_hash {
+                if *before != prev_hash {
                     broken = Some(seq);
                 }
             }
             None => {
-                self.claims.insert(seq, prev_hash.to_string());
+                self.claims.insert(seq, prev_hash);
             }
         }
         if let Some(claimed) = self.claims.remove(&(seq + 1)) {
@@ -236,7 +240,7 @@ impl Links {
                 broken = broken.or(Some(seq + 1));
             }
         }
-        self.hashes.insert(seq, hash.to_string());
+        self.hashes.insert(seq, hash);
         self.order.push_back(seq);
         if self.order.len() > Self::WINDOW
             && let Some(old) = self.order.pop_front()

@@ -4,12 +4,16 @@
 //! `records` by [`super::build`], so `pitbook history check` can derive it
 //! again and compare.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::domain::common::audit::RecordFields;
 use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::hand_record::{Declined, PdOption, PostedRules};
+use crate::domain::double_hand_poker::hand_record::{
+    Declined, PdOption, PostedRules, RecordedSettlement,
+};
 use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
 use crate::domain::double_hand_poker::outcome::Outcome;
 use crate::domain::double_hand_poker::settle::{BracketInput, HandInput};
@@ -238,13 +242,20 @@ impl ExportRecord {
 }
 
 /// A settlement as recorded, written as the JSON object it is and compared
-/// as text (it is copied from a record, never rebuilt).
+/// as text (it is copied from a record, never rebuilt; a rebuilt hand
+/// shares its record's text, which its replay has already read as JSON).
 #[derive(Debug, Clone)]
-pub struct SettlementText(pub Box<RawValue>);
+pub struct SettlementText(Arc<str>);
 
 impl SettlementText {
+    /// The text of a recorded settlement: JSON its replay has matched
+    /// against the recomputed settlement.
+    pub fn recorded(settlement: &RecordedSettlement) -> SettlementText {
+        SettlementText(settlement.shared_text())
+    }
+
     pub fn text(&self) -> &str {
-        self.0.get()
+        &self.0
     }
 }
 
@@ -258,7 +269,9 @@ impl Eq for SettlementText {}
 
 impl Serialize for SettlementText {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
+        let raw: &RawValue =
+            serde_json::from_str(self.text()).map_err(serde::ser::Error::custom)?;
+        raw.serialize(s)
     }
 }
 
@@ -268,6 +281,6 @@ impl<'de> Deserialize<'de> for SettlementText {
         if !raw.get().starts_with('{') {
             return Err(serde::de::Error::custom("a settlement is a JSON object"));
         }
-        Ok(SettlementText(raw))
+        Ok(SettlementText(Arc::from(raw.get())))
     }
 }

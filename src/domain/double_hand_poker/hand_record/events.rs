@@ -16,7 +16,10 @@ pub const GAME_DOUBLE_HAND_POKER: &str = "double-hand-poker";
 
 /// Declares [`HandEvent`] once and, from the same text, its mirror
 /// `Tracked`: the same variants externally tagged, which serde reads without
-/// buffering, so an API error names the exact field (`events[2].amount`).
+/// buffering, so an API error names the exact field (`events[2].amount`);
+/// and `read_untagged`, which reads a recorded payload whose tag is known
+/// as that variant's fields alone, again without buffering (serde's tagged
+/// enums buffer the whole event first: most of a replay's parsing time).
 macro_rules! hand_events {
     (
         $(#[$enum_attr:meta])*
@@ -46,6 +49,34 @@ macro_rules! hand_events {
                     $( Tracked::$variant { $($field),* } => HandEvent::$variant { $($field),* } ),*
                 }
             }
+        }
+
+        /// The event types, as their tags.
+        #[derive(Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        enum Tag {
+            $( $variant ),*
+        }
+
+        /// Reads `json`, whose `type` is `tag`, as that variant; None for a
+        /// tag that is no event's.
+        fn read_untagged(tag: &str, json: &str) -> Option<Result<HandEvent, serde_json::Error>> {
+            use serde::de::IntoDeserializer;
+            let tag: Result<Tag, serde::de::value::Error> =
+                Tag::deserialize(tag.into_deserializer());
+            Some(match tag.ok()? {
+                $( Tag::$variant => {
+                    #[derive(Deserialize)]
+                    #[serde(deny_unknown_fields)]
+                    struct Fields {
+                        #[serde(rename = "type")]
+                        _kind: serde::de::IgnoredAny,
+                        $( $(#[$field_attr])* $field : $ty ),*
+                    }
+                    serde_json::from_str::<Fields>(json)
+                        .map(|Fields { $($field,)* .. }| HandEvent::$variant { $($field),* })
+                } )*
+            })
         }
     };
 }
@@ -197,43 +228,16 @@ impl HandEvent {
     pub fn is_note(&self) -> bool {
         matches!(self, HandEvent::HandNoteAdded { .. })
     }
-}
-
-impl HandEvent {
-    /// Parses a recorded event. The two events that carry a settlement are
-    /// read without buffering (serde's tagged enums buffer their content,
-    /// which a settlement kept as raw text cannot pass through).
+    /// Parses a recorded event, read without buffering (serde's tagged
+    /// enums buffer their content, which a settlement kept as raw text
+    /// cannot pass through).
     pub fn from_json(json: &str) -> Result<HandEvent, serde_json::Error> {
         use std::borrow::Cow;
-
-        use serde::de::IgnoredAny;
 
         #[derive(Deserialize)]
         struct Kind<'a> {
             #[serde(rename = "type", borrow)]
             kind: Cow<'a, str>,
-        }
-        #[derive(Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Closed {
-            #[serde(rename = "type")]
-            _kind: IgnoredAny,
-            #[serde(default)]
-            settlement: Option<RecordedSettlement>,
-        }
-        #[derive(Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Corrected {
-            #[serde(rename = "type")]
-            _kind: IgnoredAny,
-            seat: i64,
-            #[serde(default)]
-            outcome: Option<Outcome>,
-            #[serde(default)]
-            hand: Option<HandInput>,
-            reason: String,
-            #[serde(default)]
-            settlement: Option<RecordedSettlement>,
         }
         // A recorded close is exactly this; its settlement (kilobytes) is
         // parsed once, when it is checked against the recomputed one.
@@ -258,65 +262,10 @@ impl HandEvent {
             Some(tag) => Cow::Borrowed(tag),
             None => serde_json::from_str::<Kind<'_>>(json)?.kind,
         };
-        match kind.as_ref() {
-            // The most frequent events, read without buffering too.
-            "wager_placed" => {
-                #[derive(Deserialize)]
-                #[serde(deny_unknown_fields)]
-                struct Wager {
-                    #[serde(rename = "type")]
-                    _kind: IgnoredAny,
-                    id: String,
-                    seat: i64,
-                    bettor: String,
-                    amount: Money,
-                    #[serde(default)]
-                    backline: bool,
-                    #[serde(default)]
-                    payout: Option<String>,
-                }
-                let w: Wager = serde_json::from_str(json)?;
-                Ok(HandEvent::WagerPlaced {
-                    id: w.id,
-                    seat: w.seat,
-                    bettor: w.bettor,
-                    amount: w.amount,
-                    backline: w.backline,
-                    payout: w.payout,
-                })
-            }
-            "outcome_recorded" => {
-                #[derive(Deserialize)]
-                #[serde(deny_unknown_fields)]
-                struct SeatOutcome {
-                    #[serde(rename = "type")]
-                    _kind: IgnoredAny,
-                    seat: i64,
-                    outcome: Outcome,
-                }
-                let r: SeatOutcome = serde_json::from_str(json)?;
-                Ok(HandEvent::OutcomeRecorded {
-                    seat: r.seat,
-                    outcome: r.outcome,
-                })
-            }
-            "hand_closed" => {
-                let c: Closed = serde_json::from_str(json)?;
-                Ok(HandEvent::HandClosed {
-                    settlement: c.settlement,
-                })
-            }
-            "outcome_corrected" => {
-                let c: Corrected = serde_json::from_str(json)?;
-                Ok(HandEvent::OutcomeCorrected {
-                    seat: c.seat,
-                    outcome: c.outcome,
-                    hand: c.hand,
-                    reason: c.reason,
-                    settlement: c.settlement,
-                })
-            }
-            _ => serde_json::from_str(json),
+        match read_untagged(&kind, json) {
+            Some(read) => read,
+            // Not an event's type: serde says so in its own words.
+            None => serde_json::from_str(json),
         }
     }
 }

@@ -67,6 +67,11 @@ impl RecordedSettlement {
         &self.text
     }
 
+    /// The text, shared rather than copied.
+    pub fn shared_text(&self) -> Arc<str> {
+        Arc::clone(&self.text)
+    }
+
     /// Reads settlement text, checking that it is JSON (tests build
     /// altered settlements with it).
     #[cfg(test)]

@@ -41,15 +41,19 @@ impl Schedule {
         }
         let mut brackets = Vec::with_capacity(input.len());
         for (i, b) in input.iter().enumerate() {
+            // Each field's path is written only for an error: a hand's
+            // replay parses its schedules again, and the names cost more
+            // than the checks.
             let at = |name: &str| format!("{field}[{i}].{name}");
-            let from = unit.non_negative(&at("from"), b.from)?;
-            let to = unit.non_negative(&at("to"), b.to)?;
-            let fee = unit.non_negative(&at("fee"), b.fee)?;
-            for (name, m) in [("from", from), ("to", to), ("fee", fee)] {
+            for (name, m) in [("from", b.from), ("to", b.to), ("fee", b.fee)] {
+                if unit.non_negative("", m).is_err() {
+                    unit.non_negative(&at(name), m)?;
+                }
                 if m > amount_max() {
                     return Err(SettleError::limit(at(name), m, amount_max()));
                 }
             }
+            let (from, to, fee) = (b.from, b.to, b.fee);
             if from > to {
                 return Err(SettleError::invalid(
                     format!("{field}[{i}]"),
