@@ -5,6 +5,7 @@
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::{CliError, output};
+use crate::domain::double_hand_poker::ev::{EvRequest, EvResponse, Side};
 use crate::domain::double_hand_poker::options::{
     HouseWayName, JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule,
 };
@@ -21,6 +22,25 @@ pub enum HandCommand {
     HouseWay(CardsArgs),
     /// The 21 ways to set 7 cards, fouls marked.
     Settings(CardsArgs),
+    /// The exact value of each of the 21 settings against every hand the
+    /// other side can hold, set by house way (docs/hands.md).
+    Ev(EvArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EvArgs {
+    #[command(flatten)]
+    cards: CardsArgs,
+    /// Whose seven cards: a player's against the banker, or the banker's
+    /// (the PD's) against one player.
+    #[arg(long, value_enum, default_value = "player")]
+    side: SideArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum SideArg {
+    Player,
+    Banker,
 }
 
 #[derive(Debug, Args)]
@@ -155,6 +175,21 @@ pub fn run(command: HandCommand) -> Result<(), CliError> {
             let r = tools::settings(&args.request()).map_err(bad_input)?;
             output(args.json, &r, settings_text)
         }
+        HandCommand::Ev(args) => {
+            let cards = args.cards.request();
+            let request = EvRequest {
+                cards: cards.cards,
+                side: match args.side {
+                    SideArg::Player => Side::Player,
+                    SideArg::Banker => Side::Banker,
+                },
+                profile: cards.profile,
+                options: cards.options,
+            };
+            let job = request.job().map_err(bad_input)?;
+            let r = job.response(&crate::web::double_hand_poker::ev_api::counted(&job));
+            output(args.cards.json, &r, ev_text)
+        }
     }
 }
 
@@ -243,4 +278,55 @@ fn settings_text(r: &SettingsResponse) -> String {
 /// `ACTION: seat 5` then how it was counted.
 fn dice_text(r: &DiceResponse) -> String {
     format!("ACTION: seat {}\n{}\n", r.action_seat, r.explanation)
+}
+
+/// Each setting's counts and value, then the house way's choice, the best
+/// and what the house way's choice costs.
+fn ev_text(r: &EvResponse) -> String {
+    use crate::domain::cards::format_cards;
+    let mut out = format!(
+        "{} as the {}, against every {} hand of the other {} cards set by house way {}: {} hands\n",
+        format_cards(&r.cards),
+        r.side.name(),
+        match r.side {
+            Side::Player => "banker",
+            Side::Banker => "player",
+        },
+        if r.rules.joker == JokerRule::None {
+            45
+        } else {
+            46
+        },
+        r.house_way_name,
+        r.hands
+    );
+    out.push_str(" #  behind          front   fouled        win       push       loss        ev\n");
+    for (i, s) in r.settings.iter().enumerate() {
+        let mark = match (i == r.house_way, i == r.best) {
+            (true, true) => "  house way, best",
+            (true, false) => "  house way",
+            (false, true) => "  best",
+            (false, false) => "",
+        };
+        out.push_str(&format!(
+            "{:>2}  {:<15} {:<7} {:<6} {:>10} {:>10} {:>10} {:>9}{mark}\n",
+            s.number,
+            format_cards(&s.high),
+            format_cards(&s.low),
+            if s.fouled { "fouled" } else { "" },
+            s.win,
+            s.push,
+            s.loss,
+            s.ev
+        ));
+    }
+    out.push_str(&format!(
+        "House way: #{} ({}); best: #{} ({}); the house way's choice costs {} per unit bet\n",
+        r.settings[r.house_way].number,
+        r.settings[r.house_way].ev,
+        r.settings[r.best].number,
+        r.settings[r.best].ev,
+        r.cost
+    ));
+    out
 }

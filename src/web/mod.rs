@@ -4,7 +4,7 @@
 mod assets;
 mod audit;
 mod dice_games;
-mod double_hand_poker;
+pub(crate) mod double_hand_poker;
 mod error;
 pub mod headers;
 mod health;

@@ -283,6 +283,28 @@ fn bad_input_exits_2_with_one_line_naming_the_value() {
             "\"JK\"",
         ),
         (&["hand", "eval", "As Ks", "--profile", "vegas"], "'vegas'"),
+        (
+            &["hand", "ev", "As Ks Qs 9c 9s 4d As"],
+            "card \"As\" appears twice",
+        ),
+        (
+            &["hand", "ev", "As Ks Qs 9c 9s 4d"],
+            "expected 7 cards, got 6",
+        ),
+        (
+            &[
+                "hand",
+                "ev",
+                "As Ks Qs 9c 9s 4d 2c",
+                "--house-way",
+                "bellagio",
+            ],
+            "'bellagio'",
+        ),
+        (
+            &["hand", "ev", "As Ks Qs 9c 9s 4d 2c", "--side", "dealer"],
+            "'dealer'",
+        ),
         (&["hand", "eval", "As Ks", "--joker", "maybe"], "'maybe'"),
         (
             &["hand", "eval", "As Ks", "--wheel", "highest"],

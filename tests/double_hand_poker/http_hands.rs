@@ -288,6 +288,26 @@ async fn bad_input_is_422_naming_the_value(backend: Backend) {
             "hand: unknown field",
         ),
         (eval, json!({"card": "As Ks"}), "card"),
+        (
+            "/api/v1/hands/ev",
+            json!({"cards": "As Ks Qs 9c 9s 4d As"}),
+            "cards: card \"As\" appears twice",
+        ),
+        (
+            "/api/v1/hands/ev",
+            json!({"cards": "As Ks Qs 9c 9s 4d"}),
+            "expected 7 cards, got 6",
+        ),
+        (
+            "/api/v1/hands/ev",
+            json!({"cards": "As Ks Qs 9c 9s 4d 2c", "side": "dealer"}),
+            "side: unknown variant `dealer`",
+        ),
+        (
+            "/api/v1/hands/ev",
+            json!({"cards": "As Ks Qs 9c 9s 4d 2c", "options": {"house_way": "bellagio"}}),
+            "options.house_way: unknown variant `bellagio`",
+        ),
         (eval, json!({"cards": 5}), "cards: invalid type"),
         (eval, json!({"cards": ["As", 5]}), "cards[1]: invalid type"),
         (eval, json!("As Ks"), "body: invalid type: string \"As Ks\""),

@@ -16,6 +16,12 @@ pub trait HouseWay {
     fn name(&self) -> &str;
     /// Sets the seven cards. Must never return a fouled hand.
     fn set(&self, cards: &[Card; 7], opts: &RuleOptions) -> HouseWaySetting;
+
+    /// The hand [`HouseWay::set`] gives, without its words: what counting
+    /// millions of hands needs (`ev`).
+    fn set_hand(&self, cards: &[Card; 7], opts: &RuleOptions) -> SetHand {
+        self.set(cards, opts).hand
+    }
 }
 
 /// A house-way result and the rule that made it.
@@ -43,6 +49,11 @@ impl HouseWay for ReferenceHouseWay {
         let (front, rule) = ctx.choose();
         finish(&ctx, front, rule.into_owned())
     }
+
+    fn set_hand(&self, cards: &[Card; 7], opts: &RuleOptions) -> SetHand {
+        let ctx = Ctx::new(cards, EvalRules::from_options(opts));
+        finish_hand(&ctx, ctx.choose().0)
+    }
 }
 
 /// The setting with `front` in front, which `rule` chose; when it fouls
@@ -59,6 +70,16 @@ fn finish(ctx: &Ctx<'_>, front: (usize, usize), rule: String) -> HouseWaySetting
         hand: SetHand::split(ctx.cards, i, j),
         rule: format!("{rule} would foul: played the legal setting with the best front"),
     }
+}
+
+/// [`finish`]'s hand alone.
+fn finish_hand(ctx: &Ctx<'_>, front: (usize, usize)) -> SetHand {
+    let hand = SetHand::split(ctx.cards, front.0, front.1);
+    if !fouled_with(&hand, ctx.rules) {
+        return hand;
+    }
+    let (i, j) = ctx.best_setting(|_, _| true).map_or(front, |b| b.front);
+    SetHand::split(ctx.cards, i, j)
 }
 
 /// House ways as files (docs/house-ways.md).

@@ -3,6 +3,7 @@
 //! and the house-way preview page.
 
 mod drawing;
+pub(crate) mod ev_api;
 mod hands_api;
 mod house_way_page;
 // `play::forms::Fields` is also what the kept games' pages read their forms with.
@@ -23,6 +24,7 @@ use crate::web::AppState;
 pub fn compute_router() -> Router<AppState> {
     Router::new()
         .merge(tools_api::router())
+        .merge(ev_api::router())
         .merge(settle_api::router())
 }
 

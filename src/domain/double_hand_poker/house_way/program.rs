@@ -3,10 +3,11 @@
 //! conditions and play all apply deciding.
 
 use super::file::{AtLeast, Condition, FrontPair, HandClass, HouseWayFile, Play, Ranks, Rule};
-use super::{ACE, Ctx, HouseWay, HouseWaySetting, finish, top};
+use super::{ACE, Ctx, HouseWay, HouseWaySetting, finish, finish_hand, top};
 use crate::domain::cards::Card;
 use crate::domain::cards::eval::{Category, EvalRules};
 use crate::domain::double_hand_poker::options::RuleOptions;
+use crate::domain::double_hand_poker::setting::SetHand;
 
 /// What the hand holds, exclusively, from the top.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -206,9 +207,27 @@ impl HouseWay for HouseWayFile {
             }
         }
     }
+
+    fn set_hand(&self, cards: &[Card; 7], opts: &RuleOptions) -> SetHand {
+        self.hand_of(cards, opts)
+    }
 }
 
 impl HouseWayFile {
+    /// [`HouseWay::set_hand`] without the words [`HouseWay::set`] writes.
+    pub(super) fn hand_of(&self, cards: &[Card; 7], opts: &RuleOptions) -> SetHand {
+        let ctx = Ctx::new(cards, EvalRules::from_options(opts));
+        let front = self.rules.iter().find_map(|rule| {
+            if !ctx.is(rule.hand) || !rule.conditions.iter().all(|c| ctx.meets(c)) {
+                return None;
+            }
+            ctx.front_of(&rule.play).map(|(front, _)| front)
+        });
+        let front =
+            front.unwrap_or_else(|| ctx.best_setting(|_, _| true).map_or((0, 1), |b| b.front));
+        finish_hand(&ctx, front)
+    }
+
     /// The rule that sets `cards` (its index), None when none applies.
     pub fn rule_for(&self, cards: &[Card; 7], opts: &RuleOptions) -> Option<usize> {
         let ctx = Ctx::new(cards, EvalRules::from_options(opts));

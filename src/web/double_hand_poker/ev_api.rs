@@ -1,0 +1,47 @@
+//! `POST /api/v1/hands/ev`: the exact value of every setting of seven cards
+//! (`domain::double_hand_poker::ev`; docs/hands.md). Counting takes
+//! seconds of every CPU, so one count runs at a time on a blocking thread;
+//! a request that comes while one runs is refused with 409 rather than
+//! queued behind it. `pitbook hand ev` counts with [`counted`] too.
+
+use axum::routing::post;
+use axum::{Json, Router};
+
+use crate::domain::double_hand_poker::ev::{EvCounts, EvJob, EvRequest, EvResponse};
+use crate::web::json::{Body, parse};
+use crate::web::{ApiError, AppState};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/v1/hands/ev", post(ev_post))
+}
+
+/// Every part of `job` counted on rayon's threads and added up.
+pub fn counted(job: &EvJob) -> EvCounts {
+    use rayon::prelude::*;
+    let way = job.opts.house_way();
+    job.parts()
+        .into_par_iter()
+        .map(|first| job.count_part(way, first))
+        .reduce(EvCounts::default, EvCounts::plus)
+}
+
+/// One count at a time across the server.
+static COUNTING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
+async fn ev_post(body: Body) -> Result<Json<EvResponse>, ApiError> {
+    let req: EvRequest = parse(&body)?;
+    let job = req.job().map_err(|e| ApiError::refused(&e))?;
+    let Ok(_turn) = COUNTING.try_acquire() else {
+        return Err(ApiError::Conflict(
+            "another hand's value is being counted; ask again when it is done (a few seconds)"
+                .into(),
+        ));
+    };
+    let counts = tokio::task::spawn_blocking({
+        let job = job.clone();
+        move || counted(&job)
+    })
+    .await
+    .map_err(ApiError::internal)?;
+    Ok(Json(job.response(&counts)))
+}
