@@ -118,7 +118,7 @@ impl EvJob {
         way: &dyn HouseWay,
     ) -> EvJob {
         let settings = all_settings(&cards, opts);
-        let chosen = way.set_hand(&cards, opts);
+        let chosen = way.set_ranked(&cards, opts).hand;
         let house_way = settings
             .iter()
             .position(|s| s.hand == chosen)
@@ -191,8 +191,8 @@ impl EvJob {
     }
 
     fn count_one(&self, way: &dyn HouseWay, other: &[Card; 7], counts: &mut EvCounts) {
-        let set = way.set_hand(other, &self.opts);
-        let (high, low) = (set.high_rank(&self.opts), set.low_rank(&self.opts));
+        let set = way.set_ranked(other, &self.opts);
+        let (high, low) = (set.high, set.low);
         counts.hands += 1;
         for (i, played) in self.played.iter().enumerate() {
             let Played::Hands(my_high, my_low) = *played else {

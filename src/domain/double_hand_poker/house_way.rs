@@ -17,11 +17,24 @@ pub trait HouseWay {
     /// Sets the seven cards. Must never return a fouled hand.
     fn set(&self, cards: &[Card; 7], opts: &RuleOptions) -> HouseWaySetting;
 
-    /// The hand [`HouseWay::set`] gives, without its words: what counting
-    /// millions of hands needs (`ev`).
-    fn set_hand(&self, cards: &[Card; 7], opts: &RuleOptions) -> SetHand {
-        self.set(cards, opts).hand
+    /// The hand [`HouseWay::set`] gives, without its words, and the values
+    /// of its two hands: what counting millions of hands needs (`ev`).
+    fn set_ranked(&self, cards: &[Card; 7], opts: &RuleOptions) -> Ranked {
+        let hand = self.set(cards, opts).hand;
+        Ranked {
+            high: hand.high_rank(opts),
+            low: hand.low_rank(opts),
+            hand,
+        }
     }
+}
+
+/// A setting and the values of its hands behind and in front.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ranked {
+    pub hand: SetHand,
+    pub high: HandRank,
+    pub low: HandRank,
 }
 
 /// A house-way result and the rule that made it.
@@ -50,7 +63,7 @@ impl HouseWay for ReferenceHouseWay {
         finish(&ctx, front, rule.into_owned())
     }
 
-    fn set_hand(&self, cards: &[Card; 7], opts: &RuleOptions) -> SetHand {
+    fn set_ranked(&self, cards: &[Card; 7], opts: &RuleOptions) -> Ranked {
         let ctx = Ctx::new(cards, EvalRules::from_options(opts));
         finish_hand(&ctx, ctx.choose().0)
     }
@@ -72,14 +85,21 @@ fn finish(ctx: &Ctx<'_>, front: (usize, usize), rule: String) -> HouseWaySetting
     }
 }
 
-/// [`finish`]'s hand alone.
-fn finish_hand(ctx: &Ctx<'_>, front: (usize, usize)) -> SetHand {
-    let hand = SetHand::split(ctx.cards, front.0, front.1);
-    if !fouled_with(&hand, ctx.rules) {
-        return hand;
+/// [`finish`]'s hand alone, with the values its foul check found.
+fn finish_hand(ctx: &Ctx<'_>, front: (usize, usize)) -> Ranked {
+    let ranked = |(i, j): (usize, usize)| {
+        let hand = SetHand::split(ctx.cards, i, j);
+        Ranked {
+            high: eval5_with(&hand.high, ctx.rules),
+            low: eval2_with(&hand.low, ctx.rules),
+            hand,
+        }
+    };
+    let set = ranked(front);
+    if set.high > set.low {
+        return set;
     }
-    let (i, j) = ctx.best_setting(|_, _| true).map_or(front, |b| b.front);
-    SetHand::split(ctx.cards, i, j)
+    ranked(ctx.best_setting(|_, _| true).map_or(front, |b| b.front))
 }
 
 /// House ways as files (docs/house-ways.md).

@@ -3,11 +3,10 @@
 //! conditions and play all apply deciding.
 
 use super::file::{AtLeast, Condition, FrontPair, HandClass, HouseWayFile, Play, Ranks, Rule};
-use super::{ACE, Ctx, HouseWay, HouseWaySetting, finish, finish_hand, top};
+use super::{ACE, Ctx, HouseWay, HouseWaySetting, Ranked, finish, finish_hand, top};
 use crate::domain::cards::Card;
 use crate::domain::cards::eval::{Category, EvalRules};
 use crate::domain::double_hand_poker::options::RuleOptions;
-use crate::domain::double_hand_poker::setting::SetHand;
 
 /// What the hand holds, exclusively, from the top.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,14 +207,14 @@ impl HouseWay for HouseWayFile {
         }
     }
 
-    fn set_hand(&self, cards: &[Card; 7], opts: &RuleOptions) -> SetHand {
-        self.hand_of(cards, opts)
+    fn set_ranked(&self, cards: &[Card; 7], opts: &RuleOptions) -> Ranked {
+        self.ranked(cards, opts)
     }
 }
 
 impl HouseWayFile {
-    /// [`HouseWay::set_hand`] without the words [`HouseWay::set`] writes.
-    pub(super) fn hand_of(&self, cards: &[Card; 7], opts: &RuleOptions) -> SetHand {
+    /// [`HouseWay::set_ranked`] without the words [`HouseWay::set`] writes.
+    pub(super) fn ranked(&self, cards: &[Card; 7], opts: &RuleOptions) -> Ranked {
         let ctx = Ctx::new(cards, EvalRules::from_options(opts));
         let front = self.rules.iter().find_map(|rule| {
             if !ctx.is(rule.hand) || !rule.conditions.iter().all(|c| ctx.meets(c)) {
