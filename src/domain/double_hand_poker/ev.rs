@@ -10,7 +10,7 @@
 use rust_decimal::Decimal;
 
 use super::house_way::HouseWay;
-use super::house_way::census::deck_size;
+use super::house_way::census::{deck_size, for_each_seven_of};
 use super::options::{FoulRule, OptionOverrides, Profile, RuleOptions};
 use super::setting::{Setting, all_settings};
 use super::tools::{CardsText, HandRules, ToolError};
@@ -159,34 +159,9 @@ impl EvJob {
     /// Counts the other side's hands whose first card is `rest[first]`.
     pub fn count_part(&self, way: &dyn HouseWay, first: usize) -> EvCounts {
         let mut counts = EvCounts::new(self.settings.len());
-        let rest = &self.rest;
-        let n = rest.len();
-        let mut hand = [rest[first]; 7];
-        // Indices of the other six cards, increasing.
-        let mut idx = [0usize; 7];
-        idx[0] = first;
-        for b in first + 1..n {
-            idx[1] = b;
-            for c in b + 1..n {
-                idx[2] = c;
-                for d in c + 1..n {
-                    idx[3] = d;
-                    for e in d + 1..n {
-                        idx[4] = e;
-                        for f in e + 1..n {
-                            idx[5] = f;
-                            for g in f + 1..n {
-                                idx[6] = g;
-                                for (slot, &i) in hand.iter_mut().zip(&idx) {
-                                    *slot = rest[i];
-                                }
-                                self.count_one(way, &hand, &mut counts);
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        for_each_seven_of(&self.rest, first, &mut |other| {
+            self.count_one(way, other, &mut counts);
+        });
         counts
     }
 

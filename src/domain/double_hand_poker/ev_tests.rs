@@ -3,6 +3,7 @@
 
 use crate::domain::cards::{Card, parse_cards};
 use crate::domain::double_hand_poker::ev::{EvJob, EvRequest, Side};
+use crate::domain::double_hand_poker::house_way::census::for_each_seven_of;
 use crate::domain::double_hand_poker::house_way::{self, HouseWay};
 use crate::domain::double_hand_poker::options::{
     FoulRule, HouseWayName, OptionOverrides, RuleOptions,
@@ -30,43 +31,27 @@ fn by_the_engine(
 ) -> Vec<(u64, u64, u64)> {
     let settings = crate::domain::double_hand_poker::setting::all_settings(hero, opts);
     let mut counts = vec![(0, 0, 0); settings.len()];
-    let n = rest.len();
-    let mut pick = [0usize; 7];
-    // Every increasing 7-tuple of indices, by an odometer.
-    for (i, p) in pick.iter_mut().enumerate() {
-        *p = i;
-    }
-    loop {
-        let other: [Card; 7] = pick.map(|i| rest[i]);
-        let other_set = way.set(&other, opts).hand;
-        for (k, s) in settings.iter().enumerate() {
-            let outcome = match side {
-                Side::Player => decide(&s.hand, &other_set, opts, way).outcome,
-                Side::Banker => match decide(&other_set, &s.hand, opts, way).outcome {
-                    Outcome::Player => Outcome::Pd,
-                    Outcome::Pd => Outcome::Player,
-                    Outcome::Push => Outcome::Push,
-                },
-            };
-            match outcome {
-                Outcome::Player => counts[k].0 += 1,
-                Outcome::Push => counts[k].1 += 1,
-                Outcome::Pd => counts[k].2 += 1,
+    for first in 0..rest.len().saturating_sub(6) {
+        for_each_seven_of(rest, first, &mut |other| {
+            let other_set = way.set(other, opts).hand;
+            for (k, s) in settings.iter().enumerate() {
+                let outcome = match side {
+                    Side::Player => decide(&s.hand, &other_set, opts, way).outcome,
+                    Side::Banker => match decide(&other_set, &s.hand, opts, way).outcome {
+                        Outcome::Player => Outcome::Pd,
+                        Outcome::Pd => Outcome::Player,
+                        Outcome::Push => Outcome::Push,
+                    },
+                };
+                match outcome {
+                    Outcome::Player => counts[k].0 += 1,
+                    Outcome::Push => counts[k].1 += 1,
+                    Outcome::Pd => counts[k].2 += 1,
+                }
             }
-        }
-        // Next combination.
-        let mut i = 7;
-        while i > 0 && pick[i - 1] == n - 7 + (i - 1) {
-            i -= 1;
-        }
-        if i == 0 {
-            return counts;
-        }
-        pick[i - 1] += 1;
-        for j in i..7 {
-            pick[j] = pick[j - 1] + 1;
-        }
+        });
     }
+    counts
 }
 
 fn counted(job: &EvJob, way: &dyn HouseWay) -> crate::domain::double_hand_poker::ev::EvCounts {

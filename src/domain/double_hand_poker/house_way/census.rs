@@ -151,21 +151,30 @@ pub fn diff_part(
 /// Every seven-card hand of a `deck`-card deck whose lowest card index is
 /// `first`, in increasing order of the others.
 pub fn for_each_hand_from(first: u8, deck: u8, f: &mut dyn FnMut(&[Card; 7])) {
-    let card = |i: u8| Card::from_index(i).unwrap_or(Card::JOKER);
-    let mut cards = [card(first); 7];
-    for b in first + 1..deck {
-        cards[1] = card(b);
-        for c in b + 1..deck {
-            cards[2] = card(c);
-            for d in c + 1..deck {
-                cards[3] = card(d);
-                for e in d + 1..deck {
-                    cards[4] = card(e);
-                    for g in e + 1..deck {
-                        cards[5] = card(g);
-                        for h in g + 1..deck {
-                            cards[6] = card(h);
-                            f(&cards);
+    let cards: Vec<Card> = (0..deck)
+        .map(|i| Card::from_index(i).unwrap_or(Card::JOKER))
+        .collect();
+    for_each_seven_of(&cards, usize::from(first), f);
+}
+
+/// Every seven of `cards` whose first is `cards[first]`, the others after
+/// it in the list's order (`ev` deals the other side's hands with it).
+pub fn for_each_seven_of(cards: &[Card], first: usize, f: &mut dyn FnMut(&[Card; 7])) {
+    let n = cards.len();
+    let mut hand = [cards[first]; 7];
+    for b in first + 1..n {
+        hand[1] = cards[b];
+        for c in b + 1..n {
+            hand[2] = cards[c];
+            for d in c + 1..n {
+                hand[3] = cards[d];
+                for e in d + 1..n {
+                    hand[4] = cards[e];
+                    for g in e + 1..n {
+                        hand[5] = cards[g];
+                        for &card in &cards[g + 1..] {
+                            hand[6] = card;
+                            f(&hand);
                         }
                     }
                 }
