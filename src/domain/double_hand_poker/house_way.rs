@@ -7,7 +7,7 @@
 //! aces); for judging the hands it plays as the rule options say.
 
 use super::options::{HouseWayName, RuleOptions};
-use super::setting::{LOW_POSITIONS, SetHand, back_positions, fouled_with};
+use super::setting::{LOW_POSITIONS, SetHand, back_positions};
 use crate::domain::cards::Card;
 use crate::domain::cards::eval::{Category, EvalRules, HandRank, eval2_with, eval5_with};
 
@@ -65,7 +65,7 @@ impl HouseWay for ReferenceHouseWay {
 
     fn set_ranked(&self, cards: &[Card; 7], opts: &RuleOptions) -> Ranked {
         let ctx = Ctx::new(cards, EvalRules::from_options(opts));
-        finish_hand(&ctx, ctx.choose().0)
+        finish_hand(&ctx, ctx.choose().0).0
     }
 }
 
@@ -73,20 +73,21 @@ impl HouseWay for ReferenceHouseWay {
 /// (possible with a wild joker), the legal setting with the best front,
 /// then the best back.
 fn finish(ctx: &Ctx<'_>, front: (usize, usize), rule: String) -> HouseWaySetting {
-    let hand = SetHand::split(ctx.cards, front.0, front.1);
-    if !fouled_with(&hand, ctx.rules) {
-        return HouseWaySetting { hand, rule };
-    }
-    let best = ctx.best_setting(|_, _| true);
-    let (i, j) = best.map_or(front, |b| b.front);
-    HouseWaySetting {
-        hand: SetHand::split(ctx.cards, i, j),
-        rule: format!("{rule} would foul: played the legal setting with the best front"),
+    match finish_hand(ctx, front) {
+        (set, false) => HouseWaySetting {
+            hand: set.hand,
+            rule,
+        },
+        (set, true) => HouseWaySetting {
+            hand: set.hand,
+            rule: format!("{rule} would foul: played the legal setting with the best front"),
+        },
     }
 }
 
-/// [`finish`]'s hand alone, with the values its foul check found.
-fn finish_hand(ctx: &Ctx<'_>, front: (usize, usize)) -> Ranked {
+/// [`finish`]'s hand alone, with the values its foul check found, and
+/// whether `front` fouled.
+fn finish_hand(ctx: &Ctx<'_>, front: (usize, usize)) -> (Ranked, bool) {
     let ranked = |(i, j): (usize, usize)| {
         let hand = SetHand::split(ctx.cards, i, j);
         Ranked {
@@ -97,9 +98,10 @@ fn finish_hand(ctx: &Ctx<'_>, front: (usize, usize)) -> Ranked {
     };
     let set = ranked(front);
     if set.high > set.low {
-        return set;
+        return (set, false);
     }
-    ranked(ctx.best_setting(|_, _| true).map_or(front, |b| b.front))
+    let best = ctx.best_setting(|_, _| true).map_or(front, |b| b.front);
+    (ranked(best), true)
 }
 
 /// House ways as files (docs/house-ways.md).

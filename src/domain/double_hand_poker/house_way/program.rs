@@ -224,7 +224,7 @@ impl HouseWayFile {
         });
         let front =
             front.unwrap_or_else(|| ctx.best_setting(|_, _| true).map_or((0, 1), |b| b.front));
-        finish_hand(&ctx, front)
+        finish_hand(&ctx, front).0
     }
 
     /// The rule that sets `cards` (its index), None when none applies.
