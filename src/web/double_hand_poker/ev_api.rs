@@ -37,11 +37,8 @@ async fn ev_post(body: Body) -> Result<Json<EvResponse>, ApiError> {
                 .into(),
         ));
     };
-    let counts = tokio::task::spawn_blocking({
-        let job = job.clone();
-        move || counted(&job)
-    })
-    .await
-    .map_err(ApiError::internal)?;
-    Ok(Json(job.response(&counts)))
+    let response = tokio::task::spawn_blocking(move || job.response(&counted(&job)))
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(Json(response))
 }
