@@ -5,8 +5,6 @@
 //! record's HMAC is recomputed; the records' links are checked across the
 //! file as it streams past ([`Links`]).
 
-use std::collections::{HashMap, VecDeque};
-
 use super::build::{BuildError, build_summary};
 use super::format::{ExportedHand, FORMAT};
 use crate::domain::common::audit::AuditKey;
@@ -187,21 +185,39 @@ fn first_difference(stated: &ExportedHand, rebuilt: &ExportedHand) -> Option<&'s
 
 /// The records' links across a file: record `seq`'s `prev_hash` must be
 /// record `seq − 1`'s hash wherever both are in the file. Hands interleave
-/// on the chain, so a link may close lines later; the most recent
-/// [`Links::WINDOW`] records are kept, so memory does not grow with the file.
-#[derive(Debug, Default)]
+/// on the chain, so a link may close lines later: the records are kept in
+/// a ring of [`Links::WINDOW`] slots by seq, so a link closes when its two
+/// records are within that many seqs of every record between them in the
+/// file, and memory does not grow with the file. (A ring rather than a map:
+/// the map's hashing, inserts and removals were a twentieth of the check.)
+#[derive(Debug)]
 pub struct Links {
-    /// seq → its hash, for records seen.
-    hashes: HashMap<i64, String>,
-    /// seq → the prev_hash it states, for records whose predecessor is not
-    /// seen yet.
-    claims: HashMap<i64, String>,
-    order: VecDeque<i64>,
+    slots: Vec<Slot>,
     pub checked: u64,
 }
 
+/// One seq's record as far as it has been seen: its hash, and the
+/// prev_hash it states while its predecessor is not seen yet.
+#[derive(Debug, Default)]
+struct Slot {
+    seq: Option<i64>,
+    hash: Option<String>,
+    claim: Option<String>,
+}
+
+impl Default for Links {
+    fn default() -> Links {
+        Links {
+            slots: std::iter::repeat_with(Slot::default)
+                .take(Self::WINDOW)
+                .collect(),
+            checked: 0,
+        }
+    }
+}
+
 impl Links {
-    pub const WINDOW: usize = 1 << 16;
+    pub const WINDOW: usize = 1 << 17;
 
     /// Takes in a checked hand's records, in the file's order; each link
     /// that does not hold is added to its problems.
@@ -221,32 +237,47 @@ impl Links {
         self.see_owned(seq, prev_hash.to_string(), hash.to_string())
     }
 
+    /// The slot of `seq` if it holds `seq`.
+    fn slot(&mut self, seq: i64) -> Option<&mut Slot> {
+        let slot = &mut self.slots[Self::index(seq)];
+        (slot.seq == Some(seq)).then_some(slot)
+    }
+
+    fn index(seq: i64) -> usize {
+        // WINDOW is a power of two: the low bits, whatever seq's sign.
+        (seq as u64 as usize) & (Self::WINDOW - 1)
+    }
+
     fn see_owned(&mut self, seq: i64, prev_hash: String, hash: String) -> Option<i64> {
         let mut broken = None;
-        match self.hashes.get(&(seq - 1)) {
-            Some(before) => {
+        let mut claim = None;
+        let links = self.slot(seq - 1).and_then(|s| s.hash.as_ref());
+        match links.map(|before| *before == prev_hash) {
+            Some(holds) => {
                 self.checked += 1;
-                if *before != prev_hash {
+                if !holds {
                     broken = Some(seq);
                 }
             }
-            None => {
-                self.claims.insert(seq, prev_hash);
-            }
+            None => claim = Some(prev_hash),
         }
-        if let Some(claimed) = self.claims.remove(&(seq + 1)) {
+        if let Some(claimed) = self.slot(seq + 1).and_then(|s| s.claim.take()) {
             self.checked += 1;
             if claimed != hash {
                 broken = broken.or(Some(seq + 1));
             }
         }
-        self.hashes.insert(seq, hash);
-        self.order.push_back(seq);
-        if self.order.len() > Self::WINDOW
-            && let Some(old) = self.order.pop_front()
-        {
-            self.hashes.remove(&old);
-            self.claims.remove(&old);
+        let slot = &mut self.slots[Self::index(seq)];
+        if slot.seq != Some(seq) {
+            // A record WINDOW seqs away, or none: it leaves the window.
+            *slot = Slot {
+                seq: Some(seq),
+                ..Slot::default()
+            };
+        }
+        slot.hash = Some(hash);
+        if claim.is_some() {
+            slot.claim = claim;
         }
         broken
     }

@@ -441,6 +441,16 @@ fn links_are_checked_across_hands_as_they_interleave() {
     assert_eq!(links.see(4, "hX", "h4"), Some(4));
     assert_eq!(links.see(6, "h5", "h6"), None);
     assert_eq!(links.checked, 3);
+    // A record a whole window of seqs later takes 6's place: 7's link to
+    // 6 is no longer checked, but the ones after still are.
+    let far = 6 + Links::WINDOW as i64;
+    assert_eq!(links.see(far, "hF", "hG"), None);
+    assert_eq!(links.see(7, "h6", "h7"), None);
+    assert_eq!(links.checked, 3);
+    assert_eq!(links.see(8, "h7!", "h8"), Some(8));
+    assert_eq!(links.see(-2, "h-3", "h-2"), None);
+    assert_eq!(links.see(-1, "h-2", "h-1"), None);
+    assert_eq!(links.checked, 5);
 }
 
 #[test]
