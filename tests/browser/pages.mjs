@@ -205,6 +205,7 @@ async function makeData(page) {
   // The hand search with every hand above in its results (long names and
   // amounts), and a player's history with their totals.
   add('house way preview', '/tools/house-way?cards=Kh+Kd+4c+4d+9s+As+Qd');
+  add('what each setting is worth (the form)', '/tools/hand-ev?side=banker');
   add('house ways', '/tools/house-ways');
   add('a house way chart', '/tools/house-ways/foxwoods');
   add('hand search', '/history');

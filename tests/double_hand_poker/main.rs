@@ -12,6 +12,7 @@ mod cli_settle;
 mod hand_store;
 mod hands_docs;
 mod http_field_errors;
+mod http_hand_value;
 mod http_hands;
 mod http_hands_shown;
 mod http_mistakes;

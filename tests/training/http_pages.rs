@@ -296,7 +296,56 @@ async fn a_supervisor_sets_pass_marks_and_signs_off_a_ready_trainee(backend: Bac
     assert!(report.ok(), "{report:?}");
 }
 
+/// A house-way drill answered links to what each setting of its cards is
+/// worth (the value page, issue 20).
+async fn a_house_way_drill_links_to_its_cards_value(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut tess = signed_in(&app, "tess", Role::Trainee).await;
+    let csrf = tess.csrf("/training").await;
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("kind", "house-way"),
+        ("level", "1"),
+        ("mode", "practice"),
+    ];
+    let run = tess.post("/training/runs", &form).await.location;
+    let page = tess.get(&run).await;
+    let (drill_id, drill) = drill_on(&app, &page.body).await;
+    assert!(
+        !page.body.contains("id=\"ev-link\""),
+        "not before the answer"
+    );
+    let cards = drill
+        .seven_cards()
+        .expect("a house-way drill's cards")
+        .to_string();
+    let answer = format!("{run}/answer");
+    let right = serde_json::to_value(&drill.answer).expect("answer");
+    let (high, low) = (
+        right["high"].as_str().unwrap(),
+        right["low"].as_str().unwrap(),
+    );
+    let sent = tess
+        .post(
+            &answer,
+            &[
+                ("csrf", &csrf),
+                ("drill", &drill_id),
+                ("high", high),
+                ("low", low),
+            ],
+        )
+        .await;
+    assert_eq!(sent.status, 303, "{}", sent.body);
+    let page = tess.get(&run).await;
+    assert_eq!(text_of(&page.body, "verdict"), "Right");
+    let query = serde_urlencoded::to_string([("cards", cards.as_str())]).unwrap();
+    let href = format!("href=\"/tools/hand-ev?{query}\" id=\"ev-link\"");
+    assert!(page.body.contains(&href), "{href} in {}", page.body);
+}
+
 on_both_databases!(
+    a_house_way_drill_links_to_its_cards_value,
     a_trainee_practises_wrong_then_right_and_sees_progress,
     a_supervisor_sets_pass_marks_and_signs_off_a_ready_trainee,
 );

@@ -183,6 +183,19 @@ pub fn escaped(value: &str) -> String {
     out
 }
 
+/// A count with its thousands grouped: 10250 → `10,250`.
+pub fn thousands(n: impl Into<u64>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

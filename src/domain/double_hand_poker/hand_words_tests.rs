@@ -302,3 +302,72 @@ fn the_preview_sets_seven_cards_in_words_and_refuses_bad_cards() {
         assert!(e.message.contains(words), "{cards}: {}", e.message);
     }
 }
+
+/// Some of the other side's hands counted (the parts from the 31st card
+/// on: a few thousand), as the value page shows them.
+pub(crate) fn partly_counted(
+    cards: &str,
+) -> (
+    crate::domain::double_hand_poker::ev::EvJob,
+    crate::domain::double_hand_poker::ev::EvResponse,
+) {
+    use crate::domain::double_hand_poker::ev::{EvCounts, EvRequest};
+    let req = EvRequest {
+        cards: tools::CardsText(cards.into()),
+        ..EvRequest::default()
+    };
+    let job = req.job().unwrap();
+    let way = job.opts.house_way();
+    let counts = (30..job.parts().end)
+        .map(|first| job.count_part(way, first))
+        .fold(EvCounts::default(), EvCounts::plus);
+    let response = job.response(&counts);
+    (job, response)
+}
+
+#[test]
+fn a_hands_value_in_words_lists_its_settings_best_first_with_the_house_ways_marked() {
+    let (job, response) = partly_counted("As Kd Qh 9c 9d 4s 2h");
+    let words = ev_words(&job, &response);
+    assert_eq!(words.rows.len(), 21);
+    assert_eq!(words.side, "player");
+    assert_eq!(words.hands, thousands(response.hands));
+    assert!(response.hands > 1000, "{}", response.hands);
+    let value = |r: &EvRow| response.settings[r.number - 1].ev;
+    assert!(
+        words.rows.windows(2).all(|w| value(&w[0]) >= value(&w[1])),
+        "best first"
+    );
+    let marked: Vec<usize> = words
+        .rows
+        .iter()
+        .filter(|r| r.is_house_way)
+        .map(|r| r.number)
+        .collect();
+    assert_eq!(marked, [response.house_way + 1]);
+    assert_eq!(words.house_way.0, response.house_way + 1);
+    assert_eq!(words.best.0, response.best + 1);
+    assert!(words.rows[0].is_best || value(&words.rows[0]) == response.settings[response.best].ev);
+    for r in &words.rows {
+        let s = &response.settings[r.number - 1];
+        assert_eq!(r.win, thousands(s.win));
+        assert_eq!(r.high.cards.len(), 5);
+        assert_eq!(r.low.cards.len(), 2);
+        let signed = if s.ev.is_zero() {
+            "0".to_string()
+        } else if s.ev.is_sign_negative() {
+            format!("−{}", s.ev.abs())
+        } else {
+            format!("+{}", s.ev)
+        };
+        assert_eq!(r.ev, signed);
+    }
+    // The nine in front with the ace: a fouled setting is marked so.
+    assert!(words.rows.iter().any(|r| r.fouled));
+    assert_eq!(
+        words.rules,
+        "profile lucky-chances, joker bug, wheel lowest"
+    );
+    assert_eq!(thousands(53_524_680u64), "53,524,680");
+    assert_eq!(thousands(999u32), "999");
+}

@@ -162,18 +162,7 @@ fn show(dice: &[u8]) -> String {
     dice.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
 }
 
-/// `10,250`
-pub fn thousands(n: u32) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::domain::common::text::thousands;
 
 fn check_players(players: &[String]) -> Result<Vec<String>, TenThousandError> {
     let n = players.len();

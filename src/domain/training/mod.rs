@@ -89,6 +89,15 @@ pub struct Drill {
 }
 
 impl Drill {
+    /// The seven cards a house-way drill asks to set (the value page shows
+    /// what each of their settings is worth); none for other kinds.
+    pub fn seven_cards(&self) -> Option<&str> {
+        match &self.question {
+            Question::HouseWay(q) => Some(&q.cards),
+            _ => None,
+        }
+    }
+
     /// The drill of (kind, level, seed): deterministic, every answer
     /// computed by the engines.
     pub fn generate(kind: Kind, level: Level, seed: u64) -> Drill {

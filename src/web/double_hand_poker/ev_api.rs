@@ -2,7 +2,8 @@
 //! (`domain::double_hand_poker::ev`; docs/hands.md). Counting takes
 //! seconds of every CPU, so one count runs at a time on a blocking thread;
 //! a request that comes while one runs is refused with 409 rather than
-//! queued behind it. `pitbook hand ev` counts with [`counted`] too.
+//! queued behind it. The value page (`ev_page.rs`) counts with [`count`],
+//! `pitbook hand ev` with [`counted`].
 
 use axum::routing::post;
 use axum::{Json, Router};
@@ -31,14 +32,23 @@ static COUNTING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
 async fn ev_post(body: Body) -> Result<Json<EvResponse>, ApiError> {
     let req: EvRequest = parse(&body)?;
     let job = req.job().map_err(|e| ApiError::refused(&e))?;
+    let (_, response) = count(job).await?;
+    Ok(Json(response))
+}
+
+/// `job` counted on a blocking thread, if no other count is running
+/// (409 if one is): the job back with its response.
+pub async fn count(job: EvJob) -> Result<(EvJob, EvResponse), ApiError> {
     let Ok(_turn) = COUNTING.try_acquire() else {
         return Err(ApiError::Conflict(
             "another hand's value is being counted; ask again when it is done (a few seconds)"
                 .into(),
         ));
     };
-    let response = tokio::task::spawn_blocking(move || job.response(&counted(&job)))
-        .await
-        .map_err(ApiError::internal)?;
-    Ok(Json(response))
+    tokio::task::spawn_blocking(move || {
+        let response = job.response(&counted(&job));
+        (job, response)
+    })
+    .await
+    .map_err(ApiError::internal)
 }

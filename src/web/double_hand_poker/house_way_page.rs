@@ -28,22 +28,40 @@ pub fn router() -> Router<AppState> {
         .route("/tools/house-ways/{name}", get(chart))
 }
 
-/// What the form sends; every field may be missing (the empty form).
-#[derive(Debug, Default, Deserialize)]
-struct PreviewQuery {
+/// What the form sends; every field may be missing (the empty form). The
+/// value page (`ev_page.rs`) takes the same fields and its side.
+#[derive(Debug, Default, Deserialize, serde::Serialize)]
+pub(super) struct PreviewQuery {
     #[serde(default)]
-    cards: String,
+    pub(super) cards: String,
     #[serde(default)]
-    profile: String,
+    pub(super) profile: String,
     #[serde(default)]
-    joker: String,
+    pub(super) joker: String,
     #[serde(default)]
-    wheel: String,
+    pub(super) wheel: String,
     #[serde(default)]
-    house_way: String,
+    pub(super) house_way: String,
     /// The hand the dealer came from, for the link back.
     #[serde(default)]
-    hand: String,
+    pub(super) hand: String,
+}
+
+impl PreviewQuery {
+    /// The same cards and rules as a URL's query (for the link to the
+    /// other tool).
+    pub(super) fn query_string(&self) -> String {
+        serde_urlencoded::to_string(self).unwrap_or_default()
+    }
+
+    /// The hand to go back to, kept to letters, digits and `-`.
+    pub(super) fn hand_back(&self) -> String {
+        self.hand
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .take(64)
+            .collect()
+    }
 }
 
 #[derive(Template)]
@@ -60,6 +78,8 @@ struct PreviewPage {
     /// The hand to go back to (only letters, digits and `-`), or empty.
     hand: String,
     preview: Option<HouseWayPreview>,
+    /// The query of the link to the same cards' value.
+    ev_query: String,
     error_field: &'static str,
     error: String,
 }
@@ -80,7 +100,8 @@ fn option<T: DeserializeOwned>(text: &str, choices: &str) -> Result<Option<T>, S
         .map_err(|_| format!("\"{text}\" is not {choices}"))
 }
 
-fn request(q: &PreviewQuery) -> Result<CardsRequest, (&'static str, String)> {
+/// The request the form's fields make, or the field at fault and why.
+pub(super) fn request(q: &PreviewQuery) -> Result<CardsRequest, (&'static str, String)> {
     let profile = match q.profile.trim() {
         "" => None,
         p => Some(Profile::parse(p).ok_or_else(|| {
@@ -108,12 +129,7 @@ fn request(q: &PreviewQuery) -> Result<CardsRequest, (&'static str, String)> {
 }
 
 async fn preview(staff: Staff, Query(q): Query<PreviewQuery>) -> PageResult {
-    let hand: String = q
-        .hand
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .take(64)
-        .collect();
+    let hand = q.hand_back();
     let mut page_data = PreviewPage {
         ctx: PageContext::of(&staff),
         cards: q.cards.clone(),
@@ -124,6 +140,7 @@ async fn preview(staff: Staff, Query(q): Query<PreviewQuery>) -> PageResult {
         house_ways: HouseWayName::ALL.iter().map(|w| w.name()).collect(),
         hand,
         preview: None,
+        ev_query: q.query_string(),
         error_field: "",
         error: String::new(),
     };

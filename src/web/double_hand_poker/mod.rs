@@ -1,9 +1,11 @@
 //! Double Hand Poker over HTTP: the hand tools and the settlement (compute
 //! only), the hand store's API, the tables (pages and API), the guided hand
-//! and the house-way preview page.
+//! and the hand tools' pages (the house-way preview, the value of every
+//! setting).
 
 mod drawing;
 pub(crate) mod ev_api;
+mod ev_page;
 mod hands_api;
 mod house_way_page;
 // `play::forms::Fields` is also what the kept games' pages read their forms with.
@@ -36,4 +38,5 @@ pub fn router() -> Router<AppState> {
         .merge(tables_api::router())
         .merge(play::router())
         .merge(house_way_page::router())
+        .merge(ev_page::router())
 }

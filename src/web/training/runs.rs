@@ -183,6 +183,7 @@ struct FieldView {
 }
 
 /// A drill answered, as the page shows it.
+#[derive(Clone)]
 struct Reviewed {
     position: usize,
     question: String,
@@ -191,6 +192,8 @@ struct Reviewed {
     right: bool,
     time: String,
     explanation: String,
+    /// A house-way drill's cards as the value page's query.
+    ev_query: Option<String>,
 }
 
 #[derive(Template)]
@@ -220,6 +223,12 @@ struct RunPage {
     over: bool,
     review: Vec<Reviewed>,
     refusal: String,
+}
+
+/// The value page's query for a house-way drill's cards.
+fn ev_query(drill: &crate::domain::training::Drill) -> Option<String> {
+    let cards = drill.seven_cards()?;
+    serde_urlencoded::to_string([("cards", cards)]).ok()
 }
 
 /// The answer as given, in words: each field's label and value.
@@ -280,6 +289,7 @@ async fn run_page(
             right: attempt.right,
             time: seconds(attempt.elapsed_ms),
             explanation: drill.explanation.clone(),
+            ev_query: ev_query(&drill),
         });
     }
     let pending = match run.pending() {
@@ -354,15 +364,7 @@ async fn run_page(
         running,
         pending,
         last: if run.mode == Mode::Practice && run.pending().is_none() {
-            review.last().map(|r| Reviewed {
-                position: r.position,
-                question: r.question.clone(),
-                given: r.given.clone(),
-                correct: r.correct.clone(),
-                right: r.right,
-                time: r.time.clone(),
-                explanation: r.explanation.clone(),
-            })
+            review.last().cloned()
         } else {
             None
         },
