@@ -76,6 +76,8 @@ pub struct RuleArgs {
 enum HouseWayArg {
     Reference,
     Foxwoods,
+    AtlanticCity,
+    GoldStar,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -120,6 +122,8 @@ impl RuleArgs {
             house_way: self.house_way.map(|w| match w {
                 HouseWayArg::Reference => HouseWayName::Reference,
                 HouseWayArg::Foxwoods => HouseWayName::Foxwoods,
+                HouseWayArg::AtlanticCity => HouseWayName::AtlanticCity,
+                HouseWayArg::GoldStar => HouseWayName::GoldStar,
             }),
             ..OptionOverrides::default()
         }

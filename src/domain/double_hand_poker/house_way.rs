@@ -115,22 +115,33 @@ pub use program::NO_RULE;
 
 /// The house ways pitbook ships, by name: each a file of
 /// `house_way/ways/`, its source cited in it.
-pub const SHIPPED: [(&str, &str); 2] = [
+pub const SHIPPED: [(&str, &str); 4] = [
     ("reference", include_str!("house_way/ways/reference.txt")),
     ("foxwoods", include_str!("house_way/ways/foxwoods.txt")),
+    (
+        "atlantic-city",
+        include_str!("house_way/ways/atlantic-city.txt"),
+    ),
+    ("gold-star", include_str!("house_way/ways/gold-star.txt")),
 ];
 
 /// The house way a table's `house_way` option names: the compiled
 /// reference (which the census test holds equal to its file) or a shipped
-/// file, parsed once.
+/// file, each parsed once, the first time it is named.
 pub fn by_name(name: HouseWayName) -> &'static (dyn HouseWay + Sync) {
-    static FOXWOODS: std::sync::OnceLock<HouseWayFile> = std::sync::OnceLock::new();
-    match name {
-        HouseWayName::Reference => &ReferenceHouseWay,
-        HouseWayName::Foxwoods => FOXWOODS.get_or_init(|| {
-            shipped(HouseWayName::Foxwoods.name()).expect("a shipped house way parses (tested)")
-        }),
+    use std::sync::OnceLock;
+    static PARSED: [OnceLock<HouseWayFile>; SHIPPED.len()] =
+        [const { OnceLock::new() }; SHIPPED.len()];
+    if name == HouseWayName::Reference {
+        return &ReferenceHouseWay;
     }
+    let i = SHIPPED
+        .iter()
+        .position(|(n, _)| *n == name.name())
+        .expect("every house way a table can name is shipped (tested)");
+    PARSED[i].get_or_init(|| {
+        HouseWayFile::parse(SHIPPED[i].1).expect("a shipped house way parses (tested)")
+    })
 }
 
 /// A shipped house way, parsed.

@@ -64,16 +64,27 @@ pub enum HouseWayName {
     #[default]
     Reference,
     Foxwoods,
+    #[serde(rename = "atlantic-city")]
+    AtlanticCity,
+    #[serde(rename = "gold-star")]
+    GoldStar,
 }
 
 impl HouseWayName {
-    pub const ALL: [HouseWayName; 2] = [HouseWayName::Reference, HouseWayName::Foxwoods];
+    pub const ALL: [HouseWayName; 4] = [
+        HouseWayName::Reference,
+        HouseWayName::Foxwoods,
+        HouseWayName::AtlanticCity,
+        HouseWayName::GoldStar,
+    ];
 
-    /// Its name in files, URLs and JSON.
+    /// Its name in files, URLs and JSON (serde's name too).
     pub fn name(self) -> &'static str {
         match self {
             HouseWayName::Reference => "reference",
             HouseWayName::Foxwoods => "foxwoods",
+            HouseWayName::AtlanticCity => "atlantic-city",
+            HouseWayName::GoldStar => "gold-star",
         }
     }
 
