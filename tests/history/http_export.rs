@@ -110,7 +110,46 @@ async fn the_search_page_links_its_export_and_a_dealer_may_not_export(backend: B
     }
 }
 
+/// An export's COPY on PostgreSQL runs in a read-only transaction on a
+/// connection of the server's pool, which goes back to the pool when the
+/// COPY was read to its end: every idle connection after exports must be
+/// outside any transaction, as it was (a write on one left read-only would
+/// fail), and the server goes on writing.
+async fn exports_leave_the_pools_connections_as_they_found_them(backend: Backend) {
+    let app = three_hands(backend).await;
+    for query in ["format=jsonl", "format=csv", "table=T1", "player=bo"] {
+        exported(&app, query).await;
+    }
+    if let pitbook::store::Db::Postgres(pool) = &app.database.db {
+        let mut idle = Vec::new();
+        while let Some(mut conn) = pool.try_acquire() {
+            let (read_only, sort): (String, String) = sqlx::query_as(
+                "SELECT current_setting('transaction_read_only'), current_setting('enable_sort')",
+            )
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap();
+            assert_eq!((read_only.as_str(), sort.as_str()), ("off", "on"));
+            idle.push(conn);
+        }
+        assert!(!idle.is_empty(), "an idle connection to look at");
+    }
+    let more = one_more_hand(&app).await;
+    assert_eq!(more, 201, "a hand written after the exports");
+}
+
+/// Opens one more hand at T1 through the API; the status.
+async fn one_more_hand(app: &crate::common::TestApp) -> u16 {
+    let key = uuid::Uuid::new_v4().to_string();
+    let body = serde_json::json!({
+        "idempotency_key": key,
+        "events": [{"type": "hand_opened", "table": "T1"}]
+    });
+    app.post_json("/api/v1/hands", &body).await.0
+}
+
 on_both_databases!(
+    exports_leave_the_pools_connections_as_they_found_them,
     the_api_streams_the_filters_hands_in_both_formats,
     bad_filters_are_422_naming_the_field_before_any_byte,
     the_search_page_links_its_export_and_a_dealer_may_not_export,

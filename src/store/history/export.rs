@@ -20,7 +20,7 @@ use crate::store::verify::log_reader::{
 use crate::store::{Db, StoreError};
 
 /// Hands read and built together.
-pub const BATCH_HANDS: usize = 512;
+pub const BATCH_HANDS: usize = 1024;
 /// A hand whose records span more seqs than this (corrected days later,
 /// left open for a shift) is read on its own by the log's hand index, so
 /// the batch's sequential read stays short.

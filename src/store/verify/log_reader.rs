@@ -111,19 +111,42 @@ pub async fn read_postgres(
          TO STDOUT (FORMAT binary)"
     );
     let mut conn = pool.acquire().await?;
-    // This connection leaves the pool when done: it may hold unread COPY
-    // data (the visitor stopped early) or the open transaction below.
-    conn.close_on_drop();
-    sqlx::query("BEGIN READ ONLY").execute(&mut *conn).await?;
+    match copy_records(&mut conn, &sql, visitor).await {
+        // Read to its end and its transaction closed: back to the pool (a
+        // connection opened for each of an export's batches cost a tenth
+        // of it).
+        Ok(true) => Ok(()),
+        // It may hold unread COPY data (the visitor stopped early) or the
+        // open transaction: it leaves the pool.
+        Ok(false) => {
+            conn.close_on_drop();
+            Ok(())
+        }
+        Err(e) => {
+            conn.close_on_drop();
+            Err(e)
+        }
+    }
+}
+
+/// Runs `sql` (a COPY of records) on `conn` in a read-only transaction,
+/// each record to `visitor`; whether the COPY was read to its end and the
+/// transaction closed, leaving `conn` as it was.
+async fn copy_records(
+    conn: &mut sqlx::pool::PoolConnection<sqlx::Postgres>,
+    sql: &str,
+    visitor: &mut (dyn RecordVisitor + Send),
+) -> Result<bool, StoreError> {
+    sqlx::query("BEGIN READ ONLY").execute(&mut **conn).await?;
     // Along the primary key, never a sort: with statistics not yet updated
     // after a burst of writes the planner would sort the whole log (in
     // memory, or on disk for a long one) before the first row.
     sqlx::query("SET LOCAL enable_sort = off")
-        .execute(&mut *conn)
+        .execute(&mut **conn)
         .await?;
     let mut buffer: Vec<u8> = Vec::with_capacity(1 << 20);
     let mut parser = CopyParser::default();
-    let mut stream = conn.copy_out_raw(&sql).await?;
+    let mut stream = conn.copy_out_raw(sql).await?;
     // Past the trailer, or stopped by the visitor, the rest is not read.
     while !parser.done
         && let Some(chunk) = stream.try_next().await?
@@ -135,7 +158,14 @@ pub async fn read_postgres(
     if !parser.done && !buffer.is_empty() {
         return Err(bad_copy("the COPY stream ended inside a record"));
     }
-    Ok(())
+    if !parser.ended {
+        return Ok(false);
+    }
+    // The trailer read: what follows it is the COPY's end.
+    while stream.try_next().await?.is_some() {}
+    drop(stream);
+    sqlx::query("ROLLBACK").execute(&mut **conn).await?;
+    Ok(true)
 }
 
 fn bad_copy(what: &str) -> StoreError {
@@ -149,6 +179,8 @@ fn bad_copy(what: &str) -> StoreError {
 struct CopyParser {
     header_read: bool,
     done: bool,
+    /// The trailer was read: the stream holds nothing more.
+    ended: bool,
 }
 
 const COPY_SIGNATURE: &[u8] = b"PGCOPY\n\xff\r\n\0";
@@ -183,6 +215,7 @@ impl CopyParser {
                 Tuple::Incomplete => break,
                 Tuple::End => {
                     self.done = true;
+                    self.ended = true;
                     at += 2;
                 }
                 Tuple::Record(len, fields) => {
