@@ -58,6 +58,9 @@ pub struct EvJob {
     pub side: Side,
     pub opts: RuleOptions,
     played: Vec<Played>,
+    /// The high and low ranks the settings play, each sorted once.
+    highs: Vec<HandRank>,
+    lows: Vec<HandRank>,
     rest: Vec<Card>,
 }
 
@@ -133,13 +136,27 @@ impl EvJob {
                 // under `foul: reset_house_way`.
                 (true, _, _) => Played::Hands(hw.high_rank, hw.low_rank),
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let ranks = |of: fn(HandRank, HandRank) -> HandRank| {
+            let mut ranks: Vec<HandRank> = played
+                .iter()
+                .filter_map(|p| match *p {
+                    Played::Hands(high, low) => Some(of(high, low)),
+                    Played::Lost => None,
+                })
+                .collect();
+            ranks.sort_unstable();
+            ranks.dedup();
+            ranks
+        };
         EvJob {
             cards,
             settings,
             house_way,
             side,
             opts: *opts,
+            highs: ranks(|high, _| high),
+            lows: ranks(|_, low| low),
             played,
             rest,
         }
@@ -157,35 +174,51 @@ impl EvJob {
     }
 
     /// Counts the other side's hands whose first card is `rest[first]`.
+    ///
+    /// Each hand is set by the house way and only its place among the
+    /// settings' own ranks is counted: `a`, how many of the high ranks it
+    /// beats or ties (player: copies lose, so `≤`; banker: copies win, so
+    /// `<`), and `b`, the same of the low ranks. A setting whose high is the
+    /// `jh`-th of them then wins behind exactly when `a ≤ jh`, so its wins
+    /// are the grid's corner `a ≤ jh, b ≤ jl` and its losses the corner
+    /// `a > jh, b > jl` — summed once per part, not compared 21 times a
+    /// hand (a fifth of the count's time).
     pub fn count_part(&self, way: &dyn HouseWay, first: usize) -> EvCounts {
-        let mut counts = EvCounts::new(self.settings.len());
+        let columns = self.lows.len() + 1;
+        let mut grid = vec![0u64; (self.highs.len() + 1) * columns];
+        let beaten = |ranks: &[HandRank], r: HandRank| match self.side {
+            Side::Player => ranks.partition_point(|t| *t <= r),
+            Side::Banker => ranks.partition_point(|t| *t < r),
+        };
         for_each_seven_of(&self.rest, first, &mut |other| {
-            self.count_one(way, other, &mut counts);
+            let set = way.set_ranked(other, &self.opts);
+            grid[beaten(&self.highs, set.high) * columns + beaten(&self.lows, set.low)] += 1;
         });
-        counts
-    }
-
-    fn count_one(&self, way: &dyn HouseWay, other: &[Card; 7], counts: &mut EvCounts) {
-        let set = way.set_ranked(other, &self.opts);
-        let (high, low) = (set.high, set.low);
-        counts.hands += 1;
+        let mut counts = EvCounts::new(self.settings.len());
+        counts.hands = grid.iter().sum();
         for (i, played) in self.played.iter().enumerate() {
-            let Played::Hands(my_high, my_low) = *played else {
-                counts.loss[i] += 1;
+            let Played::Hands(high, low) = *played else {
+                counts.loss[i] = counts.hands;
                 continue;
             };
-            // Copies to the banker.
-            let (won_high, won_low) = match self.side {
-                Side::Player => (my_high > high, my_low > low),
-                Side::Banker => (my_high >= high, my_low >= low),
-            };
-            match (won_high, won_low) {
-                (true, true) => counts.win[i] += 1,
-                (false, false) => counts.loss[i] += 1,
-                _ => counts.push[i] += 1,
+            let (jh, jl) = (beaten_at(&self.highs, high), beaten_at(&self.lows, low));
+            for (a, row) in grid.chunks_exact(columns).enumerate() {
+                for (b, &n) in row.iter().enumerate() {
+                    match (a <= jh, b <= jl) {
+                        (true, true) => counts.win[i] += n,
+                        (false, false) => counts.loss[i] += n,
+                        _ => counts.push[i] += n,
+                    }
+                }
             }
         }
+        counts
     }
+}
+
+/// The place of a setting's own rank among the sorted `ranks`.
+fn beaten_at(ranks: &[HandRank], rank: HandRank) -> usize {
+    ranks.partition_point(|t| *t < rank)
 }
 
 /// `hand ev` / `POST /api/v1/hands/ev`: seven cards, whose side they are,
