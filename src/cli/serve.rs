@@ -63,6 +63,10 @@ pub struct ServeArgs {
     #[arg(long, env = "PITBOOK_TIME_ZONE", default_value = "UTC",
           value_parser = parse_time_zone)]
     pub time_zone: chrono_tz::Tz,
+    /// The operator's token for `GET /metrics` (Authorization: Bearer
+    /// TOKEN); without one, /metrics answers 403 (docs/metrics.md).
+    #[arg(long, env = "PITBOOK_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
 }
 
 pub(super) fn parse_time_zone(name: &str) -> Result<chrono_tz::Tz, String> {
@@ -112,12 +116,14 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
             max_connections = args.max_connections,
             anchor_log = %anchors.path().display(),
             time_zone = %args.time_zone,
+            metrics = args.metrics_token.is_some(),
             "pitbook listening"
         );
         let state = AppState::new(db.clone(), audit_key.clone())
             .map_err(|e| CliError::Failure(format!("starting the hand writer: {e}")))?
             .with_trusted_proxies(args.trusted_proxy)
-            .with_time_zone(args.time_zone);
+            .with_time_zone(args.time_zone)
+            .with_metrics_token(args.metrics_token);
         let login_guard = state.login_guard.clone();
         let every = Duration::from_secs(args.anchor_interval_mins * 60);
         let periodic = tokio::spawn(append_anchors(anchors.clone(), db.clone(), every));

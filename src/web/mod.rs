@@ -11,6 +11,7 @@ mod health;
 pub(crate) mod history;
 pub mod json;
 mod kept_games;
+pub mod metrics;
 pub mod page;
 pub mod server;
 pub mod shifts;
@@ -58,11 +59,15 @@ pub struct AppState {
     /// The cardroom's time zone: pages show times in it, with UTC beside
     /// (`--time-zone`; the record keeps UTC).
     pub time_zone: chrono_tz::Tz,
+    /// The operator's token for `GET /metrics` (none: metrics are off).
+    pub metrics_token: Option<Arc<str>>,
 }
 
 impl AppState {
     /// Must be called inside the tokio runtime (it starts the hand writer).
     pub fn new(db: Db, audit_key: AuditKey) -> Result<AppState, StoreError> {
+        // The recorder first, so nothing counted is lost.
+        metrics::handle();
         let hand_writer = HandWriter::spawn(db.clone(), audit_key.clone())?;
         let login_guard = Arc::new(LoginGuard::default());
         tokio::spawn(crate::store::staff::sweep_login_failures(
@@ -77,6 +82,7 @@ impl AppState {
             login_guard,
             trusted_proxies: Arc::new(Vec::new()),
             time_zone: chrono_tz::UTC,
+            metrics_token: None,
         })
     }
 
@@ -84,6 +90,12 @@ impl AppState {
     pub fn with_time_zone(mut self, zone: chrono_tz::Tz) -> AppState {
         self.time_zone = zone;
         self.hand_writer = self.hand_writer.with_time_zone(zone);
+        self
+    }
+
+    /// Serves `GET /metrics` to whoever presents `token` (docs/metrics.md).
+    pub fn with_metrics_token(mut self, token: Option<String>) -> AppState {
+        self.metrics_token = token.filter(|t| !t.is_empty()).map(Arc::from);
         self
     }
 
@@ -114,6 +126,9 @@ pub fn router(state: AppState) -> Router {
         .merge(tripoley::router())
         .merge(shifts::router())
         .merge(training::router())
+        .merge(metrics::router())
+        // Every routed request counted by its route's pattern.
+        .route_layer(middleware::from_fn(metrics::track))
         .with_state(state)
         // One limit for every body (json::Body answers over it in JSON).
         .layer(DefaultBodyLimit::max(json::BODY_BYTES_MAX))

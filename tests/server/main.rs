@@ -8,4 +8,5 @@ mod common;
 mod cli_serve;
 mod http_headers;
 mod http_health;
+mod http_metrics;
 mod http_server_limits;

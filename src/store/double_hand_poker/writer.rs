@@ -97,7 +97,26 @@ impl HandWriter {
     }
 }
 
-fn answer(batch: &mut Vec<Job>, replies: Vec<Reply>) {
+/// Answers each command of a batch committed in `took`, counting it
+/// (docs/metrics.md).
+fn answer(batch: &mut Vec<Job>, replies: Vec<Reply>, took: std::time::Duration) {
+    use crate::telemetry::metric as m;
+    metrics::histogram!(m::BATCH_COMMANDS).record(batch.len() as f64);
+    metrics::histogram!(m::COMMIT_SECONDS).record(took.as_secs_f64());
+    for reply in &replies {
+        match reply {
+            Ok((result, _)) => {
+                for r in &result.records {
+                    match r.event_type.as_str() {
+                        "hand_opened" => metrics::counter!(m::HANDS_OPENED).increment(1),
+                        "hand_closed" => metrics::counter!(m::HANDS_CLOSED).increment(1),
+                        _ => {}
+                    }
+                }
+            }
+            Err(e) => metrics::counter!(m::COMMANDS_REFUSED, "reason" => e.reason()).increment(1),
+        }
+    }
     for (job, reply) in batch.drain(..).zip(replies) {
         // A caller that went away (client disconnected) needs no answer;
         // its command is durable all the same.
@@ -120,8 +139,9 @@ fn run_sqlite(mut hands: SqliteHands, mut queue: mpsc::Receiver<Job>) {
             .iter()
             .map(|job| (job.hand_id.as_deref(), &job.command))
             .collect();
+        let started = std::time::Instant::now();
         let replies = hands.run_batch(&commands);
-        answer(&mut batch, replies);
+        answer(&mut batch, replies, started.elapsed());
     }
 }
 
@@ -129,6 +149,7 @@ async fn run_sqlx(db: Db, key: AuditKey, clock: Clock, mut queue: mpsc::Receiver
     let mut batch = Vec::with_capacity(BATCH_COMMANDS_MAX);
     let mut cache = OpenHands::default();
     while queue.recv_many(&mut batch, BATCH_COMMANDS_MAX).await > 0 {
+        let started = std::time::Instant::now();
         let replies = match try_batch(&db, &key, &clock, &batch, &mut cache).await {
             Ok(replies) => {
                 cache.committed();
@@ -149,7 +170,7 @@ async fn run_sqlx(db: Db, key: AuditKey, clock: Clock, mut queue: mpsc::Receiver
                 replies
             }
         };
-        answer(&mut batch, replies);
+        answer(&mut batch, replies, started.elapsed());
     }
 }
 

@@ -36,6 +36,27 @@ pub async fn login(
     password: &str,
     address: IpAddr,
 ) -> Result<(String, User), LoginError> {
+    let tried = checked_login(db, key, guard, username, password, address).await;
+    match &tried {
+        Err(LoginError::Throttled { .. }) => {
+            metrics::counter!(crate::telemetry::metric::LOGIN_THROTTLED).increment(1);
+        }
+        Err(LoginError::BadCredentials) => {
+            metrics::counter!(crate::telemetry::metric::LOGIN_FAILURES).increment(1);
+        }
+        _ => {}
+    }
+    tried
+}
+
+async fn checked_login(
+    db: &Db,
+    key: &AuditKey,
+    guard: &LoginGuard,
+    username: &str,
+    password: &str,
+    address: IpAddr,
+) -> Result<(String, User), LoginError> {
     let actor = attempted_name(username);
     let address = throttle_address(address);
     let due = match guard

@@ -97,6 +97,25 @@ pub enum CommandError {
     Store(#[from] StoreError),
 }
 
+impl CommandError {
+    /// Why it was refused, as the metrics label it (docs/metrics.md).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            CommandError::Hand(_) => "rule",
+            CommandError::UnknownHand(_) => "unknown_hand",
+            CommandError::UnknownTable(_) => "unknown_table",
+            CommandError::Stale { .. } => "stale_version",
+            CommandError::MissingVersion => "missing_version",
+            CommandError::UnexpectedVersion => "unexpected_version",
+            CommandError::NoShift(_) => "no_shift",
+            CommandError::RotationClock(_) => "rotation_clock",
+            CommandError::IdempotencyMismatch(_) => "idempotency_mismatch",
+            CommandError::Invalid(_) => "invalid",
+            CommandError::Store(_) => "store_error",
+        }
+    }
+}
+
 impl AsFieldError for CommandError {
     fn field_error(&self) -> Option<FieldError> {
         let worded = |field: &str| FieldError::worded(field, self);
