@@ -179,3 +179,42 @@ pub fn wager_rows(html: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// A tool page's refusals, each `(query, field, words, kept)`: the page at
+/// `path?query` is 422 with the message (holding `words`) beside its field
+/// — after the field's own input — what was typed kept (`kept` is in the
+/// page), and no result shown (no element `result_id`).
+pub async fn refused_beside_their_fields(
+    b: &mut Browser,
+    path: &str,
+    bad: &[(&str, &str, &str, &str)],
+    result_id: &str,
+) {
+    for &(query, field, words, kept) in bad {
+        let page = b.get(&format!("{path}?{query}")).await;
+        assert_eq!(page.status, 422, "{query}: {}", page.body);
+        let error = format!("<p class=\"error\" id=\"{field}-error\">");
+        let at = page
+            .body
+            .find(&error)
+            .unwrap_or_else(|| panic!("{query}: no {error} in:\n{}", page.body));
+        assert!(page.body[at..].contains(words), "{query}: {}", page.body);
+        let input = page
+            .body
+            .find(&format!("id=\"{field}\""))
+            .expect("the field");
+        assert!(
+            input < at && at - input < 2500,
+            "{query}: error beside the field"
+        );
+        assert!(
+            page.body.contains(kept),
+            "{query}: typed kept: {}",
+            page.body
+        );
+        assert!(
+            !page.body.contains(&format!("id=\"{result_id}\"")),
+            "{query}: no result"
+        );
+    }
+}

@@ -5,7 +5,7 @@
 //! release build, minutes of this debug one: its figures are tested in the
 //! core, `ev_tests.rs`, and its page by `ev_page`'s render test.)
 
-use crate::common::play::table_with_dealer;
+use crate::common::play::{refused_beside_their_fields, table_with_dealer};
 use crate::common::{Backend, spawn_app};
 
 async fn the_value_page_is_linked_and_refuses_bad_input_beside_the_field(backend: Backend) {
@@ -51,20 +51,7 @@ async fn the_value_page_is_linked_and_refuses_bad_input_beside_the_field(backend
             "<option value=\"nowhere\" selected>",
         ),
     ];
-    for &(query, field, words, kept) in bad {
-        let page = dana.get(&format!("/tools/hand-ev?{query}")).await;
-        assert_eq!(page.status, 422, "{query}: {}", page.body);
-        let error = format!("<p class=\"error\" id=\"{field}-error\">");
-        let at = page
-            .body
-            .find(&error)
-            .unwrap_or_else(|| panic!("{query}: no {error} in:\n{}", page.body));
-        assert!(page.body[at..].contains(words), "{query}: {}", page.body);
-        let input = page.body.find(&format!("id=\"{field}\"")).expect("field");
-        assert!(input < at && at - input < 2500, "{query}: beside the field");
-        assert!(page.body.contains(kept), "{query}: typed kept");
-        assert!(!page.body.contains("id=\"ev-result\""), "{query}");
-    }
+    refused_beside_their_fields(&mut dana, "/tools/hand-ev", bad, "ev-result").await;
 }
 
 on_both_databases!(the_value_page_is_linked_and_refuses_bad_input_beside_the_field);

@@ -6,7 +6,7 @@
 //! the setting and the rule and refuses bad cards beside the field.
 
 use crate::common::browser::Browser;
-use crate::common::play::{form_html, ok, table_with_dealer};
+use crate::common::play::{form_html, ok, refused_beside_their_fields, table_with_dealer};
 use crate::common::{Backend, spawn_app};
 
 /// A hand with the PD (seat 1) and seats 4 and 5 at 50 each, dice thrown.
@@ -234,31 +234,7 @@ async fn the_preview_page_shows_the_setting_and_refuses_bad_cards(backend: Backe
             "value=\"maybe\" selected",
         ),
     ];
-    for &(query, field, words, kept) in bad {
-        let page = dana.get(&format!("/tools/house-way?{query}")).await;
-        assert_eq!(page.status, 422, "{query}: {}", page.body);
-        let error = format!("<p class=\"error\" id=\"{field}-error\">");
-        let at = page
-            .body
-            .find(&error)
-            .unwrap_or_else(|| panic!("{query}: no {error} in:\n{}", page.body));
-        assert!(page.body[at..].contains(words), "{query}: {}", page.body);
-        // Beside its field: the error follows the field's own input.
-        let input = page
-            .body
-            .find(&format!("id=\"{field}\""))
-            .expect("the field");
-        assert!(
-            input < at && at - input < 2500,
-            "{query}: error beside the field"
-        );
-        assert!(
-            page.body.contains(kept),
-            "{query}: typed kept: {}",
-            page.body
-        );
-        assert!(!page.body.contains("id=\"house-way-result\""), "{query}");
-    }
+    refused_beside_their_fields(&mut dana, "/tools/house-way", bad, "house-way-result").await;
 }
 
 /// The house ways' charts (docs/house-ways.md): the list links each; a

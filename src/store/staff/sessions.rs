@@ -36,27 +36,6 @@ pub async fn login(
     password: &str,
     address: IpAddr,
 ) -> Result<(String, User), LoginError> {
-    let tried = checked_login(db, key, guard, username, password, address).await;
-    match &tried {
-        Err(LoginError::Throttled { .. }) => {
-            metrics::counter!(crate::telemetry::metric::LOGIN_THROTTLED).increment(1);
-        }
-        Err(LoginError::BadCredentials) => {
-            metrics::counter!(crate::telemetry::metric::LOGIN_FAILURES).increment(1);
-        }
-        _ => {}
-    }
-    tried
-}
-
-async fn checked_login(
-    db: &Db,
-    key: &AuditKey,
-    guard: &LoginGuard,
-    username: &str,
-    password: &str,
-    address: IpAddr,
-) -> Result<(String, User), LoginError> {
     let actor = attempted_name(username);
     let address = throttle_address(address);
     let due = match guard
@@ -65,6 +44,7 @@ async fn checked_login(
     {
         Ok(due) => due,
         Err(t) => {
+            metrics::counter!(crate::telemetry::metric::LOGIN_THROTTLED).increment(1);
             return Err(LoginError::Throttled {
                 retry_after_secs: (t.retry_after_ms + 999) / 1000,
             });
@@ -82,6 +62,7 @@ async fn checked_login(
         }
     };
     let Some(user) = user else {
+        metrics::counter!(crate::telemetry::metric::LOGIN_FAILURES).increment(1);
         write_summaries(db, key, &due).await?;
         return Err(LoginError::BadCredentials);
     };

@@ -16,10 +16,9 @@ use axum::routing::get;
 use serde::Deserialize;
 
 use super::ev_api;
-use super::house_way_page::{PreviewQuery, request};
+use super::house_way_page::{PreviewQuery, ToolForm, request};
 use crate::domain::double_hand_poker::ev::{EvRequest, Side};
 use crate::domain::double_hand_poker::hand_words::{self, EvWords};
-use crate::domain::double_hand_poker::options::HouseWayName;
 use crate::web::staff::page;
 use crate::web::{ApiError, AppState, PageContext, PageResult, Staff};
 
@@ -40,26 +39,11 @@ struct EvQuery {
 #[template(path = "double_hand_poker/hand_ev.html")]
 struct EvPage {
     ctx: PageContext,
-    cards: String,
+    form: ToolForm,
     side: String,
-    profile: String,
-    joker: String,
-    wheel: String,
-    house_way: String,
-    house_ways: Vec<&'static str>,
-    /// The hand to go back to (only letters, digits and `-`), or empty.
-    hand: String,
     /// The query of the link back to the house-way preview.
     preview_query: String,
     value: Option<EvWords>,
-    error_field: &'static str,
-    error: String,
-}
-
-impl EvPage {
-    fn is_error(&self, name: &str) -> bool {
-        self.error_field == name
-    }
 }
 
 fn side(text: &str) -> Result<Side, (&'static str, String)> {
@@ -74,18 +58,10 @@ async fn value_page(staff: Staff, Query(q): Query<EvQuery>) -> PageResult {
     let tool = &q.tool;
     let mut view = EvPage {
         ctx: PageContext::of(&staff),
-        cards: tool.cards.clone(),
+        form: ToolForm::of(tool),
         side: q.side.trim().to_string(),
-        profile: tool.profile.trim().to_string(),
-        joker: tool.joker.trim().to_string(),
-        wheel: tool.wheel.trim().to_string(),
-        house_way: tool.house_way.trim().to_string(),
-        house_ways: HouseWayName::ALL.iter().map(|w| w.name()).collect(),
-        hand: tool.hand_back(),
         preview_query: tool.query_string(),
         value: None,
-        error_field: "",
-        error: String::new(),
     };
     let job = side(&q.side).and_then(|side| {
         let cards = request(tool)?;
@@ -101,8 +77,7 @@ async fn value_page(staff: Staff, Query(q): Query<EvQuery>) -> PageResult {
         req.job().map(Some).map_err(|e| ("cards", e.message))
     });
     let refused = |mut view: EvPage, status: StatusCode, field, message| {
-        view.error_field = field;
-        view.error = message;
+        view.form.refuse(field, message);
         (status, page(&view)).into_response()
     };
     match job {
@@ -143,18 +118,13 @@ mod tests {
                 role: "dealer",
                 csrf: "x".into(),
             },
-            cards: "JK Ah Kh 7c 7d 3s 2h".into(),
+            form: ToolForm::of(&PreviewQuery {
+                cards: "JK Ah Kh 7c 7d 3s 2h".into(),
+                ..PreviewQuery::default()
+            }),
             side: String::new(),
-            profile: String::new(),
-            joker: String::new(),
-            wheel: String::new(),
-            house_way: String::new(),
-            house_ways: HouseWayName::ALL.iter().map(|w| w.name()).collect(),
-            hand: String::new(),
             preview_query: String::new(),
             value: Some(hand_words::ev_words(&job, &response)),
-            error_field: "",
-            error: String::new(),
         };
         let html = view.render().unwrap();
         assert_eq!(html.matches("<tr id=\"setting-").count(), 21);

@@ -64,30 +64,57 @@ impl PreviewQuery {
     }
 }
 
+/// A hand tool's form as its page shows it: the cards and rules as typed,
+/// the house ways to choose from, the hand to go back to, and the error
+/// beside its field (the preview and the value page).
+pub(super) struct ToolForm {
+    pub(super) cards: String,
+    pub(super) profile: String,
+    pub(super) joker: String,
+    pub(super) wheel: String,
+    pub(super) house_way: String,
+    /// Every house way's name, for the choice.
+    pub(super) house_ways: Vec<&'static str>,
+    /// The hand to go back to (only letters, digits and `-`), or empty.
+    pub(super) hand: String,
+    pub(super) error_field: &'static str,
+    pub(super) error: String,
+}
+
+impl ToolForm {
+    pub(super) fn of(q: &PreviewQuery) -> ToolForm {
+        ToolForm {
+            cards: q.cards.clone(),
+            profile: q.profile.trim().to_string(),
+            joker: q.joker.trim().to_string(),
+            wheel: q.wheel.trim().to_string(),
+            house_way: q.house_way.trim().to_string(),
+            house_ways: HouseWayName::ALL.iter().map(|w| w.name()).collect(),
+            hand: q.hand_back(),
+            error_field: "",
+            error: String::new(),
+        }
+    }
+
+    pub(super) fn is_error(&self, name: &str) -> bool {
+        self.error_field == name
+    }
+
+    /// The field at fault and why, shown beside it.
+    pub(super) fn refuse(&mut self, field: &'static str, message: String) {
+        self.error_field = field;
+        self.error = message;
+    }
+}
+
 #[derive(Template)]
 #[template(path = "double_hand_poker/house_way.html")]
 struct PreviewPage {
     ctx: PageContext,
-    cards: String,
-    profile: String,
-    joker: String,
-    wheel: String,
-    house_way: String,
-    /// Every house way's name, for the choice.
-    house_ways: Vec<&'static str>,
-    /// The hand to go back to (only letters, digits and `-`), or empty.
-    hand: String,
+    form: ToolForm,
     preview: Option<HouseWayPreview>,
     /// The query of the link to the same cards' value.
     ev_query: String,
-    error_field: &'static str,
-    error: String,
-}
-
-impl PreviewPage {
-    fn is_error(&self, name: &str) -> bool {
-        self.error_field == name
-    }
 }
 
 /// An option's value from its name, or the message for the field.
@@ -129,20 +156,11 @@ pub(super) fn request(q: &PreviewQuery) -> Result<CardsRequest, (&'static str, S
 }
 
 async fn preview(staff: Staff, Query(q): Query<PreviewQuery>) -> PageResult {
-    let hand = q.hand_back();
     let mut page_data = PreviewPage {
         ctx: PageContext::of(&staff),
-        cards: q.cards.clone(),
-        profile: q.profile.trim().to_string(),
-        joker: q.joker.trim().to_string(),
-        wheel: q.wheel.trim().to_string(),
-        house_way: q.house_way.trim().to_string(),
-        house_ways: HouseWayName::ALL.iter().map(|w| w.name()).collect(),
-        hand,
+        form: ToolForm::of(&q),
         preview: None,
         ev_query: q.query_string(),
-        error_field: "",
-        error: String::new(),
     };
     let outcome = request(&q).and_then(|req| {
         if q.cards.trim().is_empty() {
@@ -158,8 +176,7 @@ async fn preview(staff: Staff, Query(q): Query<PreviewQuery>) -> PageResult {
             Ok(page(&page_data))
         }
         Err((field, message)) => {
-            page_data.error_field = field;
-            page_data.error = message;
+            page_data.form.refuse(field, message);
             Ok((StatusCode::UNPROCESSABLE_ENTITY, page(&page_data)).into_response())
         }
     }

@@ -215,7 +215,6 @@ fn every_shipped_house_way_parses_under_its_own_name() {
 #[test]
 fn the_foxwoods_way_sets_a_hand_of_each_rule_as_its_source_says() {
     let way = shipped("foxwoods").unwrap();
-    let o = RuleOptions::default();
     let cases = [
         ("Ah Ad Ac As JK Kh Ks", "Kh Ks", "kings in front"),
         ("Ah Ad Ac As JK Qh Qs", "As Ah", "pair of aces in front"),
@@ -257,16 +256,7 @@ fn the_foxwoods_way_sets_a_hand_of_each_rule_as_its_source_says() {
         ),
         ("Ac Kd 9s 7h 5c 3d 2h", "Kd 9s", "second and third highest"),
     ];
-    for (text, front, words) in cases {
-        let cards: [Card; 7] = crate::domain::cards::test_hands::seven(text);
-        let got = way.set(&cards, &o);
-        let mut want: Vec<Card> = crate::domain::cards::parse_cards(front).unwrap();
-        let mut low = got.hand.low.to_vec();
-        want.sort();
-        low.sort();
-        assert_eq!(low, want, "{text}: {} ({})", got.hand, got.rule);
-        assert!(got.rule.contains(words), "{text}: {}", got.rule);
-    }
+    sets_as_said(&way, &cases);
 }
 
 /// Sets each hand of `cases` by `way`: the front it plays (any order) and
