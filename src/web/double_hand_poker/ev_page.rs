@@ -16,7 +16,7 @@ use axum::routing::get;
 use serde::Deserialize;
 
 use super::ev_api;
-use super::house_way_page::{PreviewQuery, ToolForm, request};
+use super::house_way_page::{PreviewQuery, ToolForm, option, request};
 use crate::domain::double_hand_poker::ev::{EvRequest, Side};
 use crate::domain::double_hand_poker::hand_words::{self, EvWords};
 use crate::web::staff::page;
@@ -46,14 +46,6 @@ struct EvPage {
     value: Option<EvWords>,
 }
 
-fn side(text: &str) -> Result<Side, (&'static str, String)> {
-    match text.trim() {
-        "" | "player" => Ok(Side::Player),
-        "banker" => Ok(Side::Banker),
-        other => Err(("side", format!("\"{other}\" is not player or banker"))),
-    }
-}
-
 async fn value_page(staff: Staff, Query(q): Query<EvQuery>) -> PageResult {
     let tool = &q.tool;
     let mut view = EvPage {
@@ -63,7 +55,9 @@ async fn value_page(staff: Staff, Query(q): Query<EvQuery>) -> PageResult {
         preview_query: tool.query_string(),
         value: None,
     };
-    let job = side(&q.side).and_then(|side| {
+    let side = option::<Side>(&q.side, "player or banker").map_err(|m| ("side", m));
+    let job = side.and_then(|side| {
+        let side = side.unwrap_or_default();
         let cards = request(tool)?;
         if tool.cards.trim().is_empty() {
             return Ok(None);

@@ -118,7 +118,7 @@ struct PreviewPage {
 }
 
 /// An option's value from its name, or the message for the field.
-fn option<T: DeserializeOwned>(text: &str, choices: &str) -> Result<Option<T>, String> {
+pub(super) fn option<T: DeserializeOwned>(text: &str, choices: &str) -> Result<Option<T>, String> {
     if text.trim().is_empty() {
         return Ok(None);
     }
