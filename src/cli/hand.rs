@@ -1,17 +1,20 @@
-//! `pitbook hand eval | house-way | settings` and `pitbook dice`: the hand
-//! tools at the table. They call the same functions as `/api/v1/hands/…`
+//! `pitbook hand eval | house-way | settings | ev | census` and `pitbook
+//! dice`: the hand tools at the table. They call the same functions as `/api/v1/hands/…`
 //! and `/api/v1/dice` (`domain::double_hand_poker::tools`); `--json` prints the API's body.
 
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::{CliError, output};
+use crate::domain::cards::Card;
+use crate::domain::common::text::thousands;
 use crate::domain::double_hand_poker::ev::{EvRequest, EvResponse, Side};
+use crate::domain::double_hand_poker::house_way::census::deck_size;
 use crate::domain::double_hand_poker::options::{
     HouseWayName, JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule,
 };
 use crate::domain::double_hand_poker::tools::{
-    self, CardsRequest, DiceRequest, DiceResponse, EvalResponse, Evaluated, HouseWayResponse,
-    SettingsResponse, ToolError,
+    self, CardsRequest, CensusResponse, DiceRequest, DiceResponse, EvalResponse, Evaluated,
+    HouseWayResponse, SettingsResponse, ToolError,
 };
 
 #[derive(Debug, Subcommand)]
@@ -25,6 +28,18 @@ pub enum HandCommand {
     /// The exact value of each of the 21 settings against every hand the
     /// other side can hold, set by house way (docs/hands.md).
     Ev(EvArgs),
+    /// Every seven-card hand of the deck counted by its best five cards'
+    /// category (the joker as the rules say).
+    Census(CensusArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CensusArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -194,7 +209,54 @@ pub fn run(command: HandCommand) -> Result<(), CliError> {
             let r = job.response(&crate::web::double_hand_poker::ev_api::counted(&job));
             output(args.cards.json, &r, ev_text)
         }
+        HandCommand::Census(args) => {
+            let r = census(&args.rules.options());
+            output(args.json, &r, census_text)
+        }
     }
+}
+
+/// The census's parts (one per lowest card) on rayon's threads.
+fn census(opts: &RuleOptions) -> CensusResponse {
+    use crate::domain::cards::eval::EvalRules;
+    use crate::domain::cards::seven::census_part;
+    use rayon::prelude::*;
+    let deck: Vec<Card> = (0..deck_size(opts)).filter_map(Card::from_index).collect();
+    let rules = EvalRules::from_options(opts);
+    let counts = (0..deck.len() - 6)
+        .into_par_iter()
+        .map(|first| census_part(&deck, first, rules))
+        .reduce(
+            || [0; 10],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    CensusResponse::new(opts, counts)
+}
+
+/// One line a category, the count and the share of all hands.
+fn census_text(r: &CensusResponse) -> String {
+    let mut out = format!(
+        "{} seven-card hands ({}), by their best five cards:\n",
+        thousands(r.hands),
+        match r.rules.joker {
+            JokerRule::Bug => "53 cards, the joker a bug",
+            JokerRule::Wild => "53 cards, the joker wild",
+            JokerRule::None => "52 cards, no joker",
+        }
+    );
+    for row in &r.categories {
+        let share = row.hands as f64 * 100.0 / r.hands.max(1) as f64;
+        out += &format!(
+            "{:<16} {:>12}  {:>8.4} %\n",
+            row.name,
+            thousands(row.hands),
+            share
+        );
+    }
+    out
 }
 
 pub fn run_dice(args: DiceArgs) -> Result<(), CliError> {

@@ -1,4 +1,4 @@
-//! The real binary: `pitbook hand eval | house-way | settings` and
+//! The real binary: `pitbook hand eval | house-way | settings | census` and
 //! `pitbook dice`, human output and `--json`, and every kind of bad input
 //! (exit 2, one line on stderr naming the value, nothing on stdout).
 
@@ -6,7 +6,7 @@ use pitbook::domain::double_hand_poker::options::{JokerRule, OptionOverrides, Pr
 use pitbook::domain::double_hand_poker::tools::{self, CardsRequest, DiceRequest};
 use serde_json::Value;
 
-use crate::common::cli::{ok, pitbook};
+use crate::common::cli::{bad, ok, pitbook};
 
 fn json(args: &[&str]) -> Value {
     serde_json::from_str(&ok(args)).expect("JSON on stdout")
@@ -439,4 +439,25 @@ fn house_way_follows_the_house_way_named() {
     assert_eq!(json["house_way"]["name"], "foxwoods");
     let (code, _, err) = pitbook(&["hand", "house-way", hand, "--house-way", "nowhere"]);
     assert_eq!(code, 2, "{err}");
+}
+
+/// The census without the joker gives the published counts of the best five
+/// of seven (133,784,560 hands); the text names the deck and every
+/// category. (A few seconds of a debug build.)
+#[test]
+fn census_counts_every_seven_card_hand_by_its_best_five() {
+    let r = json(&["hand", "census", "--joker", "none", "--json"]);
+    assert_eq!(r["hands"], 133_784_560u64);
+    let count = |category: &str| {
+        let rows = r["categories"].as_array().unwrap();
+        let row = rows.iter().find(|row| row["category"] == category).unwrap();
+        row["hands"].as_u64().unwrap()
+    };
+    assert_eq!(count("straight_flush"), 41_584);
+    assert_eq!(count("full_house"), 3_473_184);
+    assert_eq!(count("pair"), 58_627_800);
+    assert_eq!(count("high_card"), 23_294_460);
+    assert_eq!(count("five_of_a_kind"), 0);
+
+    bad(&["hand", "census", "--joker", "both"], "both");
 }

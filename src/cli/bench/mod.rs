@@ -12,6 +12,7 @@
 
 mod hands;
 mod queries;
+mod setter;
 
 use std::time::Instant;
 
@@ -28,6 +29,9 @@ use crate::store::double_hand_poker::writer::HandWriter;
 pub enum BenchCommand {
     /// Write N closed hands through the store, then time the hand search.
     Hands(HandsArgs),
+    /// Set every seven-card hand by a house way's table, and a sample by
+    /// the house way itself: settings a second (issue 20).
+    Setter(setter::SetterArgs),
 }
 
 #[derive(Debug, Args)]
@@ -55,6 +59,7 @@ pub struct HandsArgs {
 pub fn run(command: BenchCommand) -> Result<(), CliError> {
     match command {
         BenchCommand::Hands(args) => super::runtime()?.block_on(bench_hands(args)),
+        BenchCommand::Setter(args) => setter::run(args),
     }
 }
 

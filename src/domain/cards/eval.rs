@@ -37,7 +37,7 @@ pub enum Category {
 }
 
 impl Category {
-    const ALL: [Category; 10] = [
+    pub const ALL: [Category; 10] = [
         Category::HighCard,
         Category::Pair,
         Category::TwoPair,
@@ -73,7 +73,7 @@ impl fmt::Display for Category {
 }
 
 /// A comparable hand value; higher is better. See the module docs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(transparent)]
 pub struct HandRank(u32);
 

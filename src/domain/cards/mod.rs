@@ -10,6 +10,7 @@
 
 pub mod eval;
 pub mod rules;
+pub mod seven;
 #[cfg(test)]
 pub(crate) mod test_hands;
 

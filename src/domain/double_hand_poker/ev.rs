@@ -10,11 +10,13 @@
 use rust_decimal::Decimal;
 
 use super::house_way::HouseWay;
-use super::house_way::census::{deck_size, for_each_seven_of};
+use super::house_way::census::deck_size;
+use super::house_way::table::{ByRanks, SetterTable, Values};
 use super::options::{FoulRule, OptionOverrides, Profile, RuleOptions};
 use super::setting::{Setting, all_settings};
 use super::tools::{CardsText, HandRules, ToolError};
 use crate::domain::cards::eval::HandRank;
+use crate::domain::cards::seven::for_each_seven;
 use crate::domain::cards::{Card, parse_exact};
 
 /// Whose seven cards are valued.
@@ -62,6 +64,9 @@ pub struct EvJob {
     highs: Vec<HandRank>,
     lows: Vec<HandRank>,
     rest: Vec<Card>,
+    /// The grid cell ([`EvJob::count_part`]) of the other side's hand, by
+    /// its rank pattern and flush.
+    cells: ByRanks<u16>,
 }
 
 /// Wins, pushes and losses of each setting, over some of the other side's
@@ -104,22 +109,18 @@ impl EvCounts {
 
 impl EvJob {
     /// The job for `cards` (seven different cards, checked by the caller),
-    /// the other side's hands dealt from the rest of the options' deck.
-    pub fn new(cards: [Card; 7], side: Side, opts: &RuleOptions, way: &dyn HouseWay) -> EvJob {
+    /// the other side's hands dealt from the rest of the options' deck,
+    /// both sides setting by the options' house way.
+    pub fn new(cards: [Card; 7], side: Side, opts: &RuleOptions) -> EvJob {
         let deck = (0..deck_size(opts)).map(|i| Card::from_index(i).unwrap_or(Card::JOKER));
         let rest = deck.filter(|c| !cards.contains(c)).collect();
-        EvJob::over(cards, rest, side, opts, way)
+        EvJob::over(cards, rest, side, opts)
     }
 
     /// The job with the other side's hands dealt from `rest` alone (tests
     /// count a small deck by hand with it).
-    pub(crate) fn over(
-        cards: [Card; 7],
-        rest: Vec<Card>,
-        side: Side,
-        opts: &RuleOptions,
-        way: &dyn HouseWay,
-    ) -> EvJob {
+    pub(crate) fn over(cards: [Card; 7], rest: Vec<Card>, side: Side, opts: &RuleOptions) -> EvJob {
+        let way = opts.house_way();
         let settings = all_settings(&cards, opts);
         let chosen = way.set_ranked(&cards, opts).hand;
         let house_way = settings
@@ -149,7 +150,7 @@ impl EvJob {
             ranks.dedup();
             ranks
         };
-        EvJob {
+        let mut job = EvJob {
             cards,
             settings,
             house_way,
@@ -159,7 +160,10 @@ impl EvJob {
             lows: ranks(|_, low| low),
             played,
             rest,
-        }
+            cells: ByRanks::default(),
+        };
+        job.cells = SetterTable::shipped(opts).values.map(|v| job.cell(v));
+        job
     }
 
     /// The parts [`EvJob::count_part`] takes: one per possible first card.
@@ -178,22 +182,26 @@ impl EvJob {
     /// Each hand is set by the house way and only its place among the
     /// settings' own ranks is counted: `a`, how many of the high ranks it
     /// beats or ties (player: copies lose, so `≤`; banker: copies win, so
-    /// `<`), and `b`, the same of the low ranks. A setting whose high is the
-    /// `jh`-th of them then wins behind exactly when `a ≤ jh`, so its wins
-    /// are the grid's corner `a ≤ jh, b ≤ jl` and its losses the corner
-    /// `a > jh, b > jl` — summed once per part, not compared 21 times a
-    /// hand (a fifth of the count's time).
+    /// `<`), and `b`, the same of the low ranks — its grid cell, which the
+    /// house way's table ([`SetterTable`]) gives by the hand's rank pattern
+    /// (`cells`, placed once for the job), so a hand costs one read. A
+    /// setting whose high is the `jh`-th of them then wins behind exactly
+    /// when `a ≤ jh`, so its wins are the grid's corner `a ≤ jh, b ≤ jl`
+    /// and its losses the corner `a > jh, b > jl` — summed once per part,
+    /// not compared 21 times a hand.
     pub fn count_part(&self, way: &dyn HouseWay, first: usize) -> EvCounts {
-        let columns = self.lows.len() + 1;
-        let mut grid = vec![0u64; (self.highs.len() + 1) * columns];
-        let beaten = |ranks: &[HandRank], r: HandRank| match self.side {
-            Side::Player => ranks.partition_point(|t| *t <= r),
-            Side::Banker => ranks.partition_point(|t| *t < r),
-        };
-        for_each_seven_of(&self.rest, first, &mut |other| {
-            let set = way.set_ranked(other, &self.opts);
-            grid[beaten(&self.highs, set.high) * columns + beaten(&self.lows, set.low)] += 1;
+        let mut grid = vec![0u64; (self.highs.len() + 1) * (self.lows.len() + 1)];
+        for_each_seven(&self.rest, first, |other, dealt| {
+            let cell = match self.cells.get(dealt) {
+                Some(cell) => usize::from(cell),
+                None => {
+                    let set = way.set_ranked(other, &self.opts);
+                    usize::from(self.cell((set.high, set.low)))
+                }
+            };
+            grid[cell] += 1;
         });
+        let columns = self.lows.len() + 1;
         let mut counts = EvCounts::new(self.settings.len());
         counts.hands = grid.iter().sum();
         for (i, played) in self.played.iter().enumerate() {
@@ -213,6 +221,18 @@ impl EvJob {
             }
         }
         counts
+    }
+}
+
+impl EvJob {
+    /// The grid cell of an other side's hand that plays `values`.
+    fn cell(&self, (high, low): Values) -> u16 {
+        let beaten = |ranks: &[HandRank], r: HandRank| match self.side {
+            Side::Player => ranks.partition_point(|t| *t <= r),
+            Side::Banker => ranks.partition_point(|t| *t < r),
+        };
+        // At most 22 × 22 cells.
+        (beaten(&self.highs, high) * (self.lows.len() + 1) + beaten(&self.lows, low)) as u16
     }
 }
 
@@ -281,7 +301,7 @@ impl EvRequest {
             None => opts,
         };
         let cards: [Card; 7] = parse_exact(&self.cards.0, &opts)?;
-        Ok(EvJob::new(cards, self.side, &opts, opts.house_way()))
+        Ok(EvJob::new(cards, self.side, &opts))
     }
 }
 

@@ -84,7 +84,7 @@ fn every_setting_counts_as_the_engine_decides_each_hand() {
         for hero in hands {
             let hero = seven(hero);
             for side in [Side::Player, Side::Banker] {
-                let job = EvJob::over(hero, rest.clone(), side, &opts, way);
+                let job = EvJob::over(hero, rest.clone(), side, &opts);
                 let counts = counted(&job, way);
                 assert_eq!(counts.hands, 1716, "C(13, 7)");
                 assert_eq!(job.hands(), 1716);
@@ -110,7 +110,7 @@ fn the_response_names_the_house_ways_setting_the_best_and_the_cost() {
     let opts = RuleOptions::default();
     let way = house_way::by_name(opts.house_way);
     let hero = seven("As Ks Qs 9c 9s 4d 2c");
-    let job = EvJob::over(hero, rest, Side::Player, &opts, way);
+    let job = EvJob::over(hero, rest, Side::Player, &opts);
     let r = job.response(&counted(&job, way));
     assert_eq!(r.settings.len(), 21);
     for s in &r.settings {

@@ -109,6 +109,7 @@ pub mod census;
 pub mod chart;
 pub mod file;
 mod program;
+pub mod table;
 
 pub use file::{FileError, HouseWayFile};
 pub use program::NO_RULE;

@@ -94,6 +94,43 @@ impl From<&RuleOptions> for HandRules {
     }
 }
 
+/// `pitbook hand census`: every seven-card hand the rules' deck deals,
+/// counted by the category of its best five cards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CensusResponse {
+    /// C(53, 7) = 154,143,080 with the joker, C(52, 7) without.
+    pub hands: u64,
+    /// Five of a kind first, high card last.
+    pub categories: Vec<CensusRow>,
+    pub rules: HandRules,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CensusRow {
+    pub category: Category,
+    pub name: &'static str,
+    pub hands: u64,
+}
+
+impl CensusResponse {
+    /// The response from the counts by category (`Category as usize`).
+    pub fn new(opts: &RuleOptions, counts: [u64; 10]) -> CensusResponse {
+        CensusResponse {
+            hands: counts.iter().sum(),
+            categories: Category::ALL
+                .iter()
+                .rev()
+                .map(|&category| CensusRow {
+                    category,
+                    name: category.name(),
+                    hands: counts[category as usize],
+                })
+                .collect(),
+            rules: HandRules::from(opts),
+        }
+    }
+}
+
 /// A 5- or 2-card hand and its value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Evaluated {

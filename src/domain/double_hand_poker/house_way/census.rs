@@ -158,27 +158,7 @@ pub fn for_each_hand_from(first: u8, deck: u8, f: &mut dyn FnMut(&[Card; 7])) {
 }
 
 /// Every seven of `cards` whose first is `cards[first]`, the others after
-/// it in the list's order (`ev` deals the other side's hands with it).
+/// it in the list's order (the tests deal the other side's hands with it).
 pub fn for_each_seven_of(cards: &[Card], first: usize, f: &mut dyn FnMut(&[Card; 7])) {
-    let n = cards.len();
-    let mut hand = [cards[first]; 7];
-    for b in first + 1..n {
-        hand[1] = cards[b];
-        for c in b + 1..n {
-            hand[2] = cards[c];
-            for d in c + 1..n {
-                hand[3] = cards[d];
-                for e in d + 1..n {
-                    hand[4] = cards[e];
-                    for g in e + 1..n {
-                        hand[5] = cards[g];
-                        for &card in &cards[g + 1..] {
-                            hand[6] = card;
-                            f(&hand);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    crate::domain::cards::seven::for_each_seven(cards, first, |hand, _| f(hand));
 }
