@@ -12,6 +12,7 @@ use clap::Args;
 use super::CliError;
 use super::store_args::StoreArgs;
 use crate::domain::common::audit::{Anchor, AuditKey};
+use crate::store::StoreError;
 use crate::store::audit::key::{self, KeyOrigin, MissingKey};
 use crate::store::backup::{self, BackupError};
 
@@ -37,7 +38,7 @@ pub fn run(args: BackupArgs) -> Result<(), CliError> {
             written.version,
         );
         let custody = match written.fingerprint.as_deref() {
-            None => "no audit key is registered in this database yet".to_string(),
+            None => "none is registered in this database yet (its log is empty)".to_string(),
             Some(needed) => match configured_key(&args.store) {
                 Ok((key, origin)) if key.fingerprint() == needed => format!(
                     "{} (fingerprint {needed}) is this chain's key",
@@ -48,12 +49,14 @@ pub fn run(args: BackupArgs) -> Result<(), CliError> {
                     origin_name(&origin),
                     key.fingerprint()
                 ),
-                Err(why) => format!("this chain's key has fingerprint {needed} ({why})"),
+                Err(why) => format!(
+                    "this chain's key has fingerprint {needed}, and none was found here ({why})"
+                ),
             },
         };
         println!(
-            "audit key: {custody}; it is not in the backup: keep a copy of it apart from the \
-             backups, or the backup can never be verified"
+            "audit key: {custody}; the key is not in the backup: keep a copy of it apart \
+             from the backups, or the backup can never be verified"
         );
         Ok(())
     })
@@ -76,7 +79,10 @@ pub(super) fn configured_key(store: &StoreArgs) -> Result<(AuditKey, KeyOrigin),
         store.audit_key_file.as_deref(),
         MissingKey::Refuse,
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| match e {
+        StoreError::AuditKey(why) => why,
+        other => other.to_string(),
+    })
 }
 
 pub(super) fn origin_name(origin: &KeyOrigin) -> String {
