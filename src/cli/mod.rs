@@ -3,6 +3,7 @@
 
 mod anchor_log;
 mod audit;
+mod backup;
 mod bench;
 mod dice_games;
 mod drill;
@@ -11,6 +12,7 @@ mod history;
 mod history_check;
 mod house_way;
 mod report;
+mod restore;
 mod serve;
 mod settle;
 mod store_args;
@@ -78,6 +80,11 @@ pub enum Command {
     /// Tripoley: a round's payouts, the end-of-game last hand (JSON in, JSON out).
     #[command(subcommand)]
     Tripoley(tripoley::TripoleyCommand),
+    /// Back the database up into a new file while it serves (SQLite's
+    /// VACUUM INTO, PostgreSQL's pg_dump); the audit key is not in it.
+    Backup(backup::BackupArgs),
+    /// Restore a backup into an empty database, migrated forward.
+    Restore(restore::RestoreArgs),
     /// Staff accounts: add one; issue and revoke API tokens.
     #[command(subcommand)]
     User(user::UserCommand),
@@ -139,6 +146,8 @@ fn run(command: Command, log_format: LogFormat) -> Result<(), CliError> {
         Command::Drill(args) => drill::run(args),
         Command::History(command) => history::run(command),
         Command::Report(command) => report::run(command),
+        Command::Backup(args) => backup::run(args),
+        Command::Restore(args) => restore::run(args),
         Command::User(command) => user::run(command),
         Command::Bench(command) => bench::run(command),
     }

@@ -5,6 +5,7 @@
 #[macro_use]
 mod macros;
 pub mod audit;
+pub mod backup;
 pub mod dice_games;
 pub mod double_hand_poker;
 pub mod history;
@@ -146,9 +147,10 @@ impl Db {
     }
 
     pub async fn migrate(&self) -> Result<(), StoreError> {
+        let migrator = migrator(self.backend());
         let result = match self {
-            Db::Sqlite(pool) => sqlx::migrate!("./migrations/sqlite").run(pool).await,
-            Db::Postgres(pool) => sqlx::migrate!("./migrations/postgres").run(pool).await,
+            Db::Sqlite(pool) => migrator.run(pool).await,
+            Db::Postgres(pool) => migrator.run(pool).await,
         };
         result.map_err(StoreError::Migration)?;
         // Hands recorded before the search's projection get it now.
@@ -205,6 +207,15 @@ impl Db {
             Db::Sqlite(pool) => pool.close().await,
             Db::Postgres(pool) => pool.close().await,
         }
+    }
+}
+
+/// The backend's migrations, embedded: what `migrate` applies and what a
+/// backup's schema is checked against (`backup.rs`).
+pub fn migrator(backend: Backend) -> sqlx::migrate::Migrator {
+    match backend {
+        Backend::Sqlite => sqlx::migrate!("./migrations/sqlite"),
+        Backend::Postgres => sqlx::migrate!("./migrations/postgres"),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The audit log: tampering detected (records, projections, staff,
-//! Tripoley), the anchor log, `pitbook audit` (verify, export, CSV), and the
-//! migration that points settled hands at their settlement record.
+//! Tripoley), the anchor log, `pitbook audit` (verify, export, CSV),
+//! `pitbook backup` and `restore`, and the migration that points settled
+//! hands at their settlement record.
 
 #[macro_use]
 #[path = "../common/mod.rs"]
@@ -14,4 +15,5 @@ mod audit_tamper_tripoley;
 mod cli_anchor_log;
 mod cli_audit;
 mod cli_audit_csv;
+mod cli_backup;
 mod migration_settlement_seq;

@@ -116,12 +116,7 @@ fn create_key_file(path: &Path) -> Result<AuditKey, StoreError> {
 /// with, so a server started with the wrong key refuses instead of writing
 /// records that can never verify.
 pub async fn check_fingerprint(db: &Db, key: &AuditKey) -> Result<(), StoreError> {
-    let select = "SELECT value FROM pitbook_meta WHERE key = 'audit_key_fingerprint'";
-    let stored: Option<String> = on_pool!(db, |pool| sqlx::query(select)
-        .fetch_optional(pool)
-        .await?
-        .map(|r| r.get(0)));
-    match stored {
+    match stored_fingerprint(db).await? {
         Some(fp) if fp == key.fingerprint() => Ok(()),
         Some(fp) => Err(StoreError::AuditKey(format!(
             "this database's chain was written with the key of fingerprint {fp}; the configured key's is {}",
@@ -129,6 +124,16 @@ pub async fn check_fingerprint(db: &Db, key: &AuditKey) -> Result<(), StoreError
         ))),
         None => register(db, key).await,
     }
+}
+
+/// The fingerprint of the key the database's chain was started with; None
+/// before the first start with a key (and so an empty log).
+pub async fn stored_fingerprint(db: &Db) -> Result<Option<String>, StoreError> {
+    let select = "SELECT value FROM pitbook_meta WHERE key = 'audit_key_fingerprint'";
+    Ok(on_pool!(db, |pool| sqlx::query(select)
+        .fetch_optional(pool)
+        .await?
+        .map(|r| r.get(0))))
 }
 
 /// The first start with a key: the fingerprint goes into the database, and
