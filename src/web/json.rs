@@ -11,7 +11,7 @@ use axum::routing::{MethodRouter, post};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::ApiError;
+use super::{ApiError, ErrorBody, ErrorKind};
 use crate::domain::common::field_error::AsFieldError;
 
 /// Longest request body accepted on the JSON API.
@@ -75,8 +75,8 @@ impl<S: Send + Sync> FromRequest<S> for Body {
 pub fn body_rejection(e: &BytesRejection, field: &str) -> Response {
     if is_timeout(e) {
         let message = format!("{field}: not received in time (the server's body timeout)");
-        let body = serde_json::json!({"error": "timeout", "message": message});
-        return (StatusCode::REQUEST_TIMEOUT, Json(body)).into_response();
+        return ErrorBody::new(ErrorKind::Timeout, message)
+            .with_status(StatusCode::REQUEST_TIMEOUT);
     }
     let message = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         format!("the body is more than the limit of {BODY_BYTES_MAX} bytes")

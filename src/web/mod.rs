@@ -33,7 +33,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-pub use error::{ApiError, PageError, PageResult};
+pub use error::{ApiError, ErrorBody, ErrorKind, PageError, PageResult};
 pub use page::{AtPath, CsrfForm, NoFields, PageContext, PagePost, Typed};
 pub use staff::session::Staff;
 
