@@ -7,8 +7,6 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, post};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{ApiError, ErrorBody, ErrorKind};
@@ -28,19 +26,15 @@ pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
         .map_err(|e| ApiError::bad_input(e.path, e.message))
 }
 
-/// A POST route answered by a pure core function of its JSON body: the
-/// parse's refusal or the core's is the API's 422, the answer its JSON.
-pub fn core_post<S, Q, R, E>(core: fn(&Q) -> Result<R, E>) -> MethodRouter<S>
+/// A POST answered by a pure core function of its JSON body: the parse's
+/// refusal or the core's is the API's 422, the answer its JSON.
+pub fn core_answer<Q, R, E>(core: fn(&Q) -> Result<R, E>, body: &Body) -> Result<Json<R>, ApiError>
 where
-    S: Clone + Send + Sync + 'static,
-    Q: DeserializeOwned + 'static,
-    R: Serialize + 'static,
-    E: AsFieldError + std::fmt::Display + 'static,
+    Q: DeserializeOwned,
+    E: AsFieldError + std::fmt::Display,
 {
-    post(move |body: Body| async move {
-        let req: Q = parse(&body)?;
-        core(&req).map(Json).map_err(|e| ApiError::refused(&e))
-    })
+    let req: Q = parse(body)?;
+    core(&req).map(Json).map_err(|e| ApiError::refused(&e))
 }
 
 /// A JSON route's request body, read under the one limit every JSON route
