@@ -4,7 +4,8 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::domain::common::field_error::{AsFieldError, FieldError};
 use crate::domain::training::progress::SignOffRefusal;
@@ -12,6 +13,70 @@ use crate::domain::training::run::Refusal;
 use crate::store::double_hand_poker::hands::CommandError;
 use crate::store::training::TrainingError;
 use crate::store::write_error::WriteError;
+
+/// Every JSON error's body (the API's, the sign-in check's, the server's
+/// limits'): one type, so every refusal has the one shape the API contract
+/// calls `Error`.
+// Its fields are in alphabetical order: the bytes the `json!` bodies sent
+// before it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody {
+    pub error: ErrorKind,
+    /// Bad input (422): the field path, e.g. `events[2].amount`, `body`,
+    /// `query`. Absent when the refusal names no field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// What is wrong, for a person; for bad input it starts with the field
+    /// path (`events[2].amount: …`).
+    pub message: String,
+    /// Bad input: the value given, as given, when the refusal knows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+/// What kind of refusal an [`ErrorBody`] is; each goes with one status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// 422: input that can never succeed as sent.
+    BadInput,
+    /// 409: input that conflicts with the current state.
+    Conflict,
+    /// 404.
+    NotFound,
+    /// 403: the role may not do this.
+    Forbidden,
+    /// 403: the account's one-time password must be changed first.
+    PasswordChangeRequired,
+    /// 401: no live session and no valid API token.
+    Unauthenticated,
+    /// 415: a session-cookie request with a body that is not JSON.
+    UnsupportedMediaType,
+    /// 408: the body or the answer took longer than the server's limit.
+    Timeout,
+    /// 503: the server has its limit of open connections.
+    Unavailable,
+    /// 500: a bug or an outage (the detail is in the server log).
+    Internal,
+}
+
+impl ErrorBody {
+    /// A refusal with no field.
+    pub fn new(error: ErrorKind, message: impl Into<String>) -> ErrorBody {
+        ErrorBody {
+            error,
+            message: message.into(),
+            field: None,
+            value: None,
+        }
+    }
+
+    /// This body sent with `status`.
+    pub fn with_status(self, status: StatusCode) -> Response {
+        (status, Json(self)).into_response()
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -58,37 +123,35 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let (status, kind, message) = match &self {
-            ApiError::BadInput(fe) => return bad_input_response(fe),
-            ApiError::Refused(m) => (StatusCode::UNPROCESSABLE_ENTITY, "bad_input", m.clone()),
-            ApiError::Conflict(m) => (StatusCode::CONFLICT, "conflict", m.clone()),
-            ApiError::NotFound(m) => (StatusCode::NOT_FOUND, "not_found", m.clone()),
-            ApiError::Forbidden(m) => (StatusCode::FORBIDDEN, "forbidden", m.clone()),
+        let (status, kind, message) = match self {
+            ApiError::BadInput(fe) => return bad_input_response(&fe),
+            ApiError::Refused(m) => (StatusCode::UNPROCESSABLE_ENTITY, ErrorKind::BadInput, m),
+            ApiError::Conflict(m) => (StatusCode::CONFLICT, ErrorKind::Conflict, m),
+            ApiError::NotFound(m) => (StatusCode::NOT_FOUND, ErrorKind::NotFound, m),
+            ApiError::Forbidden(m) => (StatusCode::FORBIDDEN, ErrorKind::Forbidden, m),
             ApiError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error");
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal",
+                    ErrorKind::Internal,
                     "internal error; the details are in the server log".to_string(),
                 )
             }
         };
-        (status, Json(json!({ "error": kind, "message": message }))).into_response()
+        ErrorBody::new(kind, message).with_status(status)
     }
 }
 
 /// 422 `bad_input`: the message as the core words it, with its field and,
 /// when known, the value given.
 fn bad_input_response(fe: &FieldError) -> Response {
-    let mut body = json!({
-        "error": "bad_input",
-        "message": fe.to_string(),
-        "field": fe.field(),
-    });
-    if let Some(value) = fe.value() {
-        body["value"] = value.into();
+    ErrorBody {
+        error: ErrorKind::BadInput,
+        message: fe.to_string(),
+        field: Some(fe.field().to_string()),
+        value: fe.value().map(str::to_string),
     }
-    (StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response()
+    .with_status(StatusCode::UNPROCESSABLE_ENTITY)
 }
 
 /// A page's internal error: logged in full, answered with the generic 500.

@@ -7,11 +7,9 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, post};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::ApiError;
+use super::{ApiError, ErrorBody, ErrorKind};
 use crate::domain::common::field_error::AsFieldError;
 
 /// Longest request body accepted on the JSON API.
@@ -28,19 +26,15 @@ pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
         .map_err(|e| ApiError::bad_input(e.path, e.message))
 }
 
-/// A POST route answered by a pure core function of its JSON body: the
-/// parse's refusal or the core's is the API's 422, the answer its JSON.
-pub fn core_post<S, Q, R, E>(core: fn(&Q) -> Result<R, E>) -> MethodRouter<S>
+/// A POST answered by a pure core function of its JSON body: the parse's
+/// refusal or the core's is the API's 422, the answer its JSON.
+pub fn core_answer<Q, R, E>(core: fn(&Q) -> Result<R, E>, body: &Body) -> Result<Json<R>, ApiError>
 where
-    S: Clone + Send + Sync + 'static,
-    Q: DeserializeOwned + 'static,
-    R: Serialize + 'static,
-    E: AsFieldError + std::fmt::Display + 'static,
+    Q: DeserializeOwned,
+    E: AsFieldError + std::fmt::Display,
 {
-    post(move |body: Body| async move {
-        let req: Q = parse(&body)?;
-        core(&req).map(Json).map_err(|e| ApiError::refused(&e))
-    })
+    let req: Q = parse(body)?;
+    core(&req).map(Json).map_err(|e| ApiError::refused(&e))
 }
 
 /// A JSON route's request body, read under the one limit every JSON route
@@ -75,8 +69,8 @@ impl<S: Send + Sync> FromRequest<S> for Body {
 pub fn body_rejection(e: &BytesRejection, field: &str) -> Response {
     if is_timeout(e) {
         let message = format!("{field}: not received in time (the server's body timeout)");
-        let body = serde_json::json!({"error": "timeout", "message": message});
-        return (StatusCode::REQUEST_TIMEOUT, Json(body)).into_response();
+        return ErrorBody::new(ErrorKind::Timeout, message)
+            .with_status(StatusCode::REQUEST_TIMEOUT);
     }
     let message = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         format!("the body is more than the limit of {BODY_BYTES_MAX} bytes")

@@ -12,6 +12,7 @@ pub(crate) mod history;
 pub mod json;
 mod kept_games;
 pub mod metrics;
+pub mod openapi;
 pub mod page;
 pub mod server;
 pub mod shifts;
@@ -33,7 +34,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-pub use error::{ApiError, PageError, PageResult};
+pub use error::{ApiError, ErrorBody, ErrorKind, PageError, PageResult};
 pub use page::{AtPath, CsrfForm, NoFields, PageContext, PagePost, Typed};
 pub use staff::session::Staff;
 
@@ -127,6 +128,7 @@ pub fn router(state: AppState) -> Router {
         .merge(shifts::router())
         .merge(training::router())
         .merge(metrics::router())
+        .merge(openapi::router())
         // Every routed request counted by its route's pattern.
         .route_layer(middleware::from_fn(metrics::track))
         .with_state(state)

@@ -15,7 +15,7 @@ use axum::Router;
 use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
 use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -24,6 +24,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
 use tower_http::timeout::RequestBodyDeadlineLayer;
+
+use super::{ErrorBody, ErrorKind};
 
 /// How long a client may take, and how many may be connected at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,8 +127,7 @@ async fn within(limit: Duration, req: axum::extract::Request, next: Next) -> Res
                 "request: not answered within {} s (the server's request timeout)",
                 limit.as_secs()
             );
-            let body = serde_json::json!({"error": "timeout", "message": message});
-            (StatusCode::REQUEST_TIMEOUT, axum::Json(body)).into_response()
+            ErrorBody::new(ErrorKind::Timeout, message).with_status(StatusCode::REQUEST_TIMEOUT)
         }
     }
 }
@@ -135,11 +136,11 @@ async fn within(limit: Duration, req: axum::extract::Request, next: Next) -> Res
 /// closed (nothing of the request is read).
 async fn refuse(mut stream: TcpStream, peer: SocketAddr, max: usize) {
     tracing::warn!(client = %peer, max_connections = max, "connection refused: too many open connections");
-    let body = serde_json::json!({
-        "error": "unavailable",
-        "message": format!("connections: the server has its limit of {max} open; try again"),
-    })
-    .to_string();
+    let body = ErrorBody::new(
+        ErrorKind::Unavailable,
+        format!("connections: the server has its limit of {max} open; try again"),
+    );
+    let body = serde_json::to_string(&body).unwrap_or_default();
     let response = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
          content-length: {}\r\nretry-after: 1\r\ncache-control: no-store\r\n\

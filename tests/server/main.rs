@@ -1,12 +1,17 @@
 //! The server shell: `pitbook serve`, health, the response headers of every
-//! page, and the server's limits (body size, timeouts, connections).
+//! page, the server's limits (body size, timeouts, connections), and the
+//! API contract (docs/openapi.json) against the code, the docs and the
+//! running server.
 
 #[macro_use]
 #[path = "../common/mod.rs"]
 mod common;
 
 mod cli_serve;
+mod contract;
 mod http_headers;
 mod http_health;
 mod http_metrics;
+mod http_openapi;
 mod http_server_limits;
+mod openapi_contract;

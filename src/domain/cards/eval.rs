@@ -20,7 +20,7 @@ use super::rules::{CardRules, JokerRule, WheelRule};
 use super::{Card, Rank};
 
 /// Hand categories, lowest first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
     HighCard = 0,
@@ -73,7 +73,9 @@ impl fmt::Display for Category {
 }
 
 /// A comparable hand value; higher is better. See the module docs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, utoipa::ToSchema,
+)]
 #[serde(transparent)]
 pub struct HandRank(u32);
 

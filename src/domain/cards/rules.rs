@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// What the joker is (option `joker`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum JokerRule {
     /// An ace, or any card completing a straight/flush/straight flush.
@@ -17,7 +17,7 @@ pub enum JokerRule {
 }
 
 /// Where A-2-3-4-5 ranks (option `wheel`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WheelRule {
     Lowest,

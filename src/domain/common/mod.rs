@@ -8,4 +8,5 @@ pub mod csv_cell;
 pub mod field_error;
 pub mod json;
 pub mod money;
+pub mod schema;
 pub mod text;

@@ -246,6 +246,20 @@ impl Serialize for Money {
     }
 }
 
+/// Money's schema in the API contract: the string `Money::parse` takes.
+impl utoipa::PartialSchema for Money {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        super::schema::string(
+            "An exact amount as a decimal string (never a JSON number): \"12.50\", \"-20.00\".",
+            Some(super::schema::MONEY_PATTERN),
+            serde_json::json!("12.50"),
+        )
+        .into()
+    }
+}
+
+impl utoipa::ToSchema for Money {}
+
 /// JSON carries money only as a string: a JSON number is an error.
 impl<'de> Deserialize<'de> for Money {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -342,6 +356,24 @@ impl Default for Unit {
 impl fmt::Display for Unit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0.0.normalize())
+    }
+}
+
+/// The table's smallest unit: money text above zero.
+impl utoipa::PartialSchema for Unit {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        super::schema::string(
+            "The smallest unit of money at the table, above zero, as a decimal string: \"1\", \"0.01\".",
+            Some(r"^[0-9]+(\.[0-9]+)?$"),
+            serde_json::json!("1"),
+        )
+        .into()
+    }
+}
+
+impl utoipa::ToSchema for Unit {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "MoneyUnit".into()
     }
 }
 

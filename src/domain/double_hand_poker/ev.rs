@@ -20,7 +20,18 @@ use crate::domain::cards::seven::for_each_seven;
 use crate::domain::cards::{Card, parse_exact};
 
 /// Whose seven cards are valued.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    utoipa::ToSchema,
+)]
+#[schema(as = EvSide)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     /// A player's, against the banker (the PD or the house) setting by
@@ -243,7 +254,7 @@ fn beaten_at(ranks: &[HandRank], rank: HandRank) -> usize {
 
 /// `hand ev` / `POST /api/v1/hands/ev`: seven cards, whose side they are,
 /// and the rules (`options.house_way` names the house way both sides use).
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvRequest {
     pub cards: CardsText,
@@ -256,7 +267,7 @@ pub struct EvRequest {
 }
 
 /// One setting's exact value.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct EvSetting {
     /// 1..21, as `hand settings` numbers them.
     pub number: usize,
@@ -267,11 +278,12 @@ pub struct EvSetting {
     pub push: u64,
     pub loss: u64,
     /// (win − loss) / hands, per unit bet, to 6 places.
+    #[schema(value_type = String, pattern = r"^-?[0-9]+(\.[0-9]+)?$", example = "0.123456")]
     pub ev: Decimal,
 }
 
 /// Every setting's value, the house way's choice and the best.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct EvResponse {
     pub cards: Vec<Card>,
     pub side: Side,
@@ -284,6 +296,7 @@ pub struct EvResponse {
     /// when it is among the best).
     pub best: usize,
     /// What the house way's setting gives up against the best, per unit bet.
+    #[schema(value_type = String, pattern = r"^-?[0-9]+(\.[0-9]+)?$", example = "0.000000")]
     pub cost: Decimal,
     pub house_way_name: String,
     pub rules: HandRules,

@@ -9,7 +9,7 @@ use crate::domain::cards::rules::CardRules;
 pub use crate::domain::cards::rules::{JokerRule, WheelRule};
 use crate::domain::common::money::Unit;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Profile {
     /// The defaults of the rules files.
@@ -58,7 +58,7 @@ impl fmt::Display for Profile {
 
 /// The house way a table sets hands by (option `house_way`,
 /// docs/house-ways.md): one of the house ways pitbook ships.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum HouseWayName {
     #[default]
@@ -94,7 +94,7 @@ impl HouseWayName {
 }
 
 /// What happens to a fouled player hand (option `foul`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FoulRule {
     Loses,
@@ -102,7 +102,7 @@ pub enum FoulRule {
 }
 
 /// Order of backline wagers within a seat (option `backline_order`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BacklineOrder {
     Placement,
@@ -113,7 +113,7 @@ pub enum BacklineOrder {
 /// The rotation options are written only when they differ from
 /// `lucky-chances` (no clock, no offer rule), so a settlement of a table
 /// without them reads exactly as before they existed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RuleOptions {
     pub profile: Profile,
     pub joker: JokerRule,
@@ -162,7 +162,7 @@ pub const ROTATION_MINUTES_MAX: u32 = 720;
 pub const ROTATION_PLAYERS_MAX: u32 = 9;
 
 /// A subset of options to override; unknown names are errors.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OptionOverrides {
     #[serde(default, skip_serializing_if = "Option::is_none")]

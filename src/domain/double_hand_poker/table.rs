@@ -21,7 +21,7 @@ pub const SEATS_MAX: i64 = 10;
 
 /// A table as a supervisor configured it. Every hand opened at the table
 /// records these rules in its `hand_opened` event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableConfig {
     pub name: String,

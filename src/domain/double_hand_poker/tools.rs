@@ -23,6 +23,25 @@ pub const DEFAULT_SEATS: i64 = 7;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CardsText(pub String);
 
+/// Card text's schema in the API contract: what the deserializer below takes.
+impl utoipa::PartialSchema for CardsText {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::domain::common::schema::text_or_list(
+            "Cards: one string (\"As Ks Qs Js Ts\", spaces and/or commas) or an array of \
+             cards; a card is its rank (2-9, T or 10, J, Q, K, A) and suit (s h d c or ♠ ♥ ♦ ♣), \
+             or the joker (JK, joker).",
+            serde_json::json!("Kh Kd Ks 4c 4d"),
+        )
+        .into()
+    }
+}
+
+impl utoipa::ToSchema for CardsText {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "CardsText".into()
+    }
+}
+
 impl<'de> Deserialize<'de> for CardsText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardsText, D::Error> {
         let given =
@@ -35,7 +54,7 @@ impl<'de> Deserialize<'de> for CardsText {
 }
 
 /// A request naming cards: `eval`, `house-way`, `settings`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CardsRequest {
     pub cards: CardsText,
@@ -66,7 +85,7 @@ impl CardsRequest {
 }
 
 /// `POST /api/v1/dice`: three dice, the PD's seat, the table's seat count.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiceRequest {
     pub dice: Vec<i64>,
@@ -77,7 +96,7 @@ pub struct DiceRequest {
 }
 
 /// The rule options that decide a hand's value, as applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct HandRules {
     pub profile: Profile,
     pub joker: JokerRule,
@@ -132,7 +151,7 @@ impl CensusResponse {
 }
 
 /// A 5- or 2-card hand and its value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Evaluated {
     /// Canonical card text.
     pub cards: Vec<Card>,
@@ -155,7 +174,7 @@ impl Evaluated {
 }
 
 /// `hand eval`: the hand, as given, and its value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct EvalResponse {
     #[serde(flatten)]
     pub hand: Evaluated,
@@ -163,7 +182,7 @@ pub struct EvalResponse {
 }
 
 /// Which house way set the hand, and by which of its rules.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct HouseWayUsed {
     pub name: String,
     pub rule: String,
@@ -173,7 +192,7 @@ pub struct HouseWayUsed {
 }
 
 /// `hand house-way`: seven cards set by the reference house way.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct HouseWayResponse {
     /// The seven cards as given (canonical text).
     pub cards: Vec<Card>,
@@ -186,7 +205,7 @@ pub struct HouseWayResponse {
 }
 
 /// One way to set the seven cards.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SettingView {
     /// 1..21, in a fixed order: the low hand takes positions (1,2), (1,3),
     /// … (6,7) of the cards as given.
@@ -198,7 +217,7 @@ pub struct SettingView {
 }
 
 /// `hand settings`: all 21 settings, fouls marked, and house way's choice.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SettingsResponse {
     pub cards: Vec<Card>,
     pub settings: Vec<SettingView>,
@@ -209,7 +228,7 @@ pub struct SettingsResponse {
 }
 
 /// `dice`: the ACTION seat and how it was counted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct DiceResponse {
     pub dice: [u8; 3],
     pub total: u8,

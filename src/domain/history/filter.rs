@@ -338,6 +338,16 @@ fn range(given: &[(&str, &str)]) -> Result<Option<TimeRange>, FieldError> {
 }
 
 impl HandFilter {
+    /// Every query key the search reads: the filters, the time range, the
+    /// paging (the API contract lists the same, checked by a test).
+    pub fn keys() -> impl Iterator<Item = &'static str> {
+        FILTERS
+            .iter()
+            .map(|(k, _)| *k)
+            .chain(RANGE_KEYS)
+            .chain(PAGING_KEYS)
+    }
+
     /// Parses a query string's pairs. Empty values are no filter (a form
     /// sends every field); an unknown key, a key given twice or a value
     /// that is not one is refused, every such field reported.
@@ -387,12 +397,7 @@ impl HandFilter {
                     ),
                 }
             } else {
-                let known: Vec<&str> = FILTERS
-                    .iter()
-                    .map(|(k, _)| *k)
-                    .chain(RANGE_KEYS)
-                    .chain(PAGING_KEYS)
-                    .collect();
+                let known: Vec<&str> = HandFilter::keys().collect();
                 errors.push(
                     FieldError::new(
                         key,

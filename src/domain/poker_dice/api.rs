@@ -50,6 +50,23 @@ impl FacesText {
     }
 }
 
+/// Faces' schema in the API contract: what the deserializer below takes.
+impl utoipa::PartialSchema for FacesText {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::domain::common::schema::text_or_list(
+            "Five dice faces: one string (\"A A K K Q\", \"aakkq\") or an array of faces.",
+            serde_json::json!("A A A K K"),
+        )
+        .into()
+    }
+}
+
+impl utoipa::ToSchema for FacesText {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "PokerDiceFaces".into()
+    }
+}
+
 impl<'de> Deserialize<'de> for FacesText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<FacesText, D::Error> {
         struct V;
@@ -75,7 +92,8 @@ impl<'de> Deserialize<'de> for FacesText {
 }
 
 /// `POST /api/v1/poker-dice/rank`, `pitbook poker-dice rank`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceRankRequest)]
 #[serde(deny_unknown_fields)]
 pub struct RankRequest {
     pub faces: FacesText,
@@ -86,7 +104,8 @@ pub struct RankRequest {
 }
 
 /// `POST /api/v1/poker-dice/compare`, `pitbook poker-dice compare`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceCompareRequest)]
 #[serde(deny_unknown_fields)]
 pub struct CompareRequest {
     pub hands: Vec<FacesText>,
@@ -98,7 +117,8 @@ pub struct CompareRequest {
 
 /// A hand as shown: the dice in ranked order (symbols and Spanish names),
 /// the combination, its names, and a number with the hands' order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceHand)]
 pub struct HandView {
     pub faces: Vec<&'static str>,
     pub faces_es: Vec<&'static str>,
@@ -122,7 +142,8 @@ impl HandView {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceRankResponse)]
 pub struct RankResponse {
     #[serde(flatten)]
     pub hand: HandView,
@@ -131,7 +152,8 @@ pub struct RankResponse {
 }
 
 /// A winner, or a tie (never an invented winner).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceOutcome)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     Winner,
@@ -139,7 +161,8 @@ pub enum Outcome {
 }
 
 /// Who wins among several hands and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceDecision)]
 pub struct Decision {
     pub outcome: Outcome,
     /// 0-based positions of the best hands: one for a winner, several for a tie.
@@ -150,7 +173,8 @@ pub struct Decision {
     pub reason_en: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceCompareResponse)]
 pub struct CompareResponse {
     pub hands: Vec<HandView>,
     #[serde(flatten)]

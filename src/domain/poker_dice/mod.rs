@@ -24,7 +24,10 @@ pub const DICE: usize = 5;
 
 /// How the faces are named: `caribena` (A K Q J roja negra, the default) or
 /// `classic` (A K Q J 10 9). Same structure, same ranking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, utoipa::ToSchema,
+)]
+#[schema(as = PokerDiceProfile)]
 #[serde(rename_all = "lowercase")]
 pub enum Profile {
     #[default]
@@ -43,7 +46,10 @@ impl Profile {
 
 /// Whether straights count: `none` (the seed) or `ranked` (between full and
 /// tercia: A-K-Q-J-low1 above K-Q-J-low1-low2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, utoipa::ToSchema,
+)]
+#[schema(as = PokerDiceStraights)]
 #[serde(rename_all = "lowercase")]
 pub enum Straights {
     #[default]
@@ -229,7 +235,8 @@ pub fn parse_hand(text: &str, p: Profile) -> Result<[Face; DICE], String> {
 }
 
 /// The combinations, low to high (so `Ord` is the ranking).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceCombination)]
 #[serde(rename_all = "snake_case")]
 pub enum Combination {
     Nothing,

@@ -15,7 +15,8 @@ pub const THROWS_MAX: usize = 3;
 pub const NAME_MAX: usize = 40;
 
 /// `POST /api/v1/poker-dice/round`, `pitbook poker-dice round FILE`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceRoundRequest)]
 #[serde(deny_unknown_fields)]
 pub struct RoundRequest {
     #[serde(default)]
@@ -28,7 +29,8 @@ pub struct RoundRequest {
     pub players: Vec<RoundPlayer>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceRoundPlayer)]
 #[serde(deny_unknown_fields)]
 pub struct RoundPlayer {
     /// Default `Player N`.
@@ -39,7 +41,8 @@ pub struct RoundPlayer {
 
 /// One throw: the dice held from the previous throw (none on the first) and
 /// the dice that came up; together they are the five dice.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceRoundThrow)]
 #[serde(deny_unknown_fields)]
 pub struct RoundThrow {
     #[serde(default)]
@@ -47,21 +50,24 @@ pub struct RoundThrow {
     pub rolled: FacesText,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceThrow)]
 pub struct ThrowView {
     pub held: Vec<&'static str>,
     pub rolled: Vec<&'static str>,
     pub dice: Vec<&'static str>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDicePlayer)]
 pub struct PlayerView {
     pub name: String,
     pub throws: Vec<ThrowView>,
     pub hand: HandView,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceRoundResponse)]
 pub struct RoundResponse {
     pub players: Vec<PlayerView>,
     #[serde(flatten)]

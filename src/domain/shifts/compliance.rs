@@ -14,7 +14,7 @@ use crate::domain::double_hand_poker::rotation_clock::{
 };
 
 /// A hand opened after the clock had run out, with no override since.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct ClockBreak {
     pub number: i64,
     pub opened_at: String,
@@ -23,7 +23,7 @@ pub struct ClockBreak {
 }
 
 /// A table's rotation verdict.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Compliance {
     pub minutes: u32,
     pub min_other_players: u32,
@@ -34,7 +34,7 @@ pub struct Compliance {
 }
 
 /// A TPPP's banks at a table (or in the room).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct TpppActivity {
     pub name: String,
     pub company: String,

@@ -129,7 +129,7 @@ impl ShiftEvent {
 
 /// Who did it, when, and where in the log: what every step of a shift
 /// keeps of its record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Stamp {
     pub at: String,
     pub by: String,
@@ -137,7 +137,7 @@ pub struct Stamp {
 }
 
 /// A dealer taking (or leaving) the box.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct DealerChange {
     pub table: String,
     pub dealer: Option<String>,
@@ -146,7 +146,7 @@ pub struct DealerChange {
 }
 
 /// A signature on the shift's report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Signature {
     pub digest: String,
     pub hands: u64,
@@ -156,7 +156,7 @@ pub struct Signature {
 }
 
 /// A shift: the fold of its records.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Shift {
     pub id: String,
     /// None: the whole room.

@@ -87,7 +87,8 @@ pub struct PlayerRow {
 }
 
 /// A correction or a void of a hand of the range, with its reason.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = ReportChange)]
 pub struct HandChange {
     pub hand: String,
     pub table: String,
@@ -101,7 +102,8 @@ pub struct HandChange {
 
 /// A point of the audit chain: the report printed with its anchors pins
 /// the log (docs/audit.md).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = ReportAnchor)]
 pub struct Anchor {
     pub seq: i64,
     pub hash: String,
@@ -109,7 +111,8 @@ pub struct Anchor {
 }
 
 /// What the report covers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = ReportScope)]
 pub struct Scope {
     /// The shift, when the report is a shift's.
     pub shift: Option<String>,
@@ -123,7 +126,8 @@ pub struct Scope {
 }
 
 /// Counts and money of a set of hands.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = ReportTotals)]
 pub struct Totals {
     /// Every hand (open, closed and voided).
     pub hands: u64,
@@ -174,7 +178,7 @@ fn per_hour(amount: Money, minutes: i64) -> Money {
 }
 
 /// A PD's banks (at one table, or in the room).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PdResult {
     pub name: String,
     pub banks: u64,
@@ -183,7 +187,7 @@ pub struct PdResult {
 }
 
 /// A player's bets.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PlayerResult {
     pub name: String,
     pub hands: u64,
@@ -192,7 +196,7 @@ pub struct PlayerResult {
 }
 
 /// One PD's turn with the bank: consecutive hands at the table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PdTurn {
     pub pd: String,
     pub from_number: i64,
@@ -204,7 +208,8 @@ pub struct PdTurn {
 }
 
 /// An hour's hands and drop.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = ReportHour)]
 pub struct Hour {
     pub hour: String,
     pub hands: u64,
@@ -212,7 +217,7 @@ pub struct Hour {
 }
 
 /// One table's part.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct TableReport {
     pub table: String,
     pub training: bool,
@@ -232,7 +237,7 @@ pub struct TableReport {
 }
 
 /// The report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Report {
     pub format: &'static str,
     pub scope: Scope,
@@ -259,7 +264,8 @@ pub struct Report {
 /// it stands against its shift's signature. Serialized straight to the
 /// output, never through a JSON tree (a room's report holds tens of
 /// thousands of player lines).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = ShiftReport)]
 pub struct ReportJson<'a> {
     #[serde(flatten)]
     pub report: &'a Report,
@@ -665,7 +671,8 @@ pub fn text(report: &Report) -> String {
 }
 
 /// Where a shift's report stands against its signature.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = ReportStanding)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum Standing {
     /// Not signed yet (the shift is open).

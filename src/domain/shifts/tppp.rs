@@ -15,7 +15,7 @@ pub const BADGE_CHARS_MAX: usize = 32;
 pub const TPPPS_MAX: usize = 1_000;
 
 /// A registered TPPP.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Tppp {
     pub name: String,
     pub company: String,
@@ -25,7 +25,7 @@ pub struct Tppp {
 }
 
 /// A supervisor's override of the rotation clock at a table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RotationOverride {
     pub table: String,
     pub reason: String,

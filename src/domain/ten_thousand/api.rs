@@ -32,7 +32,8 @@ impl TenThousandError {
 }
 
 /// The rule options as sent; each one defaults on its own.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TenThousandOptions)]
 #[serde(deny_unknown_fields)]
 pub struct GameOptions {
     /// 6 (default) or 5 dice.
@@ -53,7 +54,8 @@ pub struct GameOptions {
 }
 
 /// The rules in force, every option resolved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TenThousandRules)]
 pub struct Rules {
     pub dice: u8,
     pub target: u32,
@@ -176,7 +178,8 @@ pub fn parse_dice_text(text: &str) -> Result<Vec<i64>, String> {
 }
 
 /// `POST /api/v1/ten-thousand/score`, `pitbook ten-thousand score`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TenThousandScoreRequest)]
 #[serde(deny_unknown_fields)]
 pub struct ScoreRequest {
     pub dice: Vec<i64>,
@@ -187,7 +190,8 @@ pub struct ScoreRequest {
 
 /// Every legal keep with its points, the best of them, and whether the
 /// throw is a bust (then `keeps` is empty and `max` 0).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TenThousandScoreResponse)]
 pub struct ScoreResponse {
     pub keeps: Vec<Keep>,
     pub max: u32,

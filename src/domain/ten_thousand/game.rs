@@ -25,7 +25,8 @@ pub const THROWS_PER_TURN_MAX: usize = 60;
 pub const NAME_MAX: usize = 40;
 
 /// `POST /api/v1/ten-thousand/game`, `pitbook ten-thousand game FILE`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TenThousandGameRequest)]
 #[serde(deny_unknown_fields)]
 pub struct GameRequest {
     #[serde(default)]
@@ -35,14 +36,16 @@ pub struct GameRequest {
     pub turns: Vec<TurnRecord>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TenThousandTurnRecord)]
 #[serde(deny_unknown_fields)]
 pub struct TurnRecord {
     pub player: String,
     pub throws: Vec<ThrowRecord>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TenThousandThrowRecord)]
 #[serde(deny_unknown_fields)]
 pub struct ThrowRecord {
     pub dice: Vec<i64>,
@@ -51,7 +54,8 @@ pub struct ThrowRecord {
     pub keep: Option<Vec<i64>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TenThousandThrow)]
 pub struct ThrowView {
     pub dice: Vec<u8>,
     pub keep: Option<Vec<u8>>,
@@ -66,14 +70,16 @@ pub struct ThrowView {
     pub turn_points: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TenThousandTurnResult)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnResult {
     Recorded,
     Bust,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TenThousandTurn)]
 pub struct TurnView {
     /// 1-based.
     pub turn: usize,
@@ -88,7 +94,8 @@ pub struct TurnView {
     pub scores: Vec<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TenThousandTotal)]
 pub struct PlayerTotal {
     pub player: String,
     pub score: u32,
@@ -96,7 +103,8 @@ pub struct PlayerTotal {
 
 /// The score sheet: every turn, the totals, and the winner once the game
 /// is over.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TenThousandScoreSheet)]
 pub struct ScoreSheet {
     pub rules: Rules,
     pub players: Vec<String>,

@@ -153,7 +153,8 @@ pub fn keep_points(keep: &Counts, across: Option<&Across>) -> Option<(u32, bool)
 }
 
 /// One legal keep.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TenThousandKeep)]
 pub struct Keep {
     /// Lowest first.
     pub dice: Vec<u8>,

@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 use super::{Answer, Question};
 
 /// What a form field takes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = AnswerInputKind)]
 #[serde(tag = "input", rename_all = "lowercase")]
 pub enum Input {
     /// Money as a decimal ("12.50").
@@ -26,7 +27,8 @@ pub enum Input {
 }
 
 /// One field of an answer's form.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = AnswerField)]
 pub struct FormField {
     /// The field's path in the answer: its form name.
     pub path: String,

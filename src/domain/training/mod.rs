@@ -40,7 +40,8 @@ use crate::domain::common::field_error::FieldError;
 /// How hard a drill is: 1 (easy: even money, the bank never runs out) to
 /// 3 (hard: backline, 3:2 ratios with breakage, the bank running out inside
 /// a seat, collection). Each kind's module says what its levels change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, utoipa::ToSchema)]
+#[schema(as = DrillLevel)]
 #[serde(transparent)]
 pub struct Level(u8);
 

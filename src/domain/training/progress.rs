@@ -33,7 +33,7 @@ pub const MEDIAN_SECONDS_RANGE: (i64, i64) = (1, 600);
 /// `window` attempts at `level` or above, at least `accuracy_pct` percent
 /// right and a median time under `median_seconds`. A kind not `required`
 /// is shown but does not hold a sign-off back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PassMark {
     pub window: u16,
     pub accuracy_pct: u8,
@@ -111,7 +111,7 @@ impl PassMarks {
 }
 
 /// How a kind stands against its pass mark.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Readiness {
     pub met: bool,
     /// Right answers among the counted window, and the window's attempts.
@@ -123,7 +123,7 @@ pub struct Readiness {
 }
 
 /// One day of a kind's trend.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct DayPoint {
     pub day: i32,
     pub attempts: usize,
@@ -132,7 +132,7 @@ pub struct DayPoint {
 }
 
 /// One kind's progress.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct KindProgress {
     pub kind: Kind,
     pub attempts: usize,
@@ -148,7 +148,8 @@ pub struct KindProgress {
 }
 
 /// A trainee's progress: every kind, the weakest and what to practise next.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TrainingProgress)]
 pub struct Progress {
     pub kinds: Vec<KindProgress>,
     /// The required kind furthest from its pass mark (none when all are met).

@@ -9,7 +9,20 @@ use super::error::{TripoleyError, chips};
 use super::step::{Step, StepKind};
 
 /// A section of the Tripoley board, in the board's order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
+#[schema(as = TripoleySection)]
 #[serde(rename_all = "snake_case")]
 pub enum Section {
     Ace,
@@ -86,6 +99,26 @@ impl Board {
 
     pub fn total(&self) -> u64 {
         self.0.iter().sum()
+    }
+}
+
+/// The board's schema in the API contract: the nine sections' chips, every
+/// key always present.
+impl utoipa::PartialSchema for Board {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use crate::domain::common::schema::{object, plain};
+        let chips = || plain(utoipa::openapi::schema::Type::Integer);
+        object(
+            "Chips on each section of the board, in the board's order.",
+            Section::ALL.iter().map(|s| (s.key(), chips())).collect(),
+        )
+        .into()
+    }
+}
+
+impl utoipa::ToSchema for Board {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "TripoleyBoard".into()
     }
 }
 

@@ -12,7 +12,8 @@ use crate::domain::cards::{Card, CardError, CardsGiven, parse_card};
 use crate::domain::common::money::Money;
 
 /// The rule profile: seed 000 (`cadaco`) or seed 001 (`classic`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = TripoleyProfile)]
 #[serde(rename_all = "snake_case")]
 pub enum Profile {
     /// No spare hand play; Michigan never blocks.
@@ -22,7 +23,8 @@ pub enum Profile {
 }
 
 /// `POST /api/v1/tripoley/round`, `pitbook tripoley round`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TripoleyRound)]
 #[serde(deny_unknown_fields)]
 pub struct RoundInput {
     pub profile: Profile,
@@ -30,6 +32,7 @@ pub struct RoundInput {
     pub players: Vec<String>,
     pub dealer: String,
     /// Every player's chips before the round.
+    #[schema(schema_with = chips_schema)]
     pub chips: NameMap<i64>,
     /// Chips carried over on each section; an absent section has none.
     #[serde(default)]
@@ -38,6 +41,7 @@ pub struct RoundInput {
     #[serde(default)]
     pub ante: Option<i64>,
     /// Each player's cards as dealt, and `"spare"`: the 52 cards.
+    #[schema(schema_with = hands_schema)]
     pub hands: NameMap<CardsText>,
     #[serde(default)]
     pub spare: Option<SpareInput>,
@@ -49,22 +53,26 @@ pub struct RoundInput {
 }
 
 /// `POST /api/v1/tripoley/final`, `pitbook tripoley final`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TripoleyFinal)]
 #[serde(deny_unknown_fields)]
 pub struct FinalInput {
     pub players: Vec<String>,
     pub dealer: String,
+    #[schema(schema_with = chips_schema)]
     pub chips: NameMap<i64>,
     #[serde(default)]
     pub board: BoardInput,
     /// Each player's last five cards.
+    #[schema(schema_with = hands_schema)]
     pub hands: NameMap<CardsText>,
     #[serde(default)]
     pub chip_value: Option<Money>,
 }
 
 /// Chips on each section; absent sections hold none.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TripoleyBoardInput)]
 #[serde(deny_unknown_fields, default)]
 pub struct BoardInput {
     pub ace: i64,
@@ -79,7 +87,8 @@ pub struct BoardInput {
 }
 
 /// The spare hand (`classic` only): the dealer's swap, then the auction.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TripoleySpare)]
 #[serde(deny_unknown_fields)]
 pub struct SpareInput {
     #[serde(default)]
@@ -88,7 +97,8 @@ pub struct SpareInput {
     pub auction: Option<AuctionInput>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TripoleyAuction)]
 #[serde(deny_unknown_fields)]
 pub struct AuctionInput {
     pub buyer: String,
@@ -97,26 +107,31 @@ pub struct AuctionInput {
 
 /// The poker betting round as its result: what each player put in in all,
 /// who folded, and the five cards each player still in showed.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TripoleyPoker)]
 #[serde(deny_unknown_fields)]
 pub struct PokerInput {
     #[serde(default)]
+    #[schema(schema_with = contributions_schema)]
     pub contributions: NameMap<i64>,
     #[serde(default)]
     pub folded: Vec<String>,
     #[serde(default)]
+    #[schema(schema_with = shown_schema)]
     pub shown: NameMap<CardsText>,
 }
 
 /// The Michigan result: who went out first, or that play blocked; and the
 /// cards left in each other player's hand.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[schema(as = TripoleyMichigan)]
 #[serde(deny_unknown_fields)]
 pub struct MichiganInput {
     #[serde(default)]
     pub out: Option<String>,
     #[serde(default)]
     pub blocked: bool,
+    #[schema(schema_with = cards_left_schema)]
     pub cards_left: NameMap<i64>,
 }
 
@@ -189,6 +204,67 @@ impl<'de> Deserialize<'de> for CardsText {
             CardsGiven::List(cards) => CardsText::tokens(cards),
         })
     }
+}
+
+/// Cards' schema in the API contract: what the deserializer above takes.
+impl utoipa::PartialSchema for CardsText {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::domain::common::schema::text_or_list(
+            "Cards: one string (\"Ah Kh 10h\", spaces or commas) or an array of cards.",
+            serde_json::json!("Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac"),
+        )
+        .into()
+    }
+}
+
+impl utoipa::ToSchema for CardsText {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "TripoleyCards".into()
+    }
+}
+
+/// The schemas of the [`NameMap`] fields: objects keyed by player name.
+fn names_to(
+    description: &str,
+    values: impl Into<utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>>,
+) -> utoipa::openapi::schema::Schema {
+    crate::domain::common::schema::map_of(description, values)
+}
+
+fn whole() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    crate::domain::common::schema::plain(utoipa::openapi::schema::Type::Integer)
+}
+
+fn chips_schema() -> utoipa::openapi::schema::Schema {
+    names_to("Each player's chips before the round, by name.", whole())
+}
+
+fn hands_schema() -> utoipa::openapi::schema::Schema {
+    names_to(
+        "Each player's hand by name, and the spare hand under \"spare\".",
+        <CardsText as utoipa::PartialSchema>::schema(),
+    )
+}
+
+fn contributions_schema() -> utoipa::openapi::schema::Schema {
+    names_to(
+        "The chips each player put into the poker pot, by name.",
+        whole(),
+    )
+}
+
+fn shown_schema() -> utoipa::openapi::schema::Schema {
+    names_to(
+        "The five cards each player still in at the showdown shows, by name.",
+        <CardsText as utoipa::PartialSchema>::schema(),
+    )
+}
+
+fn cards_left_schema() -> utoipa::openapi::schema::Schema {
+    names_to(
+        "The cards each player holds when the Michigan play ends, by name.",
+        whole(),
+    )
 }
 
 /// A JSON object keyed by player name, in the order given; a key given

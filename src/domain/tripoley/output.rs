@@ -28,25 +28,58 @@ impl<T: Serialize> Serialize for Named<T> {
     }
 }
 
+fn by_name(
+    description: &str,
+    values: impl Into<utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>>,
+) -> utoipa::openapi::schema::Schema {
+    crate::domain::common::schema::map_of(description, values)
+}
+
+fn chips_after_schema() -> utoipa::openapi::schema::Schema {
+    by_name(
+        "Each player's chips after, in seating order.",
+        crate::domain::common::schema::plain(utoipa::openapi::schema::Type::Integer),
+    )
+}
+
+fn net_schema() -> utoipa::openapi::schema::Schema {
+    by_name(
+        "What each player won (positive) or lost (negative), in chips.",
+        crate::domain::common::schema::plain(utoipa::openapi::schema::Type::Integer),
+    )
+}
+
+fn money_schema() -> utoipa::openapi::schema::Schema {
+    by_name(
+        "With `chip_value`: each player's chips after, in money.",
+        <Money as utoipa::PartialSchema>::schema(),
+    )
+}
+
 /// Every payout as a step, then the chips after: each player's and each
 /// section's, what each player won or lost, and the table's constant total;
 /// with `chip_value`, the players' chips in money.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TripoleyOutcome)]
 pub struct Outcome {
     pub steps: Vec<Step>,
+    #[schema(schema_with = chips_after_schema)]
     pub chips: Named<u64>,
     pub board: Board,
+    #[schema(schema_with = net_schema)]
     pub net: Named<i64>,
     /// Players' chips plus the board's: the same before and after.
     pub total: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chip_value: Option<Money>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = money_schema)]
     pub money: Option<Named<Money>>,
 }
 
 /// A round's result: the outcome and who deals next (one to the left).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TripoleyRoundOutcome)]
 pub struct RoundOutput {
     #[serde(flatten)]
     pub outcome: Outcome,

@@ -6,7 +6,8 @@ use serde::Serialize;
 use super::board::Section;
 
 /// What a step is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TripoleyStepKind)]
 #[serde(rename_all = "snake_case")]
 pub enum StepKind {
     /// A player who cannot ante sits the round out (no chips move).
@@ -65,7 +66,8 @@ impl StepKind {
 /// this payout that stay on the section (a split's odd chips, a carry-over),
 /// 0 otherwise; `pot` numbers the pots of a showdown (0 the main pot, then
 /// side pots); `shortfall` is what a player owed but could not pay.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TripoleyStep)]
 pub struct Step {
     pub kind: StepKind,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -24,7 +24,7 @@ pub struct NewRecord {
 }
 
 /// A record as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct AuditRecord {
     pub seq: i64,
     pub recorded_at: String,

@@ -19,7 +19,7 @@ use crate::store::{Db, StoreError, WriteTx};
 use projection::HandSearch;
 
 /// One hand in the results.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct HandRow {
     pub id: String,
     pub table: String,
@@ -38,7 +38,8 @@ pub struct HandRow {
 }
 
 /// The filtered set's totals (every page's, not this page's).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default, utoipa::ToSchema)]
+#[schema(as = SearchTotals)]
 pub struct Totals {
     pub hands: i64,
     pub wagered: Money,
@@ -48,7 +49,7 @@ pub struct Totals {
 }
 
 /// One page of results.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SearchPage {
     pub hands: Vec<HandRow>,
     pub totals: Totals,

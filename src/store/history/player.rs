@@ -12,7 +12,7 @@ use crate::domain::history::{Cursor, PlayerQuery};
 use crate::store::{Db, StoreError};
 
 /// One part a person played in one hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PlayerHand {
     pub hand_id: String,
     pub table: String,
@@ -29,7 +29,7 @@ pub struct PlayerHand {
     pub net: Option<Money>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default, utoipa::ToSchema)]
 pub struct PlayerTotals {
     pub hands: i64,
     pub staked: Money,
@@ -37,7 +37,7 @@ pub struct PlayerTotals {
     pub net: Money,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PlayerHistory {
     pub name: String,
     pub hands: Vec<PlayerHand>,

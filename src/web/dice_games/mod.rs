@@ -5,7 +5,7 @@
 //! the winner or the tie with the reason. Every action is one audit record;
 //! a finished game's page is its full record.
 
-mod api;
+pub(super) mod api;
 
 use askama::Template;
 use axum::Router;

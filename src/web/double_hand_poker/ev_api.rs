@@ -10,7 +10,7 @@ use axum::{Json, Router};
 
 use crate::domain::double_hand_poker::ev::{EvCounts, EvJob, EvRequest, EvResponse};
 use crate::web::json::{Body, parse};
-use crate::web::{ApiError, AppState};
+use crate::web::{ApiError, AppState, ErrorBody};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/hands/ev", post(ev_post))
@@ -29,6 +29,19 @@ pub fn counted(job: &EvJob) -> EvCounts {
 /// One count at a time across the server.
 static COUNTING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
 
+/// The exact value of every setting of seven cards.
+///
+/// Against every hand the other side can hold: seconds of every CPU, so one
+/// count runs at a time.
+#[utoipa::path(post, path = "/api/v1/hands/ev", operation_id = "hand_value", tag = "hand tools",
+    request_body(content = EvRequest, example = json!({"cards": "As Ks Qd Jc 9h 8s 8d", "side": "player"})),
+    responses(
+        (status = 200, description = "Every setting's win, push and loss counts and value, the \
+house way's choice and the best.", body = EvResponse),
+        (status = 409, description = "Another hand's value is being counted; ask again when it \
+is done (`conflict`).", body = ErrorBody),
+        (status = 422, description = "Not seven cards, or a card twice (`cards`).", body = ErrorBody),
+    ))]
 async fn ev_post(body: Body) -> Result<Json<EvResponse>, ApiError> {
     let req: EvRequest = parse(&body)?;
     let job = req.job().map_err(|e| ApiError::refused(&e))?;

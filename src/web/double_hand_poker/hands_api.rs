@@ -11,13 +11,17 @@ use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
+use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 use crate::domain::common::field_error::FieldError;
 use crate::domain::double_hand_poker::hand_record::{HandError, HandEvent, open_request};
 use crate::domain::staff::{Action, allows};
-use crate::store::double_hand_poker::hands::{self, CommandError, HandCommand};
+use crate::store::double_hand_poker::hands::{
+    self, CommandError, CommandResult, HandCommand, HandView,
+};
 use crate::store::double_hand_poker::tables::{self, AtTable};
-use crate::web::{ApiError, AppState, AtPath, Staff, json};
+use crate::web::{ApiError, AppState, AtPath, ErrorBody, Staff, json};
 
 const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 
@@ -34,17 +38,33 @@ pub fn router() -> Router<AppState> {
 
 /// A note as the API takes it: who and when are the signed-in user and the
 /// record's time, never the body's.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = HandNote)]
 #[serde(deny_unknown_fields)]
 struct ApiNote {
+    /// Client-generated (a UUID), 1 to 128 characters; a repeat returns the
+    /// first result and writes nothing.
     idempotency_key: String,
+    /// The hand's current version (409 otherwise).
     expected_version: u64,
+    /// The note: free text, lines allowed, up to 500 characters.
     text: String,
 }
 
-/// `POST /api/v1/hands/{id}/notes`: one `hand_note_added` through the hand
-/// writer (admin, supervisor, auditor: `AddNotes`); the core checks the
-/// text (422 naming `text`) and takes it in any phase.
+/// Add a note to a hand (a dispute, what surveillance showed), in any phase.
+///
+/// One `hand_note_added` through the hand writer (admin, supervisor,
+/// auditor); the core checks the text (422 naming `text`).
+#[utoipa::path(post, path = "/api/v1/hands/{id}/notes", operation_id = "add_hand_note", tag = "hands", params(("id" = String, Path, description = "The hand's id (a UUID).")),
+    request_body(content = ApiNote,
+        example = json!({"idempotency_key": "note-7f3a", "expected_version": 9, "text": "Surveillance confirms the PD's bank was $200."})),
+    responses(
+        (status = 200, description = "The note recorded (`Idempotent-Replayed: true` on a repeat).", body = CommandResult,
+            example = json!(note_answer())),
+        (status = 404, description = "No such hand (`not_found`).", body = ErrorBody),
+        (status = 409, description = "`expected_version` is not the hand's version (`conflict`).", body = ErrorBody),
+        (status = 422, description = "An empty or too long note (`text`), or a bad key (`idempotency_key`).", body = ErrorBody),
+    ))]
 async fn add_note(
     AtPath {
         state,
@@ -82,16 +102,24 @@ fn note_error(e: ApiError) -> ApiError {
 
 /// A command as the API takes it: the store's [`HandCommand`] whose actor is
 /// the signed-in user. `actor` may be sent, but must then be that user.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = HandCommand)]
 #[serde(deny_unknown_fields)]
 struct ApiCommand {
+    /// Client-generated (a UUID), 1 to 128 characters; a repeat returns the
+    /// first result and writes nothing (the same key with another body is 422).
     idempotency_key: String,
+    /// The hand's current version; leave it out when opening a hand.
     #[serde(default)]
     expected_version: Option<u64>,
+    /// If sent, it must be the signed-in user (else 422): the actor is who
+    /// is signed in.
     #[serde(default)]
     actor: Option<String>,
-    /// Read one by one with [`HandEvent::parse_tracked`], so an error names
-    /// the field (`events[2].amount`).
+    /// The events, in order (docs/audit.md). Read one by one with
+    /// [`HandEvent::parse_tracked`], so an error names the field
+    /// (`events[2].amount`).
+    #[schema(value_type = Vec<HandEvent>)]
     events: Vec<serde_json::Value>,
 }
 
@@ -107,6 +135,46 @@ fn events_of(sent: Vec<serde_json::Value>) -> Result<Vec<HandEvent>, ApiError> {
         .collect()
 }
 
+fn open_example() -> Value {
+    json!({"idempotency_key": "5b0c-open", "events": [{"type": "hand_opened", "table": "T1"}]})
+}
+
+fn command_example() -> Value {
+    json!({"idempotency_key": "5b0c-w1", "expected_version": 2, "events": [
+        {"type": "wager_placed", "id": "w1", "seat": 4, "bettor": "Ann", "amount": "60"}
+    ]})
+}
+
+/// What a command answers: the hand, its version and phase, the records.
+fn command_answer(version: u64, seq: i64, event_type: &str) -> Value {
+    json!({"hand_id": "01a22754-4533-75d4-b1bd-e5b4aed7234c", "version": version,
+        "phase": "betting",
+        "records": [{"seq": seq, "event_type": event_type,
+            "hash": "50b37c77a3e2c1d0f4e5b6a7980c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f601cd0"}]})
+}
+
+fn note_answer() -> Value {
+    command_answer(10, 120, "hand_note_added")
+}
+
+/// Open a hand at a configured table.
+///
+/// The first event is `hand_opened` with only `table`; the store records the
+/// table's rules with it.
+#[utoipa::path(post, path = "/api/v1/hands", operation_id = "open_hand", tag = "hands",
+    request_body(content = ApiCommand, example = json!(open_example())),
+    responses(
+        (status = 201, description = "The hand opened.", body = CommandResult,
+            example = json!(command_answer(1, 3, "hand_opened"))),
+        (status = 200, description = "A repeated `idempotency_key`: the first result, with \
+`Idempotent-Replayed: true`; nothing written.", body = CommandResult),
+        (status = 403, description = "A role that runs no hands, a dealer not assigned to the \
+table, a trainee at a real table, or an event only a supervisor may send (`forbidden`).", body = ErrorBody),
+        (status = 409, description = "The table requires an open shift and has none, or its \
+rotation clock refuses the PD (`conflict`).", body = ErrorBody),
+        (status = 422, description = "An event the rules refuse, naming it \
+(`events[0].table: \"T9\" is not a configured table`, `events[2].amount`).", body = ErrorBody),
+    ))]
 async fn open_hand(
     State(state): State<AppState>,
     staff: Staff,
@@ -116,6 +184,23 @@ async fn open_hand(
     run(&state, &staff, uri.path(), None, &body).await
 }
 
+/// More events for a hand (a command).
+///
+/// One transaction with their audit records, or nothing.
+#[utoipa::path(post, path = "/api/v1/hands/{id}/commands", operation_id = "hand_command", tag = "hands", params(("id" = String, Path, description = "The hand's id (a UUID).")),
+    request_body(content = ApiCommand, example = json!(command_example())),
+    responses(
+        (status = 200, description = "The events recorded (`Idempotent-Replayed: true` on a \
+repeat); `settlement` once the hand is closed.", body = CommandResult,
+            example = json!(command_answer(3, 5, "wager_placed"))),
+        (status = 403, description = "Not assigned to the hand's table, or an event only a \
+supervisor may send (`outcome_corrected`, `hand_voided`) (`forbidden`).", body = ErrorBody),
+        (status = 404, description = "No such hand (`not_found`).", body = ErrorBody),
+        (status = 409, description = "`expected_version` is stale, or the hand's phase does not \
+allow the event (`conflict`); nothing written.", body = ErrorBody),
+        (status = 422, description = "An event the rules refuse, naming it (`events[2].amount: \
+\"200.00\" is above the table maximum 100.00`).", body = ErrorBody),
+    ))]
 async fn command(
     AtPath {
         state,
@@ -266,6 +351,12 @@ async fn require_assignment(
     staff.require(state, action, path).await
 }
 
+/// A hand's projection and every record of it.
+#[utoipa::path(get, path = "/api/v1/hands/{id}", operation_id = "get_hand", tag = "hands", params(("id" = String, Path, description = "The hand's id (a UUID).")),
+    responses(
+        (status = 200, description = "The hand and its records, oldest first.", body = HandView),
+        (status = 404, description = "No such hand (`not_found`).", body = ErrorBody),
+    ))]
 async fn show_hand(
     AtPath {
         state,

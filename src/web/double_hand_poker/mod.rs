@@ -6,15 +6,15 @@
 mod drawing;
 pub(crate) mod ev_api;
 mod ev_page;
-mod hands_api;
+pub(super) mod hands_api;
 mod house_way_page;
 // `play::forms::Fields` is also what the kept games' pages read their forms with.
 pub(super) mod play;
-mod settle_api;
+pub(super) mod settle_api;
 mod table_floor;
 mod tables;
-mod tables_api;
-mod tools_api;
+pub(super) mod tables_api;
+pub(super) mod tools_api;
 
 use axum::Router;
 

@@ -11,8 +11,12 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 
-use crate::domain::double_hand_poker::settle::{self, SettleError, limits};
-use crate::web::{ApiError, AppState, json};
+use serde_json::{Value, json};
+
+use crate::domain::double_hand_poker::settle::{
+    self, ScenarioInput, SettleError, Settlement, limits,
+};
+use crate::web::{ApiError, AppState, ErrorBody, json};
 
 // The body limit of every JSON route is the engine's own: over it is bad
 // input (422, `input: …`), like the CLI, not axum's plain-text 413.
@@ -22,6 +26,44 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/settle", post(settle_post))
 }
 
+/// docs/settle.md's seed example: Dana banks $200, four wagers.
+fn seed_example() -> Value {
+    json!({
+        "pd": {"seat": 1, "player": "Dana", "bank": "200"},
+        "action": {"seat": 4},
+        "wagers": [
+            {"id": "w1", "seat": 4, "bettor": "Ann", "amount": "60"},
+            {"id": "w2", "seat": 5, "bettor": "Bo", "amount": "60"},
+            {"id": "w3", "seat": 6, "bettor": "Cy", "amount": "100"},
+            {"id": "w4", "seat": 7, "bettor": "Di", "amount": "40"}
+        ],
+        "outcomes": {"4": "pd", "5": "player", "6": "pd", "7": "player"}
+    })
+}
+
+/// The engine's settlement of the seed example, as this route sends it.
+fn seed_settled() -> Value {
+    settle::settle_json(&seed_example().to_string())
+        .map_err(|e| e.to_string())
+        .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
+        .unwrap_or_else(|e| json!({"example_refused": e}))
+}
+
+/// Settle one Double Hand Poker hand.
+///
+/// Every wager's step in ACTION order, each participant's totals, the
+/// collection, and the balances asserted.
+#[utoipa::path(post, path = "/api/v1/settle", operation_id = "settle", tag = "settle",
+    request_body(content = ScenarioInput, description = "The scenario: the PD, the ACTION seat, \
+the wagers in the order placed, and who won (`outcomes`) or the hands (`hands`).",
+        example = json!(seed_example())),
+    responses(
+        (status = 200, description = "The settlement (docs/settle.md).", body = Settlement,
+            example = json!(seed_settled())),
+        (status = 422, description = "A scenario that cannot settle, naming its field \
+(`wagers[2].amount`, `outcomes.5`; `input` for the body itself); a settlement that differs from \
+the recomputed one names none.", body = ErrorBody),
+    ))]
 async fn settle_post(body: Result<Bytes, BytesRejection>) -> Result<Response, Response> {
     let body = body.map_err(|e| json::body_rejection(&e, "input"))?;
     let text = std::str::from_utf8(&body).map_err(|e| {

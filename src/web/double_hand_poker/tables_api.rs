@@ -8,13 +8,14 @@ use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 use crate::domain::double_hand_poker::table::TableConfig;
 use crate::domain::staff::Action;
 use crate::store::double_hand_poker::tables::{self, TableStoreError};
-use crate::web::{ApiError, AppState, AtPath, Staff, json};
+use crate::web::{ApiError, AppState, AtPath, ErrorBody, Staff, json};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -27,8 +28,42 @@ fn refused(e: TableStoreError) -> Response {
     ApiError::from(e).into_response()
 }
 
-/// The body is a [`TableConfig`] (docs/tables-and-hands.md); 201 with the
-/// table as stored.
+/// A table and its dealers, as `GET /api/v1/tables/{name}` answers.
+// Fields in alphabetical order: the bytes sent before this type existed.
+#[derive(Serialize, ToSchema)]
+struct TableView {
+    /// The dealers assigned to it.
+    dealers: Vec<String>,
+    table: TableConfig,
+}
+
+/// An assignment as recorded.
+#[derive(Serialize, ToSchema)]
+#[schema(as = DealerAssigned)]
+struct Assigned {
+    assigned: bool,
+    dealer: String,
+    table: String,
+}
+
+fn table_example() -> Value {
+    json!({"name": "T1", "profile": "lucky-chances", "seats": 7, "options": {"min_unit": "1"},
+        "wager_min": "5", "wager_max": "100",
+        "player_schedule": [{"from": "1", "to": "100", "fee": "1"}],
+        "bank_schedule": [{"from": "1", "to": "500", "fee": "1"}]})
+}
+
+/// Configure a table.
+///
+/// Its profile, seats, rule options, limits and the collection it posts
+/// (docs/tables-and-hands.md).
+#[utoipa::path(post, path = "/api/v1/tables", operation_id = "create_table", tag = "tables",
+    request_body(content = TableConfig, example = json!(table_example())),
+    responses(
+        (status = 201, description = "The table as stored.", body = TableConfig, example = json!(table_example())),
+        (status = 403, description = "Not a supervisor or admin (`forbidden`).", body = ErrorBody),
+        (status = 422, description = "A bad setting, naming it (`seats: 11 is not a seat count of 2..10`), or a name already taken.", body = ErrorBody),
+    ))]
 async fn create(
     State(state): State<AppState>,
     staff: Staff,
@@ -45,6 +80,14 @@ async fn create(
     Ok((StatusCode::CREATED, Json(config)).into_response())
 }
 
+/// A table's configuration and its dealers.
+#[utoipa::path(get, path = "/api/v1/tables/{name}", operation_id = "get_table", tag = "tables",
+    params(("name" = String, Path, description = "The table's name.")),
+    responses(
+        (status = 200, description = "The table.", body = TableView,
+            example = json!({"table": table_example(), "dealers": ["dana"]})),
+        (status = 404, description = "No such table (`not_found`).", body = ErrorBody),
+    ))]
 async fn show(
     AtPath {
         state,
@@ -58,19 +101,35 @@ async fn show(
         .await
         .map_err(|e| ApiError::from(e).into_response())?
     {
-        Some(t) => Ok(Json(json!({"table": t.config, "dealers": t.dealers})).into_response()),
+        Some(t) => Ok(Json(TableView {
+            dealers: t.dealers,
+            table: t.config,
+        })
+        .into_response()),
         None => Err(ApiError::NotFound(format!("table: no table \"{name}\"")).into_response()),
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
+#[schema(as = DealerAssignment)]
 #[serde(deny_unknown_fields)]
 struct Assignment {
+    /// The dealer's username.
     dealer: String,
+    /// true assigns, false unassigns.
     assigned: bool,
 }
 
-/// `{"dealer": "dana", "assigned": true}` assigns, `false` unassigns.
+/// Assign a dealer to a table, or unassign one.
+#[utoipa::path(post, path = "/api/v1/tables/{name}/dealers", operation_id = "assign_dealer", tag = "tables",
+    params(("name" = String, Path, description = "The table's name.")),
+    request_body(content = Assignment, example = json!({"dealer": "dana", "assigned": true})),
+    responses(
+        (status = 200, description = "The assignment as recorded.", body = Assigned,
+            example = json!({"table": "T1", "dealer": "dana", "assigned": true})),
+        (status = 403, description = "Not a supervisor or admin (`forbidden`).", body = ErrorBody),
+        (status = 422, description = "No such table or account, or not a dealer (`dealer`).", body = ErrorBody),
+    ))]
 async fn dealers(
     AtPath {
         state,
@@ -100,5 +159,10 @@ async fn dealers(
         }
         e => refused(e),
     })?;
-    Ok(Json(json!({"table": name, "dealer": a.dealer, "assigned": a.assigned})).into_response())
+    Ok(Json(Assigned {
+        assigned: a.assigned,
+        dealer: a.dealer,
+        table: name,
+    })
+    .into_response())
 }

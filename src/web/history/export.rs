@@ -19,7 +19,7 @@ use super::{Pairs, checked, refused};
 use crate::domain::common::field_error::FieldError;
 use crate::domain::history::{HandFilter, TimeRange};
 use crate::domain::staff::Action;
-use crate::web::{ApiError, AppState, Staff};
+use crate::web::{ApiError, AppState, ErrorBody, Staff};
 
 /// Bytes sent to the body at a time.
 const CHUNK_BYTES: usize = 256 * 1024;
@@ -29,6 +29,38 @@ const CHUNKS_AHEAD: usize = 4;
 /// The keys of paging, which an export ignores: it holds the whole set.
 const PAGING: [&str; 2] = ["after", "limit"];
 
+/// Export the hands a search keeps, whole (no paging).
+///
+/// JSON lines (`pitbook-hand-history/1`, one hand a line, checkable offline
+/// with `pitbook history check`) or CSV (one row a wager). Streamed.
+#[utoipa::path(get, path = "/api/v1/hands/export", operation_id = "export_hands", tag = "history",
+    params(
+        ("format" = Option<String>, Query, description = "jsonl (default) or csv."),
+        ("table" = Option<String>, Query, description = "As the search (`GET /api/v1/hands`)."),
+        ("dealer" = Option<String>, Query, description = "As the search."),
+        ("pd" = Option<String>, Query, description = "As the search."),
+        ("player" = Option<String>, Query, description = "As the search."),
+        ("status" = Option<String>, Query, description = "As the search."),
+        ("kind" = Option<String>, Query, description = "As the search."),
+        ("bank_min" = Option<String>, Query, description = "As the search."),
+        ("wager_min" = Option<String>, Query, description = "As the search."),
+        ("number" = Option<String>, Query, description = "As the search."),
+        ("note" = Option<String>, Query, description = "As the search."),
+        ("when" = Option<String>, Query, description = "As the search."),
+        ("date" = Option<String>, Query, description = "As the search."),
+        ("from" = Option<String>, Query, description = "As the search."),
+        ("to" = Option<String>, Query, description = "As the search."),
+    ),
+    responses(
+        (status = 200, description = "The export, as a download (`Content-Disposition`). Each \
+JSON line is one hand, valid against docs/hand-history.schema.json (docs/hand-history.md).",
+            content(
+                (String = "application/x-ndjson"),
+                (String = "text/csv"),
+            )),
+        (status = 403, description = "Not an admin, supervisor or auditor (`forbidden`).", body = ErrorBody),
+        (status = 422, description = "A malformed filter or format, naming it; nothing is sent before the check.", body = ErrorBody),
+    ))]
 pub async fn export(
     State(state): State<AppState>,
     staff: Staff,

@@ -4,9 +4,9 @@
 //! Who may search: admins, supervisors and auditors (`ReviewHistory`).
 
 pub mod api;
-mod export;
+pub(super) mod export;
 pub mod export_lines;
-mod player;
+pub(super) mod player;
 
 use askama::Template;
 use axum::Router;

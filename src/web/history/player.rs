@@ -15,7 +15,7 @@ use crate::domain::staff::Action;
 use crate::store::history::player::{PlayerHand, PlayerHistory, history};
 use crate::web::staff::page as render;
 use crate::web::time::{When, when};
-use crate::web::{ApiError, AppState, PageContext, PageResult, Staff};
+use crate::web::{ApiError, AppState, ErrorBody, PageContext, PageResult, Staff};
 
 #[derive(Template)]
 #[template(path = "history/player.html")]
@@ -81,6 +81,22 @@ pub(super) async fn page(
     Ok((status, render(&view)).into_response())
 }
 
+/// A player's history.
+///
+/// Every hand the name appears in (as PD or bettor, any case), newest first
+/// and paged, with the totals.
+#[utoipa::path(get, path = "/api/v1/players/history", operation_id = "player_history", tag = "history",
+    params(
+        ("name" = String, Query, description = "The player's whole name, any case."),
+        ("after" = Option<String>, Query, description = "The `next` cursor of the page before."),
+        ("limit" = Option<i64>, Query, description = "Hands a page, 1 to 500; default 50."),
+    ),
+    responses(
+        (status = 200, description = "The hands, the totals, and the names that hold the name \
+when none is exactly it (`did_you_mean`).", body = PlayerHistory),
+        (status = 403, description = "Not an admin, supervisor or auditor (`forbidden`).", body = ErrorBody),
+        (status = 422, description = "No name (`name`), or a bad `after` or `limit`.", body = ErrorBody),
+    ))]
 pub(super) async fn api(
     State(state): State<AppState>,
     staff: Staff,

@@ -9,8 +9,9 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use utoipa::{IntoParams, ToSchema};
 
 use super::{api, check_table, csv_response, range_bounds};
 use crate::domain::shifts::Shift;
@@ -18,20 +19,55 @@ use crate::domain::shifts::report::{Report, ReportJson, standing};
 use crate::domain::staff::Action;
 use crate::store::audit::now_text;
 use crate::store::shifts::{self, ShiftError, report as reports};
-use crate::web::{ApiError, AppState, Staff, json};
+use crate::web::{ApiError, AppState, ErrorBody, Staff, json};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
+#[schema(as = ShiftOpen)]
 #[serde(deny_unknown_fields)]
 struct OpenBody {
+    /// A table's shift; absent (or empty): the room's.
     #[serde(default)]
     table: Option<String>,
 }
 
-fn shift_json(shift: &Shift) -> Value {
-    json!({ "shift": shift })
+/// One shift, as the shift routes answer.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ShiftAnswer)]
+struct ShiftJson<'a> {
+    shift: &'a Shift,
 }
 
-/// `POST /api/v1/shifts`: `{table?}` → 201 and the shift.
+fn shift_json(shift: &Shift) -> ShiftJson<'_> {
+    ShiftJson { shift }
+}
+
+/// The newest shifts and the room's setting.
+// Fields in alphabetical order: the bytes sent before this type existed.
+#[derive(Serialize, ToSchema)]
+struct ShiftList {
+    /// Whether the room requires an open shift to deal a hand.
+    required: bool,
+    /// The newest 50, newest first.
+    shifts: Vec<Shift>,
+}
+
+fn shift_example() -> Value {
+    json!({"shift": {"id": "01a22754-0000-7000-8000-000000000001", "table": "T1",
+        "opened": {"at": "2026-11-24T18:00:00.000000Z", "by": "sam", "seq": 41},
+        "closed": null, "dealers": [{"table": "T1", "dealer": "dana",
+            "at": "2026-11-24T18:01:00.000000Z", "by": "sam", "seq": 42}],
+        "signatures": []}})
+}
+
+/// Open a shift, for a table or the room.
+#[utoipa::path(post, path = "/api/v1/shifts", operation_id = "open_shift", tag = "shifts",
+    request_body(content = OpenBody, example = json!({"table": "T1"})),
+    responses(
+        (status = 201, description = "The shift opened.", body = ShiftJson, example = json!(shift_example())),
+        (status = 403, description = "Not a supervisor or admin (`forbidden`).", body = ErrorBody),
+        (status = 409, description = "A shift is already open there (`conflict`).", body = ErrorBody),
+        (status = 422, description = "No such table (`table`).", body = ErrorBody),
+    ))]
 pub(super) async fn open(
     State(state): State<AppState>,
     staff: Staff,
@@ -49,7 +85,12 @@ pub(super) async fn open(
     Ok((StatusCode::CREATED, Json(shift_json(&shift))).into_response())
 }
 
-/// `GET /api/v1/shifts`: the newest shifts and the room's setting.
+/// The newest shifts and whether the room requires one.
+#[utoipa::path(get, path = "/api/v1/shifts", operation_id = "list_shifts", tag = "shifts",
+    responses(
+        (status = 200, description = "The newest 50 shifts and the room's setting.", body = ShiftList),
+        (status = 403, description = "A role that may not read shift reports (`forbidden`).", body = ErrorBody),
+    ))]
 pub(super) async fn list(
     State(state): State<AppState>,
     staff: Staff,
@@ -60,7 +101,11 @@ pub(super) async fn list(
         .await?;
     let list = shifts::recent(&state.db, 50).await.map_err(api)?;
     let required = shifts::required(&state.db).await.map_err(api)?;
-    Ok(Json(json!({ "shifts": list, "required": required })).into_response())
+    Ok(Json(ShiftList {
+        required,
+        shifts: list,
+    })
+    .into_response())
 }
 
 async fn found(state: &AppState, id: &str) -> Result<Shift, Response> {
@@ -70,7 +115,14 @@ async fn found(state: &AppState, id: &str) -> Result<Shift, Response> {
         .ok_or_else(|| api(ShiftError::NotFound(format!("there is no shift {id}"))))
 }
 
-/// `GET /api/v1/shifts/{id}`.
+/// A shift: its dealer changes and signatures.
+#[utoipa::path(get, path = "/api/v1/shifts/{id}", operation_id = "get_shift", tag = "shifts",
+    params(("id" = String, Path, description = "The shift's id.")),
+    responses(
+        (status = 200, description = "The shift.", body = ShiftJson, example = json!(shift_example())),
+        (status = 403, description = "A role that may not read shift reports (`forbidden`).", body = ErrorBody),
+        (status = 404, description = "No such shift (`not_found`).", body = ErrorBody),
+    ))]
 pub(super) async fn get(
     State(state): State<AppState>,
     staff: Staff,
@@ -83,16 +135,28 @@ pub(super) async fn get(
     Ok(Json(shift_json(&found(&state, &id).await?)).into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
+#[schema(as = ShiftDealerChange)]
 #[serde(deny_unknown_fields)]
 struct DealerBody {
+    /// The table whose box changes hands.
     table: String,
     /// null or absent: the box is left empty.
     #[serde(default)]
     dealer: Option<String>,
 }
 
-/// `POST /api/v1/shifts/{id}/dealers`: `{table, dealer}` → the shift.
+/// Record a dealer change at a table during the shift.
+#[utoipa::path(post, path = "/api/v1/shifts/{id}/dealers", operation_id = "change_shift_dealer", tag = "shifts",
+    params(("id" = String, Path, description = "The shift's id.")),
+    request_body(content = DealerBody, example = json!({"table": "T1", "dealer": "dana"})),
+    responses(
+        (status = 200, description = "The shift with the change.", body = ShiftJson, example = json!(shift_example())),
+        (status = 403, description = "Not a supervisor or admin (`forbidden`).", body = ErrorBody),
+        (status = 404, description = "No such shift (`not_found`).", body = ErrorBody),
+        (status = 409, description = "The shift is closed (`conflict`).", body = ErrorBody),
+        (status = 422, description = "A table outside the shift, or not a dealer (`table`, `dealer`).", body = ErrorBody),
+    ))]
 pub(super) async fn change_dealer(
     State(state): State<AppState>,
     staff: Staff,
@@ -118,7 +182,16 @@ pub(super) async fn change_dealer(
     Ok(Json(shift_json(&shift)).into_response())
 }
 
-/// `POST /api/v1/shifts/{id}/close` → the signed report.
+/// Close a shift and sign its report.
+#[utoipa::path(post, path = "/api/v1/shifts/{id}/close", operation_id = "close_shift", tag = "shifts",
+    params(("id" = String, Path, description = "The shift's id.")),
+    responses(
+        (status = 200, description = "The signed report (for a table's shift, `room` holds that \
+table's totals).", body = ReportJson),
+        (status = 403, description = "Not a supervisor or admin (`forbidden`).", body = ErrorBody),
+        (status = 404, description = "No such shift (`not_found`).", body = ErrorBody),
+        (status = 409, description = "Already closed, or a hand is still open (`conflict`).", body = ErrorBody),
+    ))]
 pub(super) async fn close(
     State(state): State<AppState>,
     staff: Staff,
@@ -150,12 +223,18 @@ fn report_json(shift: &Shift, report: &Report) -> Response {
     .into_response()
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(super) struct ReportQuery {
+    /// json (default) or csv.
     format: Option<String>,
+    /// A table's report; absent: the room's (`reports/shift` only).
     table: Option<String>,
+    /// One day on the cardroom's clock (`2026-11-24`; `reports/shift` only).
     date: Option<String>,
+    /// The range's start (`2026-11-24T18:00`; `reports/shift` only).
     from: Option<String>,
+    /// The range's end (`reports/shift` only).
     to: Option<String>,
 }
 
@@ -178,9 +257,19 @@ fn format_of(q: &ReportQuery) -> Result<Format, ApiError> {
     }
 }
 
-/// `GET /api/v1/shifts/{id}/report[?format=csv]`: the report as its hands
-/// stand now, with its signature's standing (signed, or superseded by the
-/// corrections after it).
+/// A shift's report as its hands stand now.
+///
+/// With its signature's standing: signed, or superseded by the corrections
+/// after it.
+#[utoipa::path(get, path = "/api/v1/shifts/{id}/report", operation_id = "shift_report", tag = "shifts",
+    params(("id" = String, Path, description = "The shift's id."), ReportQuery),
+    responses(
+        (status = 200, description = "The report (JSON), or its rows (`format=csv`).",
+            content((ReportJson = "application/json"), (String = "text/csv"))),
+        (status = 403, description = "A role that may not read shift reports (`forbidden`).", body = ErrorBody),
+        (status = 404, description = "No such shift (`not_found`).", body = ErrorBody),
+        (status = 422, description = "Not a format (`format`).", body = ErrorBody),
+    ))]
 pub(super) async fn report(
     State(state): State<AppState>,
     staff: Staff,
@@ -207,8 +296,17 @@ pub(super) async fn report(
     }
 }
 
-/// `GET /api/v1/reports/shift?table=&date=|from=&to=&format=`: the report of
-/// any range, for one table or the room.
+/// The report of any range, for one table or the room.
+///
+/// A day, or from and to; unsigned.
+#[utoipa::path(get, path = "/api/v1/reports/shift", operation_id = "range_report", tag = "shifts",
+    params(ReportQuery),
+    responses(
+        (status = 200, description = "The report (JSON), or its rows (`format=csv`).",
+            content((ReportJson = "application/json"), (String = "text/csv"))),
+        (status = 403, description = "A role that may not read shift reports (`forbidden`).", body = ErrorBody),
+        (status = 422, description = "A bad range, table or format, naming it.", body = ErrorBody),
+    ))]
 pub(super) async fn range_report(
     State(state): State<AppState>,
     staff: Staff,

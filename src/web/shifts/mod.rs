@@ -5,9 +5,9 @@
 //! in; every rule is the core's (`domain::shifts`), applied by the store
 //! under the chain lock.
 
-mod api;
+pub(super) mod api;
 mod chart;
-mod floor_api;
+pub(super) mod floor_api;
 mod pages;
 
 use axum::Router;

@@ -16,7 +16,6 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::{Form, Json, Router};
 use serde::Deserialize;
-use serde_json::json;
 
 use crate::domain::staff::Action;
 use crate::store::staff::{self as store, AccountError, LoginError};
@@ -257,8 +256,24 @@ async fn home(staff: Staff, Query(query): Query<HomeQuery>) -> Response {
     })
 }
 
+/// Who is signed in.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub(super) struct Me {
+    /// admin, supervisor, dealer, auditor or trainee.
+    role: &'static str,
+    username: String,
+}
+
 /// The signed-in user, for API clients.
-async fn me(staff: Staff) -> Json<serde_json::Value> {
+#[utoipa::path(get, path = "/api/v1/me", operation_id = "me", tag = "staff",
+    responses(
+        (status = 200, description = "Who is signed in, and their role.", body = Me,
+            example = json!({"username": "dana", "role": "dealer"})),
+    ))]
+pub(super) async fn me(staff: Staff) -> Json<Me> {
     let user = &staff.0.user;
-    Json(json!({"username": user.username, "role": user.role.as_str()}))
+    Json(Me {
+        role: user.role.as_str(),
+        username: user.username.clone(),
+    })
 }

@@ -1,13 +1,11 @@
 //! Who is asking: the session cookie, the `Staff` extractor, the CSRF
 //! check every POST form goes through, and role checks.
 
-use axum::Json;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use serde_json::json;
 
 use std::net::IpAddr;
 
@@ -17,7 +15,7 @@ use crate::domain::common::audit::AuditKey;
 use crate::domain::staff::{Action, allows};
 use crate::store::StoreError;
 use crate::store::staff::{self, Session};
-use crate::web::{ApiError, AppState};
+use crate::web::{ApiError, AppState, ErrorBody, ErrorKind};
 
 pub const SESSION_COOKIE: &str = "pitbook_session";
 /// Carries the login form's CSRF token before there is a session.
@@ -129,15 +127,19 @@ impl FromRequestParts<AppState> for Staff {
                 .get(header::CONTENT_TYPE)
                 .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
                 .unwrap_or_default();
-            let body = json!({"error": "unsupported_media_type",
-                "message": format!("content-type: \"{sent}\" is not application/json (required with a session cookie)")});
-            return Err((StatusCode::UNSUPPORTED_MEDIA_TYPE, Json(body)).into_response());
+            let message = format!(
+                "content-type: \"{sent}\" is not application/json (required with a session cookie)"
+            );
+            return Err(ErrorBody::new(ErrorKind::UnsupportedMediaType, message)
+                .with_status(StatusCode::UNSUPPORTED_MEDIA_TYPE));
         }
         if session.user.must_change_password && !matches!(path, "/password" | "/logout") {
             return Err(if api {
-                let body = json!({"error": "password_change_required",
-                    "message": "change the one-time password at /password first"});
-                (StatusCode::FORBIDDEN, Json(body)).into_response()
+                ErrorBody::new(
+                    ErrorKind::PasswordChangeRequired,
+                    "change the one-time password at /password first",
+                )
+                .with_status(StatusCode::FORBIDDEN)
             } else {
                 Redirect::to("/password").into_response()
             });
@@ -148,8 +150,7 @@ impl FromRequestParts<AppState> for Staff {
 
 /// 401 with `{"error": "unauthenticated", "message": …}`.
 fn unauthenticated(message: &str) -> Response {
-    let body = json!({"error": "unauthenticated", "message": message});
-    (StatusCode::UNAUTHORIZED, Json(body)).into_response()
+    ErrorBody::new(ErrorKind::Unauthenticated, message).with_status(StatusCode::UNAUTHORIZED)
 }
 
 /// The token of an `Authorization: Bearer …` header: None without the
@@ -208,8 +209,9 @@ impl Staff {
             .map_err(|e| ApiError::from(e).into_response())?;
         let message = format!("the {} role may not do this", self.0.user.role);
         if path.starts_with("/api/") {
-            let body = json!({"error": "forbidden", "message": message});
-            return Err((StatusCode::FORBIDDEN, Json(body)).into_response());
+            return Err(
+                ErrorBody::new(ErrorKind::Forbidden, message).with_status(StatusCode::FORBIDDEN)
+            );
         }
         Err(forbidden(&message))
     }

@@ -31,7 +31,7 @@ use crate::web::kept_games::{self, GamesList, KEEP, KeptPages};
 use crate::web::staff::page;
 use crate::web::{AppState, PageContext, Staff, Typed};
 
-mod api;
+pub(super) mod api;
 mod board;
 mod index;
 mod readings;

@@ -82,7 +82,7 @@ macro_rules! hand_events {
 }
 
 hand_events! {
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum HandEvent {
     /// A new hand at a table, with the table's rules at that moment.

@@ -10,7 +10,7 @@ use crate::domain::common::text::FreeText;
 use crate::domain::double_hand_poker::settle::limits::NAME_CHARS_MAX;
 
 /// What the PD chose when the option came to them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PdOption {
     /// Bank two consecutive hands (recorded on both hands).
@@ -45,7 +45,7 @@ impl PdOption {
 }
 
 /// A player who refused the PD option before this hand's PD took it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Declined {
     pub seat: i64,

@@ -13,7 +13,7 @@ use crate::domain::double_hand_poker::settle::{BracketInput, CollectionInput};
 use crate::domain::double_hand_poker::table::TableConfig;
 
 /// Posted with the hand: what the table's sign says.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PostedRules {
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -36,6 +36,26 @@ impl PartialEq for RecordedSettlement {
 
 impl Eq for RecordedSettlement {}
 
+/// In the API contract a recorded settlement is the settlement JSON the
+/// engine wrote (docs/settle.md).
+impl utoipa::PartialSchema for RecordedSettlement {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::domain::common::schema::reference::<Settlement<'static>>()
+    }
+}
+
+impl utoipa::ToSchema for RecordedSettlement {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        schemas.push(crate::domain::common::schema::named::<Settlement<'static>>());
+        <Settlement<'static> as utoipa::ToSchema>::schemas(schemas);
+    }
+}
+
 impl Serialize for RecordedSettlement {
     /// Written as the JSON it is, not as a string.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

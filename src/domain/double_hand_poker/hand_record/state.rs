@@ -49,7 +49,8 @@ pub enum Check {
     Replay,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = HandPhase)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Opened: the PD, wagers and collection are being taken.

@@ -24,7 +24,8 @@ pub struct SeatHands {
 }
 
 /// One seat's hand and, for a player seat, its decision against the PD.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = SettlementHand)]
 pub struct SeatHand {
     pub seat: u8,
     /// `"pd"` for the PD's seat, else `"player"`.

@@ -17,7 +17,7 @@ use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
 use crate::domain::double_hand_poker::outcome::Outcome;
 
 /// The whole scenario of one hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioInput {
     /// Rule profile; default `lucky-chances`.
@@ -35,16 +35,18 @@ pub struct ScenarioInput {
     pub wagers: Vec<WagerInput>,
     /// Per seat with wagers: who won. Exactly one of `outcomes` and `hands`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = outcomes_schema)]
     pub outcomes: Option<SeatMap<Outcome>>,
     /// Per seat with wagers, and the PD seat: the hands.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = hands_schema)]
     pub hands: Option<SeatMap<HandInput>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collection: Option<CollectionInput>,
 }
 
 /// The Player-Dealer: seat, name and bank.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PdInput {
     pub seat: i64,
@@ -54,7 +56,7 @@ pub struct PdInput {
 
 /// The ACTION seat, given directly (`{"seat": 4}`) or as three dice
 /// (`{"dice": [4, 5, 3]}`); exactly one of the two.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -64,7 +66,7 @@ pub struct ActionInput {
 }
 
 /// One wager, as placed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WagerInput {
     pub id: String,
@@ -96,7 +98,7 @@ impl WagerInput {
 
 /// A seat's hand: set by the player (`high` + `low`), or seven cards set
 /// by the house way (`cards` + `"set": "house"`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HandInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,14 +112,14 @@ pub struct HandInput {
 }
 
 /// Who sets seven cards given as `cards`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SetBy {
     House,
 }
 
 /// Optional collection schedules.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CollectionInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -127,12 +129,28 @@ pub struct CollectionInput {
 }
 
 /// A wager (or bank) from `from` to `to`, both inclusive, pays `fee`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BracketInput {
     pub from: Money,
     pub to: Money,
     pub fee: Money,
+}
+
+/// `outcomes`' schema: a [`SeatMap`] of outcomes.
+fn outcomes_schema() -> utoipa::openapi::schema::Schema {
+    crate::domain::common::schema::map_of(
+        "Per seat with wagers (keyed by seat number text, \"4\"): who won.",
+        <Outcome as utoipa::PartialSchema>::schema(),
+    )
+}
+
+/// `hands`' schema: a [`SeatMap`] of hands.
+fn hands_schema() -> utoipa::openapi::schema::Schema {
+    crate::domain::common::schema::map_of(
+        "Per seat with wagers, and the PD seat (keyed by seat number text, \"4\"): the hands.",
+        <HandInput as utoipa::PartialSchema>::schema(),
+    )
 }
 
 /// A JSON object keyed by seat number text ("4"), kept in input order.

@@ -9,7 +9,7 @@ use std::fmt::{self, Display, Formatter, Write as _};
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 
-use super::hands::SeatHands;
+use super::hands::{SeatHand, SeatHands};
 use super::ratio::Ratio;
 use super::scenario::{Grid, PD_KEY, Pd};
 use crate::domain::common::money::Money;
@@ -17,7 +17,7 @@ use crate::domain::double_hand_poker::options::RuleOptions;
 use crate::domain::double_hand_poker::outcome::Outcome;
 
 /// The result of settling one hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Settlement<'a> {
     /// Where settlement started (the hand that got the first pile).
     pub action_seat: u8,
@@ -28,6 +28,8 @@ pub struct Settlement<'a> {
     pub pd: &'a Pd,
     /// Each seat's hands and how they were decided, when hands were given.
     #[serde(skip_serializing_if = "Option::is_none")]
+    // Its `#[serde(transparent)]` is a list, which the derive cannot see.
+    #[schema(value_type = Option<Vec<SeatHand>>)]
     pub hands: Option<&'a SeatHands>,
     /// One step per wager, in action order.
     pub steps: Vec<Step<'a>>,
@@ -163,6 +165,55 @@ impl Serialize for Step<'_> {
         st.serialize_field("fee", &Canonical(self.fee))?;
         st.serialize_field("explanation", &Explanation(self))?;
         st.end()
+    }
+}
+
+/// A step's schema in the API contract: the fields its `Serialize` writes,
+/// in that order.
+impl utoipa::PartialSchema for Step<'_> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use crate::domain::common::schema::{object, plain, reference};
+        use utoipa::openapi::schema::Type;
+        let money = reference::<Money>;
+        object(
+            "One wager settled. Per step, `amount + consumed = to_bettor + to_pd`.",
+            vec![
+                ("wager", plain(Type::String)),
+                ("seat", plain(Type::Integer)),
+                ("bettor", plain(Type::String)),
+                ("backline", plain(Type::Boolean)),
+                ("amount", money()),
+                ("payout", reference::<Ratio>()),
+                ("outcome", reference::<Outcome>()),
+                ("covered", money()),
+                ("no_action", money()),
+                ("in_action_before", money()),
+                ("in_action_after", money()),
+                ("consumed", money()),
+                ("to_bettor", money()),
+                ("to_pd", money()),
+                ("breakage", money()),
+                ("fee", money()),
+                ("explanation", plain(Type::String)),
+            ],
+        )
+        .into()
+    }
+}
+
+impl utoipa::ToSchema for Step<'_> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "SettlementStep".into()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use crate::domain::common::schema::named;
+        schemas.extend([named::<Money>(), named::<Ratio>(), named::<Outcome>()]);
     }
 }
 
@@ -373,7 +424,8 @@ impl Display for Dollars {
 /// `net = received − staked`: the result of play. The collection `fee` is
 /// paid beside the stake and is **not** part of `net`; what the participant
 /// is up or down at the end of the hand is `net − fee`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
+#[schema(as = SettlementTotal)]
 pub struct Total {
     /// Sum of the wagers (for the PD: the bank).
     #[serde(serialize_with = "money")]
@@ -409,6 +461,36 @@ impl Totals<'_> {
     }
 }
 
+/// Totals' schema in the API contract: an object keyed by bettor name,
+/// `"pd"` last.
+impl utoipa::PartialSchema for Totals<'_> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use crate::domain::common::schema::{map_of, reference};
+        map_of(
+            "Each bettor's money over the hand, keyed by name (in order of first wager), \
+             and the PD's under \"pd\".",
+            reference::<Total>(),
+        )
+        .into()
+    }
+}
+
+impl utoipa::ToSchema for Totals<'_> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "SettlementTotals".into()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        schemas.push(crate::domain::common::schema::named::<Total>());
+        <Total as utoipa::ToSchema>::schemas(schemas);
+    }
+}
+
 impl Serialize for Totals<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.bettors.len() + 1))?;
@@ -421,7 +503,7 @@ impl Serialize for Totals<'_> {
 }
 
 /// The balances `settle` asserts before returning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Conservation {
     /// All wagers plus the bank.
     #[serde(serialize_with = "money")]

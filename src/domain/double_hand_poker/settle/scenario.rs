@@ -31,7 +31,8 @@ pub const DEFAULT_SEATS: i64 = 7;
 pub const PD_KEY: &str = "pd";
 
 /// The Player-Dealer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = SettlementPd)]
 pub struct Pd {
     pub seat: u8,
     pub player: String,

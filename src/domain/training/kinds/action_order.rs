@@ -15,13 +15,15 @@ use crate::domain::training::answer_input::{AnswerInput, text};
 use crate::domain::training::rng::Rng;
 use crate::domain::training::{Level, engine};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = ActionOrderQuestion)]
 pub struct Question {
     /// The settle contract: `pitbook settle` gives its steps in this order.
     pub scenario: ScenarioInput,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = ActionOrderAnswer)]
 pub struct Answer {
     /// Wager ids in the order they settle.
     pub order: Vec<String>,

@@ -11,14 +11,16 @@ use crate::domain::training::answer_input::{AnswerInput, integer};
 use crate::domain::training::rng::Rng;
 use crate::domain::training::{Level, engine};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = ActionSeatQuestion)]
 pub struct Question {
     pub dice: [u8; 3],
     pub pd_seat: u8,
     pub seats: u8,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = ActionSeatAnswer)]
 pub struct Answer {
     pub seat: u8,
 }

@@ -15,7 +15,8 @@ use crate::domain::training::answer_input::{AnswerInput, money};
 use crate::domain::training::rng::Rng;
 use crate::domain::training::{Level, engine};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = CollectionQuestion)]
 pub struct Question {
     /// `"wager"` (the player schedule) or `"bank"` (the bank schedule).
     pub of: &'static str,
@@ -25,7 +26,8 @@ pub struct Question {
     pub schedule: Vec<BracketInput>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = CollectionAnswer)]
 pub struct Answer {
     pub fee: Money,
 }

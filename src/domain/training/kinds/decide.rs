@@ -19,7 +19,8 @@ use crate::domain::training::answer_input::{AnswerInput, text};
 use crate::domain::training::rng::Rng;
 
 /// A hand as set: the five cards behind, the two in front.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = DecideHand)]
 pub struct Hand {
     pub high: String,
     pub low: String,
@@ -34,7 +35,8 @@ impl Hand {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = DecideQuestion)]
 pub struct Question {
     pub player: Hand,
     pub pd: Hand,
@@ -43,7 +45,8 @@ pub struct Question {
     pub options: Option<OptionOverrides>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = DecideAnswer)]
 pub struct Answer {
     pub outcome: Outcome,
 }

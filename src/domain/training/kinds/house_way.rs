@@ -17,14 +17,16 @@ use crate::domain::training::Level;
 use crate::domain::training::answer_input::{AnswerInput, text};
 use crate::domain::training::rng::Rng;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = HouseWayQuestion)]
 pub struct Question {
     /// Seven cards, canonical text.
     pub cards: String,
 }
 
 /// The house-way setting.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = HouseWayAnswer)]
 pub struct Answer {
     pub high: String,
     pub low: String,

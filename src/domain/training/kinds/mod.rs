@@ -57,6 +57,61 @@ macro_rules! kinds {
             $($variant($module::Answer),)*
         }
 
+        /// In the API contract a question is any kind's (the drill's
+        /// `kind` says which): anyOf, as shapes may coincide.
+        impl utoipa::PartialSchema for Question {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                use crate::domain::common::schema::reference;
+                utoipa::openapi::schema::AnyOfBuilder::new()
+                    $(.item(reference::<$module::Question>()))*
+                    .description(Some("The drill's question: its kind's own object."))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for Question {
+            fn name() -> std::borrow::Cow<'static, str> {
+                "DrillQuestion".into()
+            }
+
+            fn schemas(
+                schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
+            ) {
+                use crate::domain::common::schema::named;
+                $(
+                    schemas.push(named::<$module::Question>());
+                    <$module::Question as utoipa::ToSchema>::schemas(schemas);
+                )*
+            }
+        }
+
+        /// An answer (correct or given) is any kind's, in its kind's shape.
+        impl utoipa::PartialSchema for Answer {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                use crate::domain::common::schema::reference;
+                utoipa::openapi::schema::AnyOfBuilder::new()
+                    $(.item(reference::<$module::Answer>()))*
+                    .description(Some("A drill's answer: its kind's own object."))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for Answer {
+            fn name() -> std::borrow::Cow<'static, str> {
+                "DrillAnswer".into()
+            }
+
+            fn schemas(
+                schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
+            ) {
+                use crate::domain::common::schema::named;
+                $(
+                    schemas.push(named::<$module::Answer>());
+                    <$module::Answer as utoipa::ToSchema>::schemas(schemas);
+                )*
+            }
+        }
+
         impl Question {
             pub fn words(&self) -> String {
                 match self {
@@ -128,6 +183,23 @@ impl Kind {
 impl std::fmt::Display for Kind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A kind's schema in the API contract: its name, one of [`Kind::ALL`].
+impl utoipa::PartialSchema for Kind {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some("A kind of drill."))
+            .enum_values(Some(Kind::ALL.iter().map(|k| k.name())))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Kind {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "DrillKind".into()
     }
 }
 

@@ -12,7 +12,8 @@ use crate::domain::training::Level;
 use crate::domain::training::answer_input::{AnswerInput, integer};
 use crate::domain::training::rng::Rng;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceQuestion)]
 pub struct Question {
     /// Each hand's five faces, as the poker-dice commands read them.
     pub hands: Vec<String>,
@@ -20,7 +21,8 @@ pub struct Question {
     pub straights: Straights,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = PokerDiceAnswer)]
 pub struct Answer {
     pub winner: Winner,
 }
@@ -30,6 +32,34 @@ pub struct Answer {
 pub enum Winner {
     Hand(u8),
     Tie,
+}
+
+/// The winner's schema in the API contract: a hand's number or "tie".
+impl utoipa::PartialSchema for Winner {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(1)),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["tie"])),
+            )
+            .description(Some(
+                "The winning hand's number (1 = the first), or \"tie\".",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Winner {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "PokerDiceWinner".into()
+    }
 }
 
 impl Serialize for Winner {

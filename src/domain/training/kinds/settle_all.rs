@@ -19,13 +19,15 @@ use crate::domain::training::answer_input::{AnswerInput, keyed, money};
 use crate::domain::training::rng::Rng;
 use crate::domain::training::{Level, engine};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = SettleAllQuestion)]
 pub struct Question {
     /// The settle contract.
     pub scenario: ScenarioInput,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = SettleAllAnswer)]
 pub struct Answer {
     /// `totals.*.net` of the settlement: each bettor (in order of first
     /// wager), then `"pd"`.
@@ -36,6 +38,23 @@ pub struct Answer {
 /// Nets by name, serialized as an object in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Nets(pub Vec<(String, Money)>);
+
+/// Nets' schema in the API contract: money by bettor name, and "pd".
+impl utoipa::PartialSchema for Nets {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::domain::common::schema::map_of(
+            "Each bettor's net by name, and the PD's under \"pd\" (as `totals.*.net`).",
+            <Money as utoipa::PartialSchema>::schema(),
+        )
+        .into()
+    }
+}
+
+impl utoipa::ToSchema for Nets {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "SettleAllNets".into()
+    }
+}
 
 impl Serialize for Nets {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -20,14 +20,16 @@ use crate::domain::training::answer_input::{AnswerInput, money};
 use crate::domain::training::rng::Rng;
 use crate::domain::training::{Level, engine};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = SettleStepQuestion)]
 pub struct Question {
     /// The settle contract: one wager against the money in action.
     pub scenario: ScenarioInput,
 }
 
 /// The step's figures, as `steps[0]` of the settlement output names them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = SettleStepAnswer)]
 pub struct Answer {
     pub covered: Money,
     pub no_action: Money,

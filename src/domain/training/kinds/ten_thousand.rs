@@ -11,7 +11,8 @@ use crate::domain::training::Level;
 use crate::domain::training::answer_input::{AnswerInput, integer};
 use crate::domain::training::rng::Rng;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TenThousandQuestion)]
 pub struct Question {
     /// The throw, lowest first.
     pub dice: Vec<u8>,
@@ -20,7 +21,8 @@ pub struct Question {
     pub keep: Option<Vec<u8>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TenThousandAnswer)]
 pub struct Answer {
     pub points: u32,
 }

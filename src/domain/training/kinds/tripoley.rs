@@ -10,6 +10,7 @@
 //! player picks any five; the showdown of what is shown is the engine's).
 
 use serde::Serialize;
+use utoipa::openapi::schema::Type;
 
 use super::decide::shuffled;
 use crate::domain::cards::{Card, format_cards};
@@ -24,45 +25,102 @@ use crate::domain::tripoley::{
 
 const PLAYERS: [&str; 5] = ["Ann", "Bo", "Cy", "Dee", "Eli"];
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TripoleyQuestion)]
 pub struct Question {
     /// The round, in the `pitbook tripoley round` contract.
     pub round: Round,
 }
 
 /// The fields of the round contract the drills use.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TripoleyDrillRound)]
 pub struct Round {
     pub profile: Profile,
     pub players: Vec<String>,
     pub dealer: String,
+    #[schema(schema_with = chips_schema)]
     pub chips: Named<u64>,
     /// Chips carried over, by section key (sections with none left out).
+    #[schema(schema_with = board_schema)]
     pub board: Named<u64>,
     pub ante: u64,
+    #[schema(schema_with = hands_schema)]
     pub hands: Named<String>,
     pub poker: Poker,
     pub michigan: Michigan,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TripoleyDrillPoker)]
 pub struct Poker {
+    #[schema(schema_with = contributions_schema)]
     pub contributions: Named<u64>,
     pub folded: Vec<String>,
     /// The five cards each player still in shows.
+    #[schema(schema_with = shown_schema)]
     pub shown: Named<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TripoleyDrillMichigan)]
 pub struct Michigan {
     pub out: String,
+    #[schema(schema_with = cards_left_schema)]
     pub cards_left: Named<u64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = TripoleyAnswer)]
 pub struct Answer {
     /// Each player's chips after the round minus before, in seating order.
+    #[schema(schema_with = net_schema)]
     pub net: Named<i64>,
+}
+
+/// The schemas of the [`Named`] fields: objects keyed by name.
+fn by_name(description: &str, values: Type) -> utoipa::openapi::schema::Schema {
+    crate::domain::common::schema::map_of(description, crate::domain::common::schema::plain(values))
+}
+
+fn chips_schema() -> utoipa::openapi::schema::Schema {
+    by_name("Each player's chips before the round.", Type::Integer)
+}
+
+fn board_schema() -> utoipa::openapi::schema::Schema {
+    by_name("Chips carried over, by section key.", Type::Integer)
+}
+
+fn hands_schema() -> utoipa::openapi::schema::Schema {
+    by_name(
+        "Each player's hand by name, and the spare under \"spare\".",
+        Type::String,
+    )
+}
+
+fn contributions_schema() -> utoipa::openapi::schema::Schema {
+    by_name(
+        "The chips each player put into the poker pot.",
+        Type::Integer,
+    )
+}
+
+fn shown_schema() -> utoipa::openapi::schema::Schema {
+    by_name("The five cards each player still in shows.", Type::String)
+}
+
+fn cards_left_schema() -> utoipa::openapi::schema::Schema {
+    by_name(
+        "The cards each player holds when the Michigan play ends.",
+        Type::Integer,
+    )
+}
+
+fn net_schema() -> utoipa::openapi::schema::Schema {
+    by_name(
+        "Each player's chips after the round minus before.",
+        Type::Integer,
+    )
 }
 
 impl Question {

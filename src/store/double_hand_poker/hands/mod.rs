@@ -15,6 +15,7 @@ use sqlx::Row;
 
 use crate::domain::common::audit::AuditKey;
 use crate::domain::common::field_error::{AsFieldError, FieldError};
+use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::{
     GAME_DOUBLE_HAND_POKER, HandError, HandEvent, Phase, RecordedSettlement,
 };
@@ -46,7 +47,7 @@ pub struct HandCommand {
 }
 
 /// What a command did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CommandResult {
     pub hand_id: String,
     pub version: u64,
@@ -57,7 +58,7 @@ pub struct CommandResult {
     pub settlement: Option<RecordedSettlement>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RecordRef {
     pub seq: i64,
     pub event_type: String,
@@ -338,7 +339,7 @@ where
 }
 
 /// A hand as stored: its projection row and its full history.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct HandView {
     pub id: String,
     pub table: String,
@@ -348,7 +349,9 @@ pub struct HandView {
     pub dealer: String,
     pub status: String,
     pub version: i64,
+    #[schema(value_type = Option<Money>)]
     pub bank: Option<String>,
+    #[schema(value_type = Option<Money>)]
     pub house_collection: Option<String>,
     pub settlement: Option<RecordedSettlement>,
     pub opened_at: String,
