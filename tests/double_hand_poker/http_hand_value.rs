@@ -1,9 +1,11 @@
 //! The value page, `/tools/hand-ev` (issue 20), through the real server on
 //! both databases: linked from the house-way preview with the same cards
 //! and rules; bad cards, an unknown side or house way refused with 422
-//! beside the field, what was typed kept. (A real count takes seconds of a
-//! release build, minutes of this debug one: its figures are tested in the
-//! core, `ev_tests.rs`, and its page by `ev_page`'s render test.)
+//! beside the field, what was typed kept; and one real count of all
+//! 53,524,680 banker hands, through the API and the page, its figures
+//! pinned (a few seconds of this debug build).
+
+use serde_json::json;
 
 use crate::common::play::{refused_beside_their_fields, table_with_dealer};
 use crate::common::{Backend, spawn_app};
@@ -54,4 +56,64 @@ async fn the_value_page_is_linked_and_refuses_bad_input_beside_the_field(backend
     refused_beside_their_fields(&mut dana, "/tools/hand-ev", bad, "ev-result").await;
 }
 
-on_both_databases!(the_value_page_is_linked_and_refuses_bad_input_beside_the_field);
+/// One hand counted for real: every setting's counts sum to C(46, 7), the
+/// first setting's and the house way's are pinned (the release CLI's
+/// figures), and the page shows the same values. One count runs at a time
+/// per process, so a 409 (the other database's test counting) is asked
+/// again, as a client would.
+async fn a_hand_is_counted_over_every_banker_hand(backend: Backend) {
+    const HANDS: u64 = 53_524_680;
+    let app = spawn_app(backend).await;
+    let body = loop {
+        let (status, body, _) = app
+            .post_json(
+                "/api/v1/hands/ev",
+                &json!({"cards": "Kd Qc Ad Ah 4h 6s Ac"}),
+            )
+            .await;
+        if status != 409 {
+            assert_eq!(status, 200, "{body}");
+            break body;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    };
+    assert_eq!(body["hands"], HANDS);
+    let settings = body["settings"].as_array().unwrap();
+    assert_eq!(settings.len(), 21);
+    for s in settings {
+        let n = |k: &str| s[k].as_u64().unwrap();
+        assert_eq!(n("win") + n("push") + n("loss"), HANDS, "{s}");
+    }
+    let first = &settings[0];
+    assert_eq!(
+        (&first["win"], &first["push"], &first["loss"], &first["ev"]),
+        (
+            &json!(24_875_106),
+            &json!(27_309_043),
+            &json!(1_340_531),
+            &json!("0.439696")
+        )
+    );
+    assert_eq!(body["house_way"], 2);
+    assert_eq!(settings[2]["ev"], "0.498952");
+    assert_eq!(body["cost"], "0");
+
+    let mut dana = table_with_dealer(&app).await;
+    let page = loop {
+        let page = dana.get("/tools/hand-ev?cards=Kd+Qc+Ad+Ah+4h+6s+Ac").await;
+        if page.status != 409 {
+            break page;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    };
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("id=\"ev-result\""), "{}", page.body);
+    for shown in ["0.498952", "0.439696", "24,875,106"] {
+        assert!(page.body.contains(shown), "{shown} not on the page");
+    }
+}
+
+on_both_databases!(
+    the_value_page_is_linked_and_refuses_bad_input_beside_the_field,
+    a_hand_is_counted_over_every_banker_hand
+);

@@ -168,8 +168,9 @@ async fn the_compute_routes_answer_their_examples_as_documented(backend: Backend
     for (path, item) in contract.doc["paths"].as_object().unwrap() {
         let Some(op) = item.get("post") else { continue };
         let tag = op["tags"][0].as_str().unwrap_or_default();
-        // A hand's value counts for minutes in a debug build; its answer's
-        // shape is checked from the core (openapi_contract).
+        // A hand's value is counted for real by http_hand_value (its
+        // documented answer holds made-up counts; its shape is checked
+        // from the core, openapi_contract).
         if !COMPUTE_TAGS.contains(&tag) || path == "/api/v1/hands/ev" {
             continue;
         }
