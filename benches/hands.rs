@@ -7,7 +7,14 @@
 //! - `eval5/joker_bug`, `eval5/joker_wild`: hands that all hold the joker;
 //! - `eval5/deck53`: hands from the 53-card deck (about 9% hold the joker);
 //! - `house_way/reference`: 7-card hands from the 53-card deck set by the
-//!   reference house way.
+//!   reference house way;
+//! - `best_of_seven/by_21_evaluations`, `best_of_seven/by_table`: the best
+//!   five of those 7-card hands, the slow way and by `cards::seven`'s
+//!   table (the rank state walked from nothing for each hand);
+//! - `house_way_values/{reference,foxwoods}/{set_ranked,table}`: the
+//!   values of the setting each house way gives those hands, worked out
+//!   by the house way (the compiled reference; the Foxwoods file run by
+//!   the interpreter) and read from its table (`house_way/table.rs`).
 //!
 //! Throughput is in hands: one element = one evaluation or one setting.
 
@@ -16,8 +23,10 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pitbook::domain::cards::Card;
 use pitbook::domain::cards::eval::{EvalRules, eval5_with};
+use pitbook::domain::cards::seven::{Dealt, RankStates, SevenTable, best_of_seven_by_subsets};
+use pitbook::domain::double_hand_poker::house_way::table::SetterTable;
 use pitbook::domain::double_hand_poker::house_way::{HouseWay, ReferenceHouseWay};
-use pitbook::domain::double_hand_poker::options::{JokerRule, RuleOptions};
+use pitbook::domain::double_hand_poker::options::{HouseWayName, JokerRule, RuleOptions};
 use rs_poker::core::{Card as RsCard, Rankable, Suit as RsSuit, Value as RsValue};
 
 const HANDS: usize = 4096;
@@ -105,6 +114,54 @@ fn bench(c: &mut Criterion) {
             })
         })
     });
+    g.finish();
+
+    let rules = EvalRules::from_options(&lucky);
+    let table = SevenTable::get(rules);
+    let mut g = c.benchmark_group("best_of_seven");
+    g.throughput(Throughput::Elements(HANDS as u64));
+    g.bench_function("by_21_evaluations", |b| {
+        b.iter(|| {
+            sevens.iter().fold(0u64, |acc, h| {
+                acc + u64::from(best_of_seven_by_subsets(black_box(h), rules).value())
+            })
+        })
+    });
+    g.bench_function("by_table", |b| {
+        b.iter(|| {
+            sevens.iter().fold(0u64, |acc, h| {
+                acc + u64::from(table.best_of(black_box(h)).value())
+            })
+        })
+    });
+    g.finish();
+
+    let states = RankStates::get();
+    let mut g = c.benchmark_group("house_way_values");
+    g.throughput(Throughput::Elements(HANDS as u64));
+    for name in [HouseWayName::Reference, HouseWayName::Foxwoods] {
+        let opts = RuleOptions {
+            house_way: name,
+            ..lucky
+        };
+        let way = opts.house_way();
+        let setter = SetterTable::shipped(&opts);
+        g.bench_function(format!("{}/set_ranked", name.name()), |b| {
+            b.iter(|| {
+                sevens.iter().fold(0u64, |acc, h| {
+                    acc + u64::from(way.set_ranked(black_box(h), &opts).low.value())
+                })
+            })
+        });
+        g.bench_function(format!("{}/table", name.name()), |b| {
+            b.iter(|| {
+                sevens.iter().fold(0u64, |acc, h| {
+                    let dealt = Dealt::of(states, black_box(h));
+                    acc + u64::from(setter.values(way, h, dealt).1.value())
+                })
+            })
+        });
+    }
     g.finish();
 }
 
