@@ -214,9 +214,9 @@ impl Db {
     }
 }
 
-/// sqlx checks the applied migrations before it runs any (and in
-/// transactions), so these two refusals leave the database unchanged: the
-/// operator is told so, on one line, rather than sqlx's wording.
+/// A schema this binary cannot migrate, said for the operator. sqlx finds
+/// an unknown version before it applies anything, and a modified one before
+/// the migrations after it, so both leave the database as it was.
 fn schema_error(e: sqlx::migrate::MigrateError) -> StoreError {
     use sqlx::migrate::MigrateError;
     match e {

@@ -74,14 +74,15 @@ async fn execute(db: &Db, sql: &str, bytes: Vec<u8>) {
     .expect(sql)
 }
 
-/// `pitbook audit verify` on the database with the test key.
-fn audit_verify(url: &str) -> (i32, String, String) {
+/// `pitbook ARGS --database-url URL` with the test key.
+fn run(args: &[&str], url: &str) -> (i32, String, String) {
     let out = std::process::Command::new(crate::common::cli::BIN)
-        .args(["audit", "verify", "--database-url", url])
+        .args(args)
+        .args(["--database-url", url])
         .env("PITBOOK_AUDIT_KEY", TEST_KEY_HEX)
         .env_remove("RUST_LOG")
         .output()
-        .expect("run pitbook audit verify");
+        .expect("run pitbook");
     (
         out.status.code().expect("exit code"),
         String::from_utf8_lossy(&out.stdout).to_string(),
@@ -150,7 +151,7 @@ async fn every_earlier_schema_upgrades_and_its_chain_verifies(backend: Backend) 
     assert_eq!(report.problem, None, "{report:?}");
     assert_eq!(report.count, records as u64);
 
-    let (code, out, err) = audit_verify(&test_db.url);
+    let (code, out, err) = run(&["audit", "verify"], &test_db.url);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.starts_with(&format!("OK: {records} records verified")),
@@ -166,9 +167,20 @@ async fn snapshot(db: &Db) -> (Vec<(i64, Vec<u8>, bool)>, i64) {
     )
 }
 
+/// `serve` refuses in the same open as `audit verify`, before it binds
+/// (port 0, so a regression could not collide with another test's server).
 fn refused(url: &str, needle: &str) {
-    let (code, out, err) = audit_verify(url);
-    assert_eq!(code, 2, "{out}{err}");
+    for args in [
+        &["audit", "verify"][..],
+        &["serve", "--bind", "127.0.0.1:0"],
+    ] {
+        refused_by(args, url, needle);
+    }
+}
+
+fn refused_by(args: &[&str], url: &str, needle: &str) {
+    let (code, out, err) = run(args, url);
+    assert_eq!(code, 2, "{args:?}: {out}{err}");
     assert_eq!(out, "");
     // The message is one line, the last (PostgreSQL's notices are logged before it).
     let last = err.lines().last().unwrap_or_default();
