@@ -8,7 +8,7 @@ use clap::Args;
 use super::CliError;
 use crate::domain::common::audit::AuditKey;
 use crate::store::audit::key::{KeyOrigin, MissingKey};
-use crate::store::{self, Db};
+use crate::store::{self, Db, StoreError};
 
 #[derive(Debug, Args, Clone)]
 pub struct StoreArgs {
@@ -46,9 +46,11 @@ impl StoreArgs {
                 .map_err(|e| CliError::Failure(e.to_string()))?,
             )
         };
-        let db = Db::open(&self.database_url)
-            .await
-            .map_err(|e| CliError::Failure(e.to_string()))?;
+        let db = Db::open(&self.database_url).await.map_err(|e| match e {
+            // A schema this binary cannot migrate is the operator's input to fix.
+            StoreError::UnknownSchema(_) => CliError::BadInput(e.to_string()),
+            _ => CliError::Failure(e.to_string()),
+        })?;
         let (key, origin) = match found {
             Some(found) => found,
             None => store::audit::key::load(&self.database_url, None, None, MissingKey::Create)

@@ -61,6 +61,10 @@ pub enum StoreError {
     },
     #[error("database migration failed: {0}")]
     Migration(#[source] sqlx::migrate::MigrateError),
+    /// The database's schema is not one this binary can migrate (a newer
+    /// pitbook's, or a modified migration); nothing was changed.
+    #[error("{0}")]
+    UnknownSchema(String),
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
     /// From the connections pitbook drives through rusqlite (the SQLite
@@ -152,7 +156,7 @@ impl Db {
             Db::Sqlite(pool) => migrator.run(pool).await,
             Db::Postgres(pool) => migrator.run(pool).await,
         };
-        result.map_err(StoreError::Migration)?;
+        result.map_err(schema_error)?;
         // Hands recorded before the search's projection get it now.
         let filled = history::backfill::run(self).await?;
         if filled > 0 {
@@ -207,6 +211,25 @@ impl Db {
             Db::Sqlite(pool) => pool.close().await,
             Db::Postgres(pool) => pool.close().await,
         }
+    }
+}
+
+/// A schema this binary cannot migrate, said for the operator. sqlx finds
+/// an unknown version before it applies anything, and a modified one before
+/// the migrations after it, so both leave the database as it was.
+fn schema_error(e: sqlx::migrate::MigrateError) -> StoreError {
+    use sqlx::migrate::MigrateError;
+    match e {
+        MigrateError::VersionMissing(v) => StoreError::UnknownSchema(format!(
+            "the database's schema has migration {v}, which this pitbook does not know \
+             (a newer pitbook, or another program, wrote it): run the pitbook that wrote it, \
+             or a later one; nothing was changed"
+        )),
+        MigrateError::VersionMismatch(v) => StoreError::UnknownSchema(format!(
+            "the database's migration {v} differs from this pitbook's (a different build's \
+             schema): run the pitbook that wrote it; nothing was changed"
+        )),
+        other => StoreError::Migration(other),
     }
 }
 

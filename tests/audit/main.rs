@@ -1,7 +1,7 @@
 //! The audit log: tampering detected (records, projections, staff,
 //! Tripoley), the anchor log, `pitbook audit` (verify, export, CSV),
-//! `pitbook backup` and `restore`, and the migration that points settled
-//! hands at their settlement record.
+//! `pitbook backup` and `restore`, the migration that points settled
+//! hands at their settlement record, and upgrades from every earlier schema.
 
 #[macro_use]
 #[path = "../common/mod.rs"]
@@ -17,3 +17,4 @@ mod cli_audit;
 mod cli_audit_csv;
 mod cli_backup;
 mod migration_settlement_seq;
+mod migration_upgrades;
