@@ -10,6 +10,9 @@
 //! Any answer but 2xx is an error (the hand is abandoned). Prints hands/s,
 //! requests/s and the per-request latency p50/p90/p99/max. Only loopback
 //! addresses are accepted. `scripts/load-test.sh` runs it end to end.
+//! Given several `--url`s (instances of one database), table k is driven
+//! through URL k mod N and the figures are the aggregate
+//! (`scripts/load-test-instances.sh`).
 //!
 //! cargo run --release --example load -- --url http://127.0.0.1:PORT --token pbk_… [--tables 16] [--hands 2000]
 
@@ -24,9 +27,10 @@ use serde_json::{Value, json};
 #[derive(Debug, Parser)]
 #[command(about = "Drive complete 7-seat hands through the hand API and report the speed")]
 struct Args {
-    /// The server, on a loopback address: http://127.0.0.1:PORT
-    #[arg(long)]
-    url: String,
+    /// The server, on a loopback address: http://127.0.0.1:PORT; repeat
+    /// for several instances of one database (the tables are spread over them).
+    #[arg(long, required = true)]
+    url: Vec<String>,
     /// An API token (`pitbook user token NAME`) of a user who may run hands.
     #[arg(long, env = "PITBOOK_TOKEN", hide_env_values = true)]
     token: String,
@@ -182,7 +186,7 @@ async fn drive_hand(
 /// Each table takes the next hand number until `total` are done.
 async fn run(
     client: reqwest::Client,
-    base: Arc<str>,
+    bases: Arc<[String]>,
     tables: usize,
     first: usize,
     total: usize,
@@ -190,8 +194,9 @@ async fn run(
     let next = Arc::new(AtomicUsize::new(0));
     let start = Instant::now();
     let tasks: Vec<_> = (0..tables)
-        .map(|_| {
-            let (client, base, next) = (client.clone(), base.clone(), next.clone());
+        .map(|k| {
+            let (client, next) = (client.clone(), next.clone());
+            let base = bases[k % bases.len()].clone();
             tokio::spawn(async move {
                 let mut tally = Tally::default();
                 loop {
@@ -256,7 +261,12 @@ fn loopback_base(url: &str) -> Result<String, String> {
 
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
-    let base = match loopback_base(&args.url) {
+    let bases = match args
+        .url
+        .iter()
+        .map(|u| loopback_base(u))
+        .collect::<Result<Vec<_>, _>>()
+    {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");
@@ -293,7 +303,8 @@ fn main() -> std::process::ExitCode {
                 return std::process::ExitCode::from(1);
             }
         };
-        let base: Arc<str> = base.into();
+        let bases: Arc<[String]> = bases.into();
+        let base = bases[0].clone();
         let tables = usize::from(args.tables);
         // Hands open only at configured tables: T0… with the seed's schedules.
         // Hands are spread over the table names T0..T63.
@@ -305,7 +316,7 @@ fn main() -> std::process::ExitCode {
         }
         let (warm, _) = run(
             client.clone(),
-            base.clone(),
+            bases.clone(),
             tables,
             0,
             args.warmup as usize,
@@ -320,7 +331,7 @@ fn main() -> std::process::ExitCode {
         }
         let (mut tally, took) = run(
             client,
-            base,
+            bases.clone(),
             tables,
             args.warmup as usize,
             args.hands as usize,
@@ -331,7 +342,8 @@ fn main() -> std::process::ExitCode {
         let requests = tally.latencies.len();
         let l = &tally.latencies;
         println!(
-            "tables {tables}, hands {} complete of {} ({} requests each, 7 seats), {secs:.2} s",
+            "instances {}, tables {tables}, hands {} complete of {} ({} requests each, 7 seats), {secs:.2} s",
+            bases.len(),
             tally.hands,
             args.hands,
             requests.checked_div(tally.hands).unwrap_or(0),
