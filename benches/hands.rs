@@ -144,8 +144,8 @@ fn bench(c: &mut Criterion) {
             house_way: name,
             ..lucky
         };
-        let way = opts.house_way();
-        let setter = SetterTable::shipped(&opts);
+        let way = opts.house_way().expect("a shipped house way");
+        let setter = SetterTable::of(&opts).expect("a shipped house way");
         g.bench_function(format!("{}/set_ranked", name.name()), |b| {
             b.iter(|| {
                 sevens.iter().fold(0u64, |acc, h| {

@@ -9,6 +9,7 @@ use crate::domain::cards::Card;
 use crate::domain::common::text::thousands;
 use crate::domain::double_hand_poker::ev::{EvRequest, EvResponse, Side};
 use crate::domain::double_hand_poker::house_way::census::deck_size;
+use crate::domain::double_hand_poker::house_way::loaded;
 use crate::domain::double_hand_poker::options::{
     HouseWayName, JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule,
 };
@@ -82,17 +83,26 @@ pub struct RuleArgs {
     /// Where A-2-3-4-5 ranks, over the profile.
     #[arg(long, value_enum)]
     wheel: Option<WheelArg>,
-    /// The house way hands are set by (docs/house-ways.md), over the profile's reference.
-    #[arg(long, value_enum)]
-    house_way: Option<HouseWayArg>,
+    /// The house way hands are set by (docs/house-ways.md), over the
+    /// profile's reference: reference, foxwoods, atlantic-city, gold-star,
+    /// or a house-way file's path (checked as loading one checks it).
+    #[arg(long, value_name = "NAME|FILE", value_parser = house_way_arg)]
+    house_way: Option<HouseWayName>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum HouseWayArg {
-    Reference,
-    Foxwoods,
-    AtlanticCity,
-    GoldStar,
+/// A shipped house way's name, else a file read and checked (a bad file
+/// is clap's usage error: exit 2 with the file's line).
+fn house_way_arg(text: &str) -> Result<HouseWayName, String> {
+    if let Some(name) = HouseWayName::ALL.into_iter().find(|w| w.name() == text) {
+        return Ok(name);
+    }
+    let file = std::fs::read_to_string(text).map_err(|e| {
+        format!(
+            "not a shipped house way (reference, foxwoods, atlantic-city, gold-star) \
+             and not a readable file: {e}"
+        )
+    })?;
+    loaded::register(&file).map_err(|e| format!("{text}: {e}"))
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -134,12 +144,7 @@ impl RuleArgs {
                 WheelArg::Lowest => WheelRule::Lowest,
                 WheelArg::SecondHighest => WheelRule::SecondHighest,
             }),
-            house_way: self.house_way.map(|w| match w {
-                HouseWayArg::Reference => HouseWayName::Reference,
-                HouseWayArg::Foxwoods => HouseWayName::Foxwoods,
-                HouseWayArg::AtlanticCity => HouseWayName::AtlanticCity,
-                HouseWayArg::GoldStar => HouseWayName::GoldStar,
-            }),
+            house_way: self.house_way,
             ..OptionOverrides::default()
         }
     }

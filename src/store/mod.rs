@@ -120,6 +120,8 @@ impl Db {
     pub async fn open(url: &str) -> Result<Db, StoreError> {
         let db = Db::connect(url).await?;
         db.migrate().await?;
+        // The house ways supervisors loaded, so the tables naming them play.
+        double_hand_poker::house_ways::hold_stored(&db).await?;
         Ok(db)
     }
 

@@ -26,7 +26,7 @@
 // fold_N, shown_N, out, left_N; action=round) and its step form's (action=step,
 // step=ante|deal|spare|money_cards). Hands are made with the JSON API only.
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
@@ -208,6 +208,12 @@ async function makeData(page) {
   add('what each setting is worth (the form)', '/tools/hand-ev?side=banker');
   add('house ways', '/tools/house-ways');
   add('a house way chart', '/tools/house-ways/foxwoods');
+  // A room's own way, loaded (the Foxwoods file renamed), and its chart
+  // with who loaded it; the load form refusing a file beside its text.
+  const foxwoods = readFileSync('src/domain/double_hand_poker/house_way/ways/foxwoods.txt', 'utf8');
+  const loaded = await api(page, '/api/v1/house-ways', { text: foxwoods.replace('name foxwoods', 'name our-room-way') });
+  add('a loaded house way chart', `/tools/house-ways/${loaded.house_way}`);
+  add('tables (with a loaded house way to choose)', '/tables');
   add('hand search', '/history');
   add('hand search, filtered', '/history?player=maximiliana&status=closed&wager_min=50');
   add("a player's history", `/history/player?name=${encodeURIComponent('Maximiliana Featherstonehaugh-Oyelaran')}`);

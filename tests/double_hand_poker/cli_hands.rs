@@ -439,6 +439,30 @@ fn house_way_follows_the_house_way_named() {
     assert_eq!(json["house_way"]["name"], "foxwoods");
     let (code, _, err) = pitbook(&["hand", "house-way", hand, "--house-way", "nowhere"]);
     assert_eq!(code, 2, "{err}");
+
+    // A room's own file, by its path: checked as loading checks it.
+    let dir = tempfile::tempdir().unwrap();
+    let mine = dir.path().join("my-room.txt");
+    let text = pitbook::domain::double_hand_poker::house_way::SHIPPED[1]
+        .1
+        .replace("name foxwoods", "name my-room");
+    std::fs::write(&mine, &text).unwrap();
+    let path = mine.to_str().unwrap();
+    let set = self::json(&["hand", "house-way", hand, "--house-way", path, "--json"]);
+    assert_eq!(set["house_way"]["name"], "my-room");
+    assert_eq!(
+        set["house_way"]["rule"],
+        "Four of a kind (jacks to aces): always split"
+    );
+    std::fs::write(
+        &mine,
+        text.replace("play front pair K", "play front pair of kings"),
+    )
+    .unwrap();
+    let (code, out, err) = pitbook(&["hand", "house-way", hand, "--house-way", path]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("my-room.txt: line 8: "), "{err}");
 }
 
 /// The census without the joker gives the published counts of the best five

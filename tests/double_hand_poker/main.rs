@@ -15,6 +15,7 @@ mod http_field_errors;
 mod http_hand_value;
 mod http_hands;
 mod http_hands_shown;
+mod http_house_ways;
 mod http_mistakes;
 mod http_mixed_results;
 mod http_pd_rotation;

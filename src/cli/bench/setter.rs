@@ -36,7 +36,8 @@ fn fold(sum: u64, (high, low): Values) -> u64 {
 
 pub fn run(args: SetterArgs) -> Result<(), CliError> {
     let opts = args.rules.options();
-    let way: &(dyn HouseWay + Sync) = by_name(opts.house_way);
+    let way: &(dyn HouseWay + Sync) =
+        by_name(opts.house_way).map_err(|e| CliError::BadInput(e.to_string()))?;
     let deck: Vec<Card> = (0..deck_size(&opts)).filter_map(Card::from_index).collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.max(1))

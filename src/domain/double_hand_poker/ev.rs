@@ -9,9 +9,9 @@
 
 use rust_decimal::Decimal;
 
-use super::house_way::HouseWay;
 use super::house_way::census::deck_size;
 use super::house_way::table::{ByRanks, SetterTable, Values};
+use super::house_way::{HouseWay, NotLoaded};
 use super::options::{FoulRule, OptionOverrides, Profile, RuleOptions};
 use super::setting::{Setting, all_settings};
 use super::tools::{CardsText, HandRules, ToolError};
@@ -122,7 +122,7 @@ impl EvJob {
     /// The job for `cards` (seven different cards, checked by the caller),
     /// the other side's hands dealt from the rest of the options' deck,
     /// both sides setting by the options' house way.
-    pub fn new(cards: [Card; 7], side: Side, opts: &RuleOptions) -> EvJob {
+    pub fn new(cards: [Card; 7], side: Side, opts: &RuleOptions) -> Result<EvJob, NotLoaded> {
         let deck = (0..deck_size(opts)).map(|i| Card::from_index(i).unwrap_or(Card::JOKER));
         let rest = deck.filter(|c| !cards.contains(c)).collect();
         EvJob::over(cards, rest, side, opts)
@@ -130,8 +130,14 @@ impl EvJob {
 
     /// The job with the other side's hands dealt from `rest` alone (tests
     /// count a small deck by hand with it).
-    pub(crate) fn over(cards: [Card; 7], rest: Vec<Card>, side: Side, opts: &RuleOptions) -> EvJob {
-        let way = opts.house_way();
+    pub(crate) fn over(
+        cards: [Card; 7],
+        rest: Vec<Card>,
+        side: Side,
+        opts: &RuleOptions,
+    ) -> Result<EvJob, NotLoaded> {
+        let way = opts.house_way()?;
+        let table = SetterTable::of(opts)?;
         let settings = all_settings(&cards, opts);
         let chosen = way.set_ranked(&cards, opts).hand;
         let house_way = settings
@@ -173,8 +179,8 @@ impl EvJob {
             rest,
             cells: ByRanks::default(),
         };
-        job.cells = SetterTable::shipped(opts).values.map(|v| job.cell(v));
-        job
+        job.cells = table.values.map(|v| job.cell(v));
+        Ok(job)
     }
 
     /// The parts [`EvJob::count_part`] takes: one per possible first card.
@@ -314,7 +320,7 @@ impl EvRequest {
             None => opts,
         };
         let cards: [Card; 7] = parse_exact(&self.cards.0, &opts)?;
-        Ok(EvJob::new(cards, self.side, &opts))
+        Ok(EvJob::new(cards, self.side, &opts)?)
     }
 }
 
@@ -358,7 +364,7 @@ impl EvJob {
             house_way: self.house_way,
             best,
             cost: per_hand(most - net(self.house_way)),
-            house_way_name: self.opts.house_way().name().to_string(),
+            house_way_name: self.opts.house_way.name().to_string(),
             rules: HandRules::from(&self.opts),
         }
     }

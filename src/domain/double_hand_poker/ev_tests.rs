@@ -80,11 +80,11 @@ fn every_setting_counts_as_the_engine_decides_each_hand() {
         ..OptionOverrides::default()
     });
     for opts in [RuleOptions::default(), reset, foxwoods] {
-        let way = house_way::by_name(opts.house_way);
+        let way = house_way::by_name(opts.house_way).unwrap();
         for hero in hands {
             let hero = seven(hero);
             for side in [Side::Player, Side::Banker] {
-                let job = EvJob::over(hero, rest.clone(), side, &opts);
+                let job = EvJob::over(hero, rest.clone(), side, &opts).unwrap();
                 let counts = counted(&job, way);
                 assert_eq!(counts.hands, 1716, "C(13, 7)");
                 assert_eq!(job.hands(), 1716);
@@ -108,9 +108,9 @@ fn every_setting_counts_as_the_engine_decides_each_hand() {
 fn the_response_names_the_house_ways_setting_the_best_and_the_cost() {
     let rest = cards("Kh Kc Qd Qc Jh Th 9d 8h 5s 5h 3h 2d JK");
     let opts = RuleOptions::default();
-    let way = house_way::by_name(opts.house_way);
+    let way = house_way::by_name(opts.house_way).unwrap();
     let hero = seven("As Ks Qs 9c 9s 4d 2c");
-    let job = EvJob::over(hero, rest, Side::Player, &opts);
+    let job = EvJob::over(hero, rest, Side::Player, &opts).unwrap();
     let r = job.response(&counted(&job, way));
     assert_eq!(r.settings.len(), 21);
     for s in &r.settings {

@@ -317,7 +317,7 @@ pub(crate) fn partly_counted(
         ..EvRequest::default()
     };
     let job = req.job().unwrap();
-    let way = job.opts.house_way();
+    let way = job.opts.house_way().unwrap();
     let counts = (30..job.parts().end)
         .map(|first| job.count_part(way, first))
         .fold(EvCounts::default(), EvCounts::plus);

@@ -108,6 +108,7 @@ fn finish_hand(ctx: &Ctx<'_>, front: (usize, usize)) -> (Ranked, bool) {
 pub mod census;
 pub mod chart;
 pub mod file;
+pub mod loaded;
 mod program;
 pub mod table;
 
@@ -126,23 +127,53 @@ pub const SHIPPED: [(&str, &str); 4] = [
     ("gold-star", include_str!("house_way/ways/gold-star.txt")),
 ];
 
+/// A loaded house way this process does not hold: named by a record
+/// (another instance loaded it since this one started) or typed by hand.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no house way \"{0}\" is loaded: a supervisor loads it at /house-ways")]
+pub struct NotLoaded(pub HouseWayName);
+
 /// The house way a table's `house_way` option names: the compiled
-/// reference (which the census test holds equal to its file) or a shipped
-/// file, each parsed once, the first time it is named.
-pub fn by_name(name: HouseWayName) -> &'static (dyn HouseWay + Sync) {
+/// reference (which the census test holds equal to its file), a shipped
+/// file, each parsed once, the first time it is named, or a loaded file.
+pub fn by_name(name: HouseWayName) -> Result<&'static (dyn HouseWay + Sync), NotLoaded> {
     use std::sync::OnceLock;
     static PARSED: [OnceLock<HouseWayFile>; SHIPPED.len()] =
         [const { OnceLock::new() }; SHIPPED.len()];
     if name == HouseWayName::Reference {
-        return &ReferenceHouseWay;
+        return Ok(&ReferenceHouseWay);
+    }
+    if let HouseWayName::Loaded(_) = name {
+        return loaded::get(name)
+            .map(|w| &w.file as _)
+            .ok_or(NotLoaded(name));
     }
     let i = SHIPPED
         .iter()
         .position(|(n, _)| *n == name.name())
-        .expect("every house way a table can name is shipped (tested)");
-    PARSED[i].get_or_init(|| {
+        .expect("every shipped name is in SHIPPED (tested)");
+    Ok(PARSED[i].get_or_init(|| {
         HouseWayFile::parse(SHIPPED[i].1).expect("a shipped house way parses (tested)")
-    })
+    }))
+}
+
+/// Every house way a table can name: the shipped, then the loaded ones
+/// this process holds, in the order loaded.
+pub fn names() -> Vec<String> {
+    HouseWayName::ALL
+        .iter()
+        .map(|w| w.name().to_string())
+        .chain(loaded::all().iter().map(|w| w.name.name().to_string()))
+        .collect()
+}
+
+/// A house way's file by the name a table gives it: a shipped one parsed,
+/// or a loaded one's.
+pub fn file_of(name: HouseWayName) -> Option<HouseWayFile> {
+    match name {
+        HouseWayName::Loaded(_) => loaded::get(name).map(|w| w.file.clone()),
+        _ => shipped(name.name()),
+    }
 }
 
 /// A shipped house way, parsed.

@@ -57,20 +57,79 @@ impl fmt::Display for Profile {
 }
 
 /// The house way a table sets hands by (option `house_way`,
-/// docs/house-ways.md): one of the house ways pitbook ships.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
+/// docs/house-ways.md): one of the house ways pitbook ships, or one a
+/// supervisor loaded, named with the first 12 hex digits of its file's
+/// SHA-256 (`my-room@3fa2c1d09b7e`), so a recorded hand names exactly the
+/// file it was played under. Written in JSON as that text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub enum HouseWayName {
     #[default]
     Reference,
     Foxwoods,
-    #[serde(rename = "atlantic-city")]
     AtlanticCity,
-    #[serde(rename = "gold-star")]
     GoldStar,
+    /// A loaded file: its name, `@`, its digest (kept inline, so options
+    /// stay `Copy`).
+    Loaded(LoadedName),
+}
+
+/// A loaded house way's `name@digest`, at most [`LoadedName::CHARS_MAX`]
+/// ASCII characters.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LoadedName {
+    text: [u8; LoadedName::CHARS_MAX],
+    len: u8,
+}
+
+impl LoadedName {
+    /// Hex digits of the SHA-256 a loaded name carries.
+    pub const DIGEST_CHARS: usize = 12;
+    /// A file's name (40 at most, `house_way/file.rs`), `@`, the digest.
+    pub const CHARS_MAX: usize = 40 + 1 + Self::DIGEST_CHARS;
+
+    /// `name@digest`, when `name` is a house-way name (letters, digits and
+    /// `-`, not a shipped one's) and `digest` 12 lower-case hex digits.
+    pub fn parse(text: &str) -> Option<LoadedName> {
+        let (name, digest) = text.split_once('@')?;
+        let name_ok = !name.is_empty()
+            && name.len() <= 40
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        let digest_ok = digest.len() == Self::DIGEST_CHARS
+            && digest
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if !name_ok || !digest_ok {
+            return None;
+        }
+        let mut out = LoadedName {
+            text: [0; Self::CHARS_MAX],
+            len: text.len() as u8,
+        };
+        out.text[..text.len()].copy_from_slice(text.as_bytes());
+        Some(out)
+    }
+
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.text[..usize::from(self.len)]).expect("parse keeps only ASCII")
+    }
+
+    /// The file's own name, before the `@`.
+    pub fn file_name(&self) -> &str {
+        self.as_str().split_once('@').map_or("", |(n, _)| n)
+    }
+}
+
+impl fmt::Debug for LoadedName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
 }
 
 impl HouseWayName {
+    /// The house ways pitbook ships.
     pub const ALL: [HouseWayName; 4] = [
         HouseWayName::Reference,
         HouseWayName::Foxwoods,
@@ -79,19 +138,70 @@ impl HouseWayName {
     ];
 
     /// Its name in files, URLs and JSON (serde's name too).
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &str {
         match self {
             HouseWayName::Reference => "reference",
             HouseWayName::Foxwoods => "foxwoods",
             HouseWayName::AtlanticCity => "atlantic-city",
             HouseWayName::GoldStar => "gold-star",
+            HouseWayName::Loaded(loaded) => loaded.as_str(),
         }
+    }
+
+    /// A shipped house way's name, or a loaded one's `name@digest`.
+    pub fn parse(text: &str) -> Option<HouseWayName> {
+        HouseWayName::ALL
+            .into_iter()
+            .find(|w| w.name() == text)
+            .or_else(|| LoadedName::parse(text).map(HouseWayName::Loaded))
     }
 
     fn is_reference(&self) -> bool {
         *self == HouseWayName::Reference
     }
 }
+
+impl fmt::Display for HouseWayName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl TryFrom<String> for HouseWayName {
+    type Error = String;
+    fn try_from(text: String) -> Result<HouseWayName, String> {
+        HouseWayName::parse(&text).ok_or_else(|| {
+            format!(
+                "\"{text}\" is not a house way: reference, foxwoods, atlantic-city, gold-star, \
+                 or a loaded one's name@digest"
+            )
+        })
+    }
+}
+
+impl From<HouseWayName> for String {
+    fn from(name: HouseWayName) -> String {
+        name.name().to_string()
+    }
+}
+
+impl utoipa::PartialSchema for HouseWayName {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some(
+                "A shipped house way (reference, foxwoods, atlantic-city, gold-star) or a \
+                 loaded one's name@digest (the first 12 hex digits of its file's SHA-256).",
+            ))
+            .pattern(Some(
+                "^(reference|foxwoods|atlantic-city|gold-star|[a-z0-9-]{1,40}@[0-9a-f]{12})$",
+            ))
+            .examples([serde_json::json!("foxwoods")])
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for HouseWayName {}
 
 /// What happens to a fouled player hand (option `foul`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -250,7 +360,11 @@ impl RuleOptions {
     }
 
     /// The house way these rules set hands by.
-    pub fn house_way(&self) -> &'static (dyn super::house_way::HouseWay + Sync) {
+    /// None for a loaded house way this process has not loaded (the
+    /// store loads every stored one: [`super::house_way::loaded`]).
+    pub fn house_way(
+        &self,
+    ) -> Result<&'static (dyn super::house_way::HouseWay + Sync), super::house_way::NotLoaded> {
         super::house_way::by_name(self.house_way)
     }
 

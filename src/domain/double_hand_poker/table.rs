@@ -96,6 +96,9 @@ impl TableConfig {
         self.rules()
             .check_rotation()
             .map_err(|(field, message)| refuse(field, message))?;
+        self.rules()
+            .house_way()
+            .map_err(|e| refuse("house_way", e.to_string()))?;
         let unit = self.rules().min_unit;
         for (field, limit) in [("wager_min", self.wager_min), ("wager_max", self.wager_max)] {
             if let Some(m) = limit

@@ -248,6 +248,8 @@ pub enum Field {
     Dice(Option<usize>),
     PdSeat,
     Seats,
+    /// The options' house way (one not loaded here).
+    HouseWay,
 }
 
 impl Field {
@@ -259,6 +261,7 @@ impl Field {
             Field::Dice(Some(i)) => format!("dice[{i}]"),
             Field::PdSeat => "pd_seat".into(),
             Field::Seats => "seats".into(),
+            Field::HouseWay => "options.house_way".into(),
         }
     }
 
@@ -270,6 +273,7 @@ impl Field {
             Field::Dice(Some(i)) => format!("die {}", i + 1),
             Field::PdSeat => "--pd-seat".into(),
             Field::Seats => "--seats".into(),
+            Field::HouseWay => "--house-way".into(),
         }
     }
 }
@@ -281,6 +285,12 @@ impl Field {
 pub struct ToolError {
     pub field: Field,
     pub message: String,
+}
+
+impl From<super::house_way::NotLoaded> for ToolError {
+    fn from(e: super::house_way::NotLoaded) -> ToolError {
+        ToolError::new(Field::HouseWay, e.to_string())
+    }
 }
 
 impl ToolError {
@@ -339,7 +349,7 @@ fn split_view(hand: &SetHand, opts: &RuleOptions) -> (Evaluated, Evaluated) {
 pub fn house_way(req: &CardsRequest) -> Result<HouseWayResponse, ToolError> {
     let opts = req.rule_options();
     let cards: [Card; 7] = parse_exact(&req.cards.0, &opts)?;
-    let way = opts.house_way();
+    let way = opts.house_way()?;
     let set = way.set(&cards, &opts);
     let (high, low) = split_view(&set.hand, &opts);
     Ok(HouseWayResponse {
@@ -359,7 +369,7 @@ pub fn house_way(req: &CardsRequest) -> Result<HouseWayResponse, ToolError> {
 pub fn settings(req: &CardsRequest) -> Result<SettingsResponse, ToolError> {
     let opts = req.rule_options();
     let cards: [Card; 7] = parse_exact(&req.cards.0, &opts)?;
-    let way = opts.house_way();
+    let way = opts.house_way()?;
     let chosen = way.set(&cards, &opts);
     let all = all_settings(&cards, &opts);
     let settings: Vec<SettingView> = all

@@ -1,6 +1,8 @@
-//! Double Hand Poker's storage: card tables and dealer assignments, a hand
-//! command (`hands/`), and the group-commit writer that runs the commands.
+//! Double Hand Poker's storage: card tables and dealer assignments, the
+//! house ways supervisors loaded, a hand command (`hands/`), and the
+//! group-commit writer that runs the commands.
 
 pub mod hands;
+pub mod house_ways;
 pub mod tables;
 pub mod writer;

@@ -91,6 +91,7 @@ pub async fn create(
     actor: &str,
     config: &TableConfig,
 ) -> Result<(), TableStoreError> {
+    super::house_ways::hold(db, config.rules().house_way).await?;
     config.validate().map_err(|e| invalid(e.field, e.message))?;
     let mut tx = begin_write(db).await?;
     let taken = "SELECT COUNT(*), SUM(CASE WHEN name = $1 THEN 1 ELSE 0 END) FROM card_tables";

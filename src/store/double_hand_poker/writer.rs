@@ -17,6 +17,7 @@ use super::hands::{
     CommandError, CommandResult, HandCommand, OpenHands, check_rotation, execute_at, execute_in,
 };
 use crate::domain::common::audit::AuditKey;
+use crate::domain::common::field_error::AsFieldError;
 use crate::store::audit::Clock;
 use crate::store::{Db, StoreError, begin_write, sqlite_file};
 
@@ -81,6 +82,19 @@ impl HandWriter {
 
     /// Executes a command; returns once it is durable (or refused).
     pub async fn submit(&self, hand_id: Option<String>, command: HandCommand) -> Reply {
+        let reply = self.submit_once(hand_id.clone(), command.clone()).await;
+        // A hand at a table naming a house way another instance loaded
+        // since this one started: hold it and try once more (a refused
+        // command wrote nothing).
+        let unheld = matches!(&reply, Err(e) if e.field_error()
+            .is_some_and(|f| f.field() == "options.house_way"));
+        if unheld && super::house_ways::hold_stored(&self.db).await? > 0 {
+            return self.submit_once(hand_id, command).await;
+        }
+        reply
+    }
+
+    async fn submit_once(&self, hand_id: Option<String>, command: HandCommand) -> Reply {
         check_rotation(&self.db, self.zone, hand_id.as_deref(), &command).await?;
         let (reply, answer) = oneshot::channel();
         let gone =

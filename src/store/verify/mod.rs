@@ -1,6 +1,7 @@
 //! `pitbook audit verify`: walk the chain, recompute every hash, replay every
 //! hand and recompute every settlement, and compare the hands projection;
-//! then replay the Tripoley games (`tripoley/replay.rs`).
+//! then replay the Tripoley games (`tripoley/replay.rs`). The loaded house
+//! ways are checked and held first (`house_ways.rs`).
 //! Streams the log in one run per CPU, so memory stays bounded by the hands
 //! still open.
 
@@ -12,6 +13,7 @@ mod hand_days;
 mod hand_rows;
 mod hand_search;
 mod hand_search_describe;
+mod house_ways;
 pub(crate) mod log_reader;
 mod projections;
 mod shifts;
@@ -240,6 +242,10 @@ pub async fn verify_in_parts(
     let sql = "SELECT MAX(seq) FROM audit_log";
     let head_seq: Option<i64> = on_pool!(db, |pool| sqlx::query(sql).fetch_one(pool).await?.get(0));
     let ranges = split(from, head_seq.unwrap_or(0), parts_max, part_records_min);
+    // The loaded house ways before any hand: a hand replays with the file
+    // its table named.
+    let house_way_problem = house_ways::hold_and_check(db, head_seq.unwrap_or(0)).await?;
+    phase_done("house ways");
 
     let mut reads = Vec::with_capacity(ranges.len().max(1));
     let mut anchors = anchors;
@@ -353,7 +359,7 @@ pub async fn verify_in_parts(
         }
         hands.absorb(part.hands);
     }
-    let problem = earliest(problem, truncated);
+    let problem = earliest(earliest(problem, truncated), house_way_problem);
     let chain_head_seq = head.as_ref().map_or(from - 1, |h| h.seq);
     let hands_settled = hands.settled;
     let problem = match problem {

@@ -19,7 +19,10 @@ pub fn router() -> Router<AppState> {
 /// Every part of `job` counted on rayon's threads and added up.
 pub fn counted(job: &EvJob) -> EvCounts {
     use rayon::prelude::*;
-    let way = job.opts.house_way();
+    let way = job
+        .opts
+        .house_way()
+        .expect("EvJob::new found it; a loaded house way is never dropped");
     job.parts()
         .into_par_iter()
         .map(|first| job.count_part(way, first))

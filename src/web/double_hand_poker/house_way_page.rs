@@ -7,7 +7,7 @@
 
 use askama::Template;
 use axum::Router;
-use axum::extract::{Path, Query};
+use axum::extract::Query;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -15,17 +15,15 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::domain::double_hand_poker::hand_words::{self, HouseWayPreview};
-use crate::domain::double_hand_poker::house_way::{self, HouseWayFile, chart::ChartLine};
-use crate::domain::double_hand_poker::options::{HouseWayName, OptionOverrides, Profile};
+use crate::domain::double_hand_poker::house_way;
+use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
 use crate::domain::double_hand_poker::tools::CardsRequest;
+use crate::domain::double_hand_poker::tools::Field;
 use crate::web::staff::page;
-use crate::web::{ApiError, AppState, PageContext, PageResult, Staff};
+use crate::web::{AppState, PageContext, PageResult, Staff};
 
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/tools/house-way", get(preview))
-        .route("/tools/house-ways", get(list))
-        .route("/tools/house-ways/{name}", get(chart))
+    Router::new().route("/tools/house-way", get(preview))
 }
 
 /// What the form sends; every field may be missing (the empty form). The
@@ -73,8 +71,9 @@ pub(super) struct ToolForm {
     pub(super) joker: String,
     pub(super) wheel: String,
     pub(super) house_way: String,
-    /// Every house way's name, for the choice.
-    pub(super) house_ways: Vec<&'static str>,
+    /// Every house way's name, for the choice: the shipped, then the
+    /// loaded.
+    pub(super) house_ways: Vec<String>,
     /// The hand to go back to (only letters, digits and `-`), or empty.
     pub(super) hand: String,
     pub(super) error_field: &'static str,
@@ -89,7 +88,7 @@ impl ToolForm {
             joker: q.joker.trim().to_string(),
             wheel: q.wheel.trim().to_string(),
             house_way: q.house_way.trim().to_string(),
-            house_ways: HouseWayName::ALL.iter().map(|w| w.name()).collect(),
+            house_ways: house_way::names(),
             hand: q.hand_back(),
             error_field: "",
             error: String::new(),
@@ -140,7 +139,7 @@ pub(super) fn request(q: &PreviewQuery) -> Result<CardsRequest, (&'static str, S
     };
     let joker = option(&q.joker, "bug, wild or none").map_err(|m| ("joker", m))?;
     let wheel = option(&q.wheel, "lowest or second_highest").map_err(|m| ("wheel", m))?;
-    let names: Vec<&str> = HouseWayName::ALL.iter().map(|w| w.name()).collect();
+    let names = house_way::names();
     let house_way = option(&q.house_way, &format!("a house way ({})", names.join(", ")))
         .map_err(|m| ("house_way", m))?;
     Ok(CardsRequest {
@@ -168,7 +167,10 @@ async fn preview(staff: Staff, Query(q): Query<PreviewQuery>) -> PageResult {
         }
         hand_words::house_way_preview(&req)
             .map(Some)
-            .map_err(|e| ("cards", e.message))
+            .map_err(|e| match e.field {
+                Field::HouseWay => ("house_way", e.message),
+                _ => ("cards", e.message),
+            })
     });
     match outcome {
         Ok(preview) => {
@@ -180,62 +182,4 @@ async fn preview(staff: Staff, Query(q): Query<PreviewQuery>) -> PageResult {
             Ok((StatusCode::UNPROCESSABLE_ENTITY, page(&page_data)).into_response())
         }
     }
-}
-
-/// A house way's rules as they are posted.
-struct WayChart {
-    name: String,
-    title: String,
-    sources: Vec<String>,
-    lines: Vec<ChartLine>,
-}
-
-#[derive(Template)]
-#[template(path = "double_hand_poker/house_way_chart.html")]
-struct ChartPage {
-    ctx: PageContext,
-    ways: Vec<WayChart>,
-    /// One way's chart (its page), or the list of every way.
-    one: bool,
-}
-
-fn way_chart(way: &HouseWayFile) -> WayChart {
-    WayChart {
-        name: way.name.clone(),
-        title: way.title.clone(),
-        sources: way.sources.clone(),
-        lines: house_way::chart::chart(way),
-    }
-}
-
-/// `GET /tools/house-ways`: every house way pitbook has, each by name.
-async fn list(staff: Staff) -> PageResult {
-    let ways = house_way::SHIPPED
-        .iter()
-        .filter_map(|(name, _)| house_way::shipped(name))
-        .map(|w| WayChart {
-            lines: Vec::new(),
-            ..way_chart(&w)
-        })
-        .collect();
-    Ok(page(&ChartPage {
-        ctx: PageContext::of(&staff),
-        ways,
-        one: false,
-    }))
-}
-
-/// `GET /tools/house-ways/{name}`: the chart to print and post at a table.
-async fn chart(staff: Staff, Path(name): Path<String>) -> PageResult {
-    let Some(way) = house_way::shipped(&name) else {
-        let shown: String = name.chars().take(40).collect();
-        return Ok(
-            ApiError::NotFound(format!("house way: no house way \"{shown}\"")).into_response(),
-        );
-    };
-    Ok(page(&ChartPage {
-        ctx: PageContext::of(&staff),
-        ways: vec![way_chart(&way)],
-        one: true,
-    }))
 }

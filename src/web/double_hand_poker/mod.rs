@@ -8,6 +8,7 @@ pub(crate) mod ev_api;
 mod ev_page;
 pub(super) mod hands_api;
 mod house_way_page;
+pub(super) mod house_ways;
 // `play::forms::Fields` is also what the kept games' pages read their forms with.
 pub(super) mod play;
 pub(super) mod settle_api;
@@ -38,5 +39,6 @@ pub fn router() -> Router<AppState> {
         .merge(tables_api::router())
         .merge(play::router())
         .merge(house_way_page::router())
+        .merge(house_ways::router())
         .merge(ev_page::router())
 }

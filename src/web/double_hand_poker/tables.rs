@@ -14,10 +14,12 @@ use serde::Deserialize;
 
 use crate::domain::common::money::{Money, Unit};
 use crate::domain::double_hand_poker::hand_record::HandEvent;
-use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
+use crate::domain::double_hand_poker::house_way;
+use crate::domain::double_hand_poker::options::{HouseWayName, OptionOverrides, Profile};
 use crate::domain::double_hand_poker::table::{TableConfig, parse_schedule, schedule_text};
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::HandCommand;
+use crate::store::double_hand_poker::house_ways;
 use crate::store::double_hand_poker::tables::{self, AtTable, HandSummary, Table, TableStoreError};
 use crate::web::error::{command_status, internal};
 use crate::web::staff::page;
@@ -51,6 +53,9 @@ pub(super) struct TableForm {
     min_unit: String,
     #[serde(default)]
     options: String,
+    /// Empty: the profile's (the reference house way).
+    #[serde(default)]
+    house_way: String,
     #[serde(default)]
     player_schedule: String,
     #[serde(default)]
@@ -95,6 +100,15 @@ impl TableForm {
         } else {
             serde_json::from_str(&self.options).map_err(|e| ("options", e.to_string()))?
         };
+        if !self.house_way.trim().is_empty() {
+            let name = HouseWayName::parse(self.house_way.trim()).ok_or_else(|| {
+                (
+                    "house_way",
+                    format!("\"{}\" is not a house way", self.house_way),
+                )
+            })?;
+            options.house_way = Some(name);
+        }
         if !self.min_unit.trim().is_empty() {
             let unit = Unit::parse("min_unit", self.min_unit.trim())
                 .map_err(|e| ("min_unit", e.to_string()))?;
@@ -150,6 +164,8 @@ struct TablesPage<'a> {
     ctx: PageContext,
     tables: Vec<TableRow>,
     can_create: bool,
+    /// Every house way a table can name (shipped, then loaded).
+    house_ways: Vec<String>,
     form: TableForm,
     error_field: &'a str,
     error: String,
@@ -192,6 +208,7 @@ async fn tables_page(
             })
             .collect(),
         can_create: allows(user.role, Action::ManageTables),
+        house_ways: house_way::names(),
         form,
         error_field,
         error,
@@ -215,6 +232,12 @@ async fn create(
     staff
         .require(&state, Action::ManageTables, uri.path())
         .await?;
+    if let Some(name) = HouseWayName::parse(form.house_way.trim()) {
+        // One another instance loaded since this one started.
+        house_ways::hold(&state.db, name)
+            .await
+            .map_err(PageError::internal)?;
+    }
     let config = match form.config() {
         Ok(c) => c,
         Err((field, message)) => {
@@ -238,7 +261,7 @@ struct TablePage<'a> {
     table: &'a Table,
     rules: String,
     /// The house way's name, for its chart's link.
-    house_way: &'static str,
+    house_way: String,
     player_schedule: String,
     bank_schedule: String,
     limits: String,
@@ -393,7 +416,7 @@ pub(super) async fn table_page(
         )
         .to_lowercase()
             + &rotation_words(&rules),
-        house_way: rules.house_way.name(),
+        house_way: rules.house_way.name().to_string(),
         player_schedule: schedule_text(config.player_schedule.as_deref()),
         bank_schedule: schedule_text(config.bank_schedule.as_deref()),
         limits,

@@ -14,9 +14,9 @@
 
 use rustc_hash::FxHashMap;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{HouseWay, by_name};
+use super::{HouseWay, NotLoaded, by_name};
 use crate::domain::cards::Card;
 use crate::domain::cards::eval::{EvalRules, HandRank};
 use crate::domain::cards::seven::{Dealt, RankStates};
@@ -89,6 +89,10 @@ impl<V: Copy + Default + Send> ByRanks<V> {
     }
 }
 
+/// Loaded house ways' tables kept at once (the rest are built again when
+/// asked for: well under a second).
+pub const LOADED_TABLES_MAX: usize = 4;
+
 /// A house way's settings' values for every seven cards, under one set of
 /// options.
 #[derive(Clone, Debug)]
@@ -121,19 +125,41 @@ impl SetterTable {
     }
 
     /// The table of the house way `opts` names, under its joker and wheel
-    /// rules: built the first time it is asked for, kept for the process
-    /// (6–7 MB each; at most one per house way and rule set).
-    pub fn shipped(opts: &RuleOptions) -> &'static SetterTable {
+    /// rules: built the first time it is asked for. A shipped way's is kept
+    /// for the process (6–7 MB each; at most one per house way and rule
+    /// set); a loaded way's among the [`LOADED_TABLES_MAX`] last asked for.
+    pub fn of(opts: &RuleOptions) -> Result<Arc<SetterTable>, NotLoaded> {
         const WAYS: usize = HouseWayName::ALL.len();
-        static TABLES: [[OnceLock<SetterTable>; 4]; WAYS] =
+        static TABLES: [[OnceLock<Arc<SetterTable>>; 4]; WAYS] =
             [const { [const { OnceLock::new() }; 4] }; WAYS];
-        let way = HouseWayName::ALL
-            .iter()
-            .position(|name| *name == opts.house_way)
-            .expect("ALL lists every house way");
+        static LOADED: Mutex<Vec<(HouseWayName, usize, Arc<SetterTable>)>> = Mutex::new(Vec::new());
         let rules = EvalRules::from_options(opts);
         let i = usize::from(rules.wild) * 2 + usize::from(rules.wheel_high);
-        TABLES[way][i].get_or_init(|| SetterTable::new(by_name(opts.house_way), opts))
+        let way = by_name(opts.house_way)?;
+        let Some(shipped) = HouseWayName::ALL
+            .iter()
+            .position(|name| *name == opts.house_way)
+        else {
+            let mut kept = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(at) = kept
+                .iter()
+                .position(|(n, r, _)| *n == opts.house_way && *r == i)
+            {
+                let entry = kept.remove(at);
+                let table = Arc::clone(&entry.2);
+                kept.push(entry);
+                return Ok(table);
+            }
+            let table = Arc::new(SetterTable::new(way, opts));
+            if kept.len() >= LOADED_TABLES_MAX {
+                kept.remove(0);
+            }
+            kept.push((opts.house_way, i, Arc::clone(&table)));
+            return Ok(table);
+        };
+        Ok(Arc::clone(
+            TABLES[shipped][i].get_or_init(|| Arc::new(SetterTable::new(way, opts))),
+        ))
     }
 
     /// The values of the setting `way` (the one the table was built from)

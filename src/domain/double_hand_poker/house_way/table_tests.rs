@@ -52,8 +52,8 @@ fn the_table_gives_each_hand_the_values_its_house_way_sets() {
         ..RuleOptions::default()
     });
     for opts in cases.chain(every_option()) {
-        let way = opts.house_way();
-        let table = SetterTable::shipped(&opts);
+        let way = opts.house_way().unwrap();
+        let table = SetterTable::of(&opts).unwrap();
         for hand in &hands {
             let set = way.set_ranked(hand, &opts);
             let dealt = Dealt::of(states, hand);
@@ -79,12 +79,13 @@ fn census_the_table_sets_every_hand_as_its_house_way() {
     let deck: Vec<Card> = (0..53).filter_map(Card::from_index).collect();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     for name in HouseWayName::ALL {
-        let way = by_name(name);
+        let way = by_name(name).unwrap();
         let opts = RuleOptions {
             house_way: name,
             ..opts
         };
-        let table = SetterTable::shipped(&opts);
+        let table = SetterTable::of(&opts).unwrap();
+        let table = &*table;
         let hands: u64 = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|t| {

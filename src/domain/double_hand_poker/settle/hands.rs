@@ -101,7 +101,9 @@ pub(crate) fn decide_seats(
         with_wagers,
         need,
     } = at;
-    let house_way = options.house_way();
+    let house_way = options
+        .house_way()
+        .map_err(|e| SettleError::invalid("options.house_way", e.to_string()))?;
     let mut parsed: Vec<Parsed> = Vec::with_capacity(input.0.len());
     for (key, h) in &input.0 {
         let seat = seat_key("hands", key, seats)?;

@@ -229,7 +229,11 @@ impl Loaded {
     pub fn hands_shown(&self) -> Vec<SeatWords> {
         self.state
             .scenario()
-            .map(|s| hand_words::hands_shown(&s, s.options().house_way()))
+            .ok()
+            .and_then(|s| {
+                let way = s.options().house_way().ok()?;
+                Some(hand_words::hands_shown(&s, way))
+            })
             .unwrap_or_default()
     }
 
