@@ -10,6 +10,7 @@
 #   scripts/load-test-instances.sh                      # N = 1 2 3, 2000 hands, 24 tables
 #   INSTANCES="1 3" HANDS=4000 TABLES=48 scripts/load-test-instances.sh
 #   PROFILE=debug scripts/load-test-instances.sh        # the debug build (no release build)
+#   PITBOOK_BIN=/path/to/old/pitbook scripts/load-test-instances.sh   # another binary (a before/after)
 #
 # POSTGRES_URL names the server's admin database (default the local
 # trust-auth server); only a 127.0.0.1 server is accepted. CARGO_TARGET_DIR
@@ -33,7 +34,7 @@ if [[ $PROFILE == release ]]; then
 else
     (cd "$root" && cargo build --locked --bin pitbook --example load)
 fi
-bin=$target/$PROFILE/pitbook
+bin=${PITBOOK_BIN:-$target/$PROFILE/pitbook}
 load=$target/$PROFILE/examples/load
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pitbook-instances.XXXXXX")

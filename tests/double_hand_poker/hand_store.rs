@@ -418,7 +418,77 @@ async fn a_database_error_fails_only_its_own_command(backend: Backend) {
     );
 }
 
+/// Commands submitted at once share a group commit, which reads their keys'
+/// results and their hands' versions once, up front: a command must still
+/// see what the batch's earlier commands wrote — a double tap gets the
+/// first answer, a rival built on the same version is stale — and the
+/// batch's one insert of results keeps each key's first answer.
+async fn a_batch_sees_what_its_earlier_commands_wrote(backend: Backend) {
+    use pitbook::store::double_hand_poker::hands::{CommandError, HandCommand};
+    use pitbook::store::double_hand_poker::writer::HandWriter;
+    let app = spawn_app(backend).await;
+    let writer = HandWriter::spawn(app.database.db.clone(), crate::common::test_key())
+        .expect("a second writer");
+    for round in 0..5 {
+        let hand = open(&app).await;
+        let command = |key: &str, player: &str| -> HandCommand {
+            serde_json::from_value(json!({
+                "idempotency_key": key, "expected_version": 1, "actor": "dana",
+                "events": [{"type": "pd_set", "seat": 1, "player": player, "bank": "200"}]}))
+            .expect("command")
+        };
+        let (tap, rival) = (format!("tap-{round}"), format!("rival-{round}"));
+        let (first, again, other) = tokio::join!(
+            writer.submit(Some(hand.clone()), command(&tap, "Pat")),
+            writer.submit(Some(hand.clone()), command(&tap, "Pat")),
+            writer.submit(Some(hand.clone()), command(&rival, "Ray")),
+        );
+        // They arrive in any order: one key wins version 2, the other is
+        // stale; the two taps answer alike.
+        let stale = |r: &Result<_, CommandError>| {
+            matches!(
+                r,
+                Err(CommandError::Stale {
+                    expected: 1,
+                    current: 2
+                })
+            )
+        };
+        let winner = match (first, again, other) {
+            (Ok((a, a_replayed)), Ok((b, b_replayed)), rival) => {
+                assert_eq!(a, b, "the double tap is the first's answer");
+                assert_eq!(a.version, 2);
+                assert!(a_replayed != b_replayed, "one of the taps is the replay");
+                assert!(stale(&rival), "the rival on version 1: {rival:?}");
+                "Pat"
+            }
+            (a, b, Ok((rival, false))) => {
+                assert_eq!(rival.version, 2);
+                assert!(
+                    stale(&a) && stale(&b),
+                    "the taps after the rival: {a:?} {b:?}"
+                );
+                "Ray"
+            }
+            other => panic!("one key must win version 2: {other:?}"),
+        };
+        let (status, view) = app.get_json(&format!("/api/v1/hands/{hand}")).await;
+        assert_eq!((status, view["version"].as_u64()), (200, Some(2)), "{view}");
+        let pd_set = view["events"][1]["payload"].as_str().expect("payload");
+        assert!(
+            pd_set.contains(&format!("\"player\":\"{winner}\"")),
+            "{view}"
+        );
+    }
+    let report =
+        pitbook::store::verify::verify(&app.database.db, &crate::common::test_key(), 1, None)
+            .await
+            .expect("verify");
+    assert!(report.ok(), "{report:?}");
+}
+
 on_both_databases!(
+    a_batch_sees_what_its_earlier_commands_wrote,
     a_hand_written_by_another_writer_is_read_again,
     a_database_error_fails_only_its_own_command,
     a_refused_command_does_not_undo_the_others_committed_with_it,

@@ -144,7 +144,20 @@ pub async fn append_at(
     records: &[NewRecord],
     recorded_at: &str,
 ) -> Result<Vec<AuditRecord>, StoreError> {
-    let (seq, prev_hash) = head(tx).await?;
+    let head = head(tx).await?;
+    append_after(tx, key, head, records, recorded_at).await
+}
+
+/// [`append_at`] after `head`, the chain's head as this transaction last
+/// read or wrote it (the hand writer keeps it across a batch's commands:
+/// nothing else appends while its transaction holds the chain).
+pub async fn append_after(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    (seq, prev_hash): (i64, String),
+    records: &[NewRecord],
+    recorded_at: &str,
+) -> Result<Vec<AuditRecord>, StoreError> {
     let written = chain(key, seq, prev_hash, recorded_at, records);
     for chunk in written.chunks(INSERT_ROWS_MAX) {
         let mut sql = String::from(INSERT_RECORDS);

@@ -14,7 +14,8 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::hands::sqlite_writer::SqliteHands;
 use super::hands::{
-    CommandError, CommandResult, HandCommand, OpenHands, check_rotation, execute_at, execute_in,
+    BatchReads, CommandError, CommandResult, HandCommand, OpenHands, check_rotation, execute_at,
+    execute_in,
 };
 use crate::domain::common::audit::AuditKey;
 use crate::domain::common::field_error::AsFieldError;
@@ -199,23 +200,20 @@ async fn try_batch(
     cache: &mut OpenHands,
 ) -> Result<Vec<Reply>, StoreError> {
     let mut tx = begin_write(db).await?;
+    let commands: Vec<_> = batch
+        .iter()
+        .map(|job| (job.hand_id.as_deref(), &job.command))
+        .collect();
+    let mut reads = BatchReads::prefetch(&mut tx, &commands).await?;
     let mut replies = Vec::with_capacity(batch.len());
-    for job in batch {
-        match execute_in(
-            &mut tx,
-            key,
-            clock,
-            job.hand_id.as_deref(),
-            &job.command,
-            cache,
-        )
-        .await
-        {
+    for (hand_id, command) in commands {
+        match execute_in(&mut tx, key, clock, hand_id, command, cache, &mut reads).await {
             // Dropping the transaction rolls it back.
             Err(CommandError::Store(e)) => return Err(e),
             reply => replies.push(reply),
         }
     }
+    reads.flush(&mut tx).await?;
     tx.commit().await?;
     Ok(replies)
 }

@@ -5,6 +5,7 @@
 //! (optimistic concurrency) and carry an idempotency key (a double-tap at the
 //! table returns the first result and records nothing new).
 
+mod batch;
 mod cache;
 mod plan;
 mod rotation;
@@ -21,6 +22,7 @@ use crate::domain::double_hand_poker::hand_record::{
 };
 use crate::store::audit::{self, Clock};
 use crate::store::{Backend, Db, StoreError, WriteTx, begin_write};
+pub(super) use batch::BatchReads;
 pub(super) use cache::{HandCache, NoCache, OpenHands};
 use plan::{Planned, Projection};
 pub(super) use rotation::check_rotation;
@@ -171,14 +173,27 @@ pub(super) async fn execute_at(
     command: &HandCommand,
 ) -> Result<(CommandResult, bool), CommandError> {
     let mut tx = begin_write(db).await?;
-    let result = execute_in(&mut tx, key, clock, hand_id, command, &mut NoCache).await?;
+    let mut reads = BatchReads::default();
+    let result = execute_in(
+        &mut tx,
+        key,
+        clock,
+        hand_id,
+        command,
+        &mut NoCache,
+        &mut reads,
+    )
+    .await?;
+    reads.flush(&mut tx).await?;
     tx.commit().await?;
     Ok(result)
 }
 
 /// Executes a command inside an open write transaction. On error nothing
 /// has been written by it (all checks come before the first write; a
-/// database error mid-way is undone by the caller's rollback).
+/// database error mid-way is undone by the caller's rollback). Its result
+/// row is among `reads`' pending rows: the caller flushes them before the
+/// commit.
 pub(super) async fn execute_in(
     tx: &mut WriteTx,
     key: &AuditKey,
@@ -186,9 +201,10 @@ pub(super) async fn execute_in(
     hand_id: Option<&str>,
     command: &HandCommand,
     cache: &mut dyn HandCache,
+    reads: &mut BatchReads,
 ) -> Result<(CommandResult, bool), CommandError> {
     let request_hash = plan::request_hash(hand_id, command)?;
-    if let Some(stored) = stored_result(tx, &command.idempotency_key).await? {
+    if let Some(stored) = reads.stored_result(tx, &command.idempotency_key).await? {
         return plan::replay(command, &request_hash, stored);
     }
     let prior = match hand_id {
@@ -213,7 +229,7 @@ pub(super) async fn execute_in(
             plan::new_hand(command, &name, table)?
         }
         Some(id) => {
-            let version = plan::check_version(id, command, hand_version(tx, id).await?)?;
+            let version = plan::check_version(id, command, reads.hand_version(tx, id).await?)?;
             match cache.take(id, version) {
                 Some(prior) => prior,
                 None => plan::existing_hand(id, &hand_payloads(tx, id).await?)?,
@@ -221,40 +237,25 @@ pub(super) async fn execute_in(
         }
     };
     let planned = plan::plan(prior, command)?;
-    let written = audit::append_at(tx, key, &planned.records, &clock.now_text()).await?;
+    let head = reads.head(tx).await?;
+    let written =
+        audit::append_after(tx, key, head.clone(), &planned.records, &clock.now_text()).await?;
     let projection = planned.projection(&written)?;
     write_projection(tx, &planned, command.expected_version, &projection).await?;
     let (result, body) = planned.result(&written)?;
-    on_tx!(tx, |c| sqlx::query(plan::INSERT_RESULT)
-        .bind(&command.idempotency_key)
-        .bind(&request_hash)
-        .bind(&body)
-        .bind(&projection.now)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+    let new_head = written.last().map_or(head, |r| (r.seq, r.hash.clone()));
+    reads.wrote(
+        new_head,
+        (&planned.hand_id, projection.version as u64),
+        (
+            &command.idempotency_key,
+            &request_hash,
+            &body,
+            &projection.now,
+        ),
+    );
     cache.keep(planned);
     Ok((result, false))
-}
-
-async fn stored_result(
-    tx: &mut WriteTx,
-    key: &str,
-) -> Result<Option<(String, String)>, StoreError> {
-    Ok(on_tx!(tx, |c| sqlx::query(plan::SELECT_STORED_RESULT)
-        .bind(key)
-        .fetch_optional(&mut **c)
-        .await?
-        .map(|r| (r.get(0), r.get(1)))))
-}
-
-async fn hand_version(tx: &mut WriteTx, id: &str) -> Result<Option<u64>, StoreError> {
-    let version: Option<i64> = on_tx!(tx, |c| sqlx::query(plan::SELECT_HAND_VERSION)
-        .bind(id)
-        .fetch_optional(&mut **c)
-        .await?
-        .map(|r| r.get(0)));
-    Ok(version.map(|v| v as u64))
 }
 
 async fn hand_payloads(tx: &mut WriteTx, id: &str) -> Result<Vec<String>, StoreError> {
