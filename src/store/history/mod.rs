@@ -267,26 +267,35 @@ pub(crate) async fn write_people(
         .iter()
         .map(|r| r.get(0))
         .collect());
-    for p in &search.people {
-        on_tx!(tx, |c| sqlx::query(h::INSERT_PERSON)
-            .bind(id)
-            .bind(p.role)
-            .bind(&p.name)
-            .bind(&p.name_key)
-            .bind(p.staked_e4)
-            .bind(p.received_e4)
-            .bind(p.net_e4)
-            .bind(&p.keys_before)
-            .execute(&mut **c)
-            .await
-            .map(drop)?);
+    // One statement for the people and one for their names: on
+    // PostgreSQL each is a round trip made while the chain is held.
+    if !search.people.is_empty() {
+        let sql = h::insert_people(search.people.len());
+        on_tx!(tx, |c| {
+            let mut q = sqlx::query(&sql).bind(id);
+            for p in &search.people {
+                q = q
+                    .bind(p.role)
+                    .bind(&p.name)
+                    .bind(&p.name_key)
+                    .bind(p.staked_e4)
+                    .bind(p.received_e4)
+                    .bind(p.net_e4)
+                    .bind(&p.keys_before);
+            }
+            q.execute(&mut **c).await.map(drop)?
+        });
     }
-    for key in search.keys() {
-        on_tx!(tx, |c| sqlx::query(h::INSERT_NAME)
-            .bind(key)
-            .execute(&mut **c)
-            .await
-            .map(drop)?);
+    let keys = search.keys();
+    if !keys.is_empty() {
+        let sql = h::insert_names(keys.len());
+        on_tx!(tx, |c| {
+            let mut q = sqlx::query(&sql);
+            for key in &keys {
+                q = q.bind(*key);
+            }
+            q.execute(&mut **c).await.map(drop)?
+        });
     }
     for key in h::dropped(&old, search) {
         on_tx!(tx, |c| sqlx::query(h::DELETE_NAME_IF_UNUSED)

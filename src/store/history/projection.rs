@@ -142,6 +142,54 @@ pub const INSERT_PERSON: &str = "INSERT INTO hand_people (hand_id, role, name, n
     h.bank_e4, h.max_wager_e4 FROM hands h WHERE h.id = $1";
 pub const INSERT_NAME: &str =
     "INSERT INTO person_names (name_key) VALUES ($1) ON CONFLICT (name_key) DO NOTHING";
+/// [`INSERT_PERSON`] for `people` rows in one statement: `$1` the hand,
+/// then each person's seven values in [`INSERT_PERSON`]'s order.
+pub fn insert_people(people: usize) -> String {
+    let (head, select) = INSERT_PERSON
+        .split_once(" SELECT ")
+        .expect("INSERT_PERSON inserts a SELECT");
+    let selects: Vec<String> = (0..people)
+        .map(|i| {
+            format!(
+                "SELECT {}",
+                renumbered(select, |k| if k == 1 { 1 } else { k + i * 7 })
+            )
+        })
+        .collect();
+    format!("{head} {}", selects.join(" UNION ALL "))
+}
+
+/// `sql` with each placeholder `$k` written `$f(k)`.
+fn renumbered(sql: &str, f: impl Fn(usize) -> usize) -> String {
+    let mut out = String::with_capacity(sql.len() + 16);
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c != '$' {
+            continue;
+        }
+        let mut digits = String::new();
+        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            digits.push(*d);
+            chars.next();
+        }
+        match digits.parse::<usize>() {
+            Ok(k) => out.push_str(&f(k).to_string()),
+            Err(_) => out.push_str(&digits),
+        }
+    }
+    out
+}
+
+/// [`INSERT_NAME`] for `keys` names in one statement.
+pub fn insert_names(keys: usize) -> String {
+    let values: Vec<String> = (1..=keys).map(|i| format!("(${i})")).collect();
+    format!(
+        "INSERT INTO person_names (name_key) VALUES {} ON CONFLICT (name_key) DO NOTHING",
+        values.join(", ")
+    )
+}
+
 /// A name no hand holds any more leaves the list.
 pub const DELETE_NAME_IF_UNUSED: &str = "DELETE FROM person_names WHERE name_key = $1 \
     AND NOT EXISTS (SELECT 1 FROM hand_people p WHERE p.name_key = $1)";
@@ -157,4 +205,32 @@ pub fn dropped<'a>(old: &'a [String], new: &HandSearch) -> Vec<&'a str> {
     gone.sort_unstable();
     gone.dedup();
     gone
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_people_of_a_hand_are_one_statement_each_person_numbered_after_the_last() {
+        let one = insert_people(1);
+        assert!(one.ends_with(INSERT_PERSON.split_once(" SELECT ").unwrap().1));
+        let three = insert_people(3);
+        assert_eq!(three.matches(" UNION ALL ").count(), 2);
+        // Each person's seven values follow the hand's $1, in order; every
+        // SELECT reads the one hand.
+        for (i, part) in three.split(" UNION ALL ").enumerate() {
+            let first = 2 + i * 7;
+            let values: Vec<String> = (first..first + 7).map(|k| format!("${k}")).collect();
+            assert!(
+                part.contains(&format!("SELECT $1, {}, h.opened_at", values.join(", "))),
+                "{part}"
+            );
+            assert!(part.ends_with("FROM hands h WHERE h.id = $1"), "{part}");
+        }
+        assert_eq!(
+            insert_names(2),
+            "INSERT INTO person_names (name_key) VALUES ($1), ($2) ON CONFLICT (name_key) DO NOTHING"
+        );
+    }
 }
