@@ -23,16 +23,26 @@ const DIFFERS: &str = "WHERE a.hands IS NULL OR d.hands IS NULL OR a.hands <> d.
     OR a.w <> d.wagered_e4 OR a.c <> d.collection_e4 OR a.n <> d.pd_net_e4";
 
 /// The first day, table, state and correction where they disagree: its
-/// keys, then the hands' sums, then the row's.
-fn days_sql() -> String {
+/// keys, then the hands' sums, then the row's. From a day on (`$1`, the
+/// first day a verification from an anchor touched, `YYYY-MM-DD`: every
+/// hand opened that day compares above it) or, `since` false, every day.
+fn days_sql(since: bool) -> String {
+    let (hands, days) = if since {
+        (
+            "(SELECT * FROM hands WHERE opened_at >= $1)",
+            "(SELECT * FROM hand_days WHERE day >= $1)",
+        )
+    } else {
+        ("hands", "hand_days")
+    };
     format!(
         "WITH a AS (SELECT substr(opened_at, 1, 10) AS day, table_id, status, corrected, {SUMS} \
-         FROM hands GROUP BY 1, 2, 3, 4) \
+         FROM {hands} h GROUP BY 1, 2, 3, 4) \
          SELECT COALESCE(a.day, d.day) || ' at ' || COALESCE(a.table_id, d.table_id) || ', ' \
          || COALESCE(a.status, d.status) || CASE WHEN COALESCE(a.corrected, d.corrected) = 0 \
          THEN '' ELSE ' corrected' END, \
          a.hands, a.w, a.c, a.n, d.hands, d.wagered_e4, d.collection_e4, d.pd_net_e4 \
-         FROM a FULL JOIN hand_days d ON d.day = a.day AND d.table_id = a.table_id \
+         FROM a FULL JOIN {days} d ON d.day = a.day AND d.table_id = a.table_id \
          AND d.status = a.status AND d.corrected = a.corrected {DIFFERS} \
          ORDER BY COALESCE(a.day, d.day), COALESCE(a.table_id, d.table_id), \
          COALESCE(a.status, d.status), COALESCE(a.corrected, d.corrected) LIMIT 1"
@@ -77,6 +87,7 @@ type Difference = (String, Sums, Sums);
 async fn difference(
     db: &Db,
     sql: &str,
+    since: Option<&str>,
     keys: usize,
     name: impl Fn(&[String]) -> String,
 ) -> Result<Option<Difference>, StoreError> {
@@ -102,7 +113,11 @@ async fn difference(
         }};
     }
     Ok(on_pool!(db, |pool| {
-        match sqlx::query(sql).fetch_optional(pool).await? {
+        let query = match since {
+            Some(day) => sqlx::query(sql).bind(day),
+            None => sqlx::query(sql),
+        };
+        match query.fetch_optional(pool).await? {
             None => None,
             Some(r) => Some(read!(r)),
         }
@@ -110,11 +125,38 @@ async fn difference(
 }
 
 /// The first disagreement of either rollup, as a problem at the walked head.
-pub(super) async fn first_problem(db: &Db, head_seq: i64) -> Result<Option<Problem>, StoreError> {
-    let found = match difference(db, &days_sql(), 1, |k| format!("hand_days for {}", k[0])).await? {
+pub(super) async fn first_problem(
+    db: &Db,
+    head_seq: i64,
+    from: i64,
+) -> Result<Option<Problem>, StoreError> {
+    // From an anchor: the days from the first one a hand touched since it
+    // opened (its rows are read by `hands_by_time`); the amounts' rollups
+    // sum hands of every year, so only a whole verification checks them.
+    let since: Option<String> = if from <= 1 {
+        None
+    } else {
+        let sql = "SELECT MIN(opened_at) FROM hands WHERE last_seq >= $1";
+        let first: Option<String> = on_pool!(db, |pool| sqlx::query(sql)
+            .bind(from)
+            .fetch_one(pool)
+            .await?
+            .try_get(0)?);
+        match first {
+            Some(opened_at) => Some(opened_at.chars().take(10).collect()),
+            None => return Ok(None),
+        }
+    };
+    let days = days_sql(since.is_some());
+    let found = match difference(db, &days, since.as_deref(), 1, |k| {
+        format!("hand_days for {}", k[0])
+    })
+    .await?
+    {
         Some(d) => Some(d),
+        None if since.is_some() => None,
         None => {
-            difference(db, &amounts_sql(), 2, |k| {
+            difference(db, &amounts_sql(), None, 2, |k| {
                 format!("hand_amounts for {} {}", k[0], k[1])
             })
             .await?

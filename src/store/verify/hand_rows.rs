@@ -14,6 +14,7 @@ use sqlx::Row;
 
 use super::Problem;
 use super::hand_search::SearchDigest;
+use super::hand_search::rows_from;
 use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::{HandState, Phase};
 use crate::store::{Db, StoreError};
@@ -114,7 +115,7 @@ struct StoredRow {
 
 const SELECT_HAND_ROWS: &str = "SELECT id, table_id, dealer, status, version, \
     CAST(bank AS TEXT), CAST(house_collection AS TEXT), settlement_seq, last_seq, \
-    opened_at, updated_at, number FROM hands";
+    opened_at, updated_at, number FROM hands WHERE last_seq >= $1";
 
 /// Hands opened before `from`, per table: the numbers before the first one
 /// a verification from `from` sees.
@@ -177,7 +178,7 @@ pub(super) async fn first_problem(
             let path = pool.connect_options().get_filename().to_path_buf();
             let (problem, rest) = tokio::task::spawn_blocking(move || {
                 let mut problem = None;
-                read_sqlite(&path, &mut |row| {
+                read_sqlite(&path, rows_from(from), &mut |row| {
                     problem = check(&mut expected, row, head_seq, whole_log);
                     if problem.is_some() {
                         ControlFlow::Break(())
@@ -194,7 +195,9 @@ pub(super) async fn first_problem(
         }
         Db::Postgres(pool) => {
             let mut problem = None;
-            let mut rows = sqlx::query(SELECT_HAND_ROWS).fetch(pool);
+            let mut rows = sqlx::query(SELECT_HAND_ROWS)
+                .bind(rows_from(from))
+                .fetch(pool);
             while let Some(r) = rows.try_next().await? {
                 let row = StoredRow {
                     id: r.try_get(0)?,
@@ -342,12 +345,13 @@ fn check(
 
 fn read_sqlite(
     path: &Path,
+    from: i64,
     visit: &mut dyn FnMut(StoredRow) -> ControlFlow<()>,
 ) -> Result<(), StoreError> {
     let failed = |e: rusqlite::Error| StoreError::Internal(format!("reading the hands: {e}"));
     let conn = super::log_reader::open_read_only(path).map_err(failed)?;
     let mut statement = conn.prepare(SELECT_HAND_ROWS).map_err(failed)?;
-    let mut rows = statement.query([]).map_err(failed)?;
+    let mut rows = statement.query([from]).map_err(failed)?;
     while let Some(r) = rows.next().map_err(failed)? {
         let row = StoredRow {
             id: r.get(0).map_err(failed)?,

@@ -168,7 +168,14 @@ const SELECT_STORED: &str = "SELECT h.id, h.pd_name, h.pd_net_e4, h.bank_e4, h.w
     h.dealer, h.status, p.role, p.name, p.name_key, p.staked_e4, p.received_e4, p.net_e4, \
     p.keys_before, p.opened_at, p.last_seq, p.hand_wagered_e4, p.hand_collection_e4, \
     p.hand_pd_net_e4, p.table_id, p.dealer, p.status, p.corrected, p.bank_e4, p.max_wager_e4 \
-    FROM hands h LEFT JOIN hand_people p ON p.hand_id = h.id ORDER BY h.id";
+    FROM hands h LEFT JOIN hand_people p ON p.hand_id = h.id WHERE h.last_seq >= $1 ORDER BY h.id";
+
+/// The lowest `last_seq` a verification from `from` reads rows at: the
+/// rows of hands not touched since `from` are trusted, as their records
+/// are (migration 0025 indexes `last_seq`).
+pub(super) fn rows_from(from: i64) -> i64 {
+    if from <= 1 { i64::MIN } else { from }
+}
 
 /// A result row's columns, read alike from rusqlite and sqlx.
 trait Columns {
@@ -400,7 +407,7 @@ pub(super) async fn first_problem(
         Db::Sqlite(pool) => {
             let path = pool.connect_options().get_filename().to_path_buf();
             let (found, back) = tokio::task::spawn_blocking(move || {
-                read_sqlite(&path, &mut walk).map(|found| (found, walk))
+                read_sqlite(&path, rows_from(from), &mut walk).map(|found| (found, walk))
             })
             .await
             .map_err(|e| StoreError::Internal(format!("hand search thread: {e}")))??;
@@ -409,7 +416,7 @@ pub(super) async fn first_problem(
         }
         Db::Postgres(pool) => {
             let mut found = None;
-            let mut rows = sqlx::query(SELECT_STORED).fetch(pool);
+            let mut rows = sqlx::query(SELECT_STORED).bind(rows_from(from)).fetch(pool);
             while let Some(r) = rows.try_next().await? {
                 if let ControlFlow::Break(f) = walk.push(read_row(&r)?) {
                     found = Some(f);
@@ -437,8 +444,11 @@ async fn stray_rows(
     head_seq: i64,
     from: i64,
 ) -> Result<Option<Problem>, StoreError> {
-    // Rows of hands with no `hands` row are not in the join: counted apart.
-    let people: i64 = on_pool!(db, |pool| sqlx::query("SELECT COUNT(*) FROM hand_people")
+    // Rows of hands with no `hands` row are not in the join: counted apart
+    // (each row carries its hand's `last_seq`).
+    let sql = "SELECT COUNT(*) FROM hand_people WHERE last_seq >= $1";
+    let people: i64 = on_pool!(db, |pool| sqlx::query(sql)
+        .bind(rows_from(from))
         .fetch_one(pool)
         .await?
         .try_get(0)?);
@@ -467,10 +477,10 @@ async fn stray_rows(
     }))
 }
 
-fn read_sqlite(path: &Path, walk: &mut Walk) -> Result<Option<Found>, StoreError> {
+fn read_sqlite(path: &Path, from: i64, walk: &mut Walk) -> Result<Option<Found>, StoreError> {
     let conn = super::log_reader::open_read_only(path).map_err(failed)?;
     let mut statement = conn.prepare(SELECT_STORED).map_err(failed)?;
-    let mut rows = statement.query([]).map_err(failed)?;
+    let mut rows = statement.query([from]).map_err(failed)?;
     while let Some(r) = rows.next().map_err(failed)? {
         if let ControlFlow::Break(found) = walk.push(read_row(r)?) {
             return Ok(Some(found));

@@ -274,7 +274,7 @@ impl HandReplay {
         let (search, expected) =
             super::hand_search::first_problem(db, expected, head_seq, from).await?;
         let rows = super::hand_rows::first_problem(db, expected, head_seq, from).await?;
-        let days = super::hand_days::first_problem(db, head_seq).await?;
+        let days = super::hand_days::first_problem(db, head_seq, from).await?;
         Ok(earliest(earliest(rows, search), days))
     }
 }
