@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use super::census::{CheckCounts, check_patterns};
 use super::file::{FileError, HouseWayFile};
 use crate::domain::cards::Card;
+use crate::domain::double_hand_poker::hand_words::{joker_name, wheel_name};
 use crate::domain::double_hand_poker::options::{
     HouseWayName, JokerRule, LoadedName, RuleOptions, WheelRule,
 };
@@ -108,7 +109,7 @@ pub fn check(text: &str) -> Result<(HouseWayName, HouseWayFile), LoadError> {
         }
     }
     let name = LoadedName::parse(&format!("{}@{}", file.name, digest_of(text)))
-        .expect("a parsed file's name is a loaded name's (tested)");
+        .expect("file.rs takes only the names LoadedName::parse takes");
     Ok((HouseWayName::Loaded(name), file))
 }
 
@@ -122,10 +123,9 @@ fn first_problem(counts: &CheckCounts, opts: &RuleOptions) -> Option<LoadError> 
         .join(" ");
     let rules = format!(
         "joker {}, wheel {}",
-        serde_json::to_value(opts.joker).map_or_else(|_| String::new(), |v| v.to_string()),
-        serde_json::to_value(opts.wheel).map_or_else(|_| String::new(), |v| v.to_string())
-    )
-    .replace('"', "");
+        joker_name(opts.joker),
+        wheel_name(opts.wheel)
+    );
     Some(LoadError {
         line: 0,
         message: format!(
