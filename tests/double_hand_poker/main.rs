@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod batch_writes;
 mod cli_hands;
 mod cli_settle;
 mod hand_store;

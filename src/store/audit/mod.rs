@@ -114,8 +114,9 @@ pub(super) const INSERT_ONE_RECORD_SQLITE: &str = "INSERT INTO audit_log \
      (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 
-/// Rows per INSERT statement: one round trip for a whole hand.
-const INSERT_ROWS_MAX: usize = 64;
+/// Rows per INSERT statement (9 values a row): one round trip for a
+/// whole hand, or for a batch's 64 commands' records on PostgreSQL.
+const INSERT_ROWS_MAX: usize = 1024;
 
 /// The chain's head: (seq, hash) of the last record, or (0, GENESIS).
 pub async fn head(tx: &mut WriteTx) -> Result<(i64, String), StoreError> {
@@ -159,7 +160,17 @@ pub async fn append_after(
     recorded_at: &str,
 ) -> Result<Vec<AuditRecord>, StoreError> {
     let written = chain(key, seq, prev_hash, recorded_at, records);
-    for chunk in written.chunks(INSERT_ROWS_MAX) {
+    insert_records(tx, &written).await?;
+    Ok(written)
+}
+
+/// Inserts records already chained ([`chain`]), a statement for up to
+/// [`INSERT_ROWS_MAX`]: the caller holds the chain.
+pub(crate) async fn insert_records(
+    tx: &mut WriteTx,
+    records: &[AuditRecord],
+) -> Result<(), StoreError> {
+    for chunk in records.chunks(INSERT_ROWS_MAX) {
         let mut sql = String::from(INSERT_RECORDS);
         for (i, _) in chunk.iter().enumerate() {
             let n = i * 9;
@@ -196,12 +207,12 @@ pub async fn append_after(
             query.execute(&mut **c).await.map(drop)?
         });
     }
-    Ok(written)
+    Ok(())
 }
 
 /// The records as they follow `(head_seq, head_hash)` on the chain: each
 /// numbered, stamped and hashed over the one before it. Pure.
-pub(super) fn chain(
+pub(crate) fn chain(
     key: &AuditKey,
     head_seq: i64,
     head_hash: String,

@@ -165,7 +165,7 @@ async fn run_sqlx(db: Db, key: AuditKey, clock: Clock, mut queue: mpsc::Receiver
     let mut cache = OpenHands::default();
     while queue.recv_many(&mut batch, BATCH_COMMANDS_MAX).await > 0 {
         let started = std::time::Instant::now();
-        let replies = match try_batch(&db, &key, &clock, &batch, &mut cache).await {
+        let replies = match try_batch(&db, &key, &clock, &mut batch, &mut queue, &mut cache).await {
             Ok(replies) => {
                 cache.committed();
                 replies
@@ -192,14 +192,27 @@ async fn run_sqlx(db: Db, key: AuditKey, clock: Clock, mut queue: mpsc::Receiver
 /// Runs every command of the batch in one transaction. A command refused
 /// by the rules has written nothing (every check precedes the first write),
 /// so the others go on; a database error aborts the whole transaction.
+///
+/// The batch takes in every command that reached the queue while its
+/// transaction waited for the chain: with several instances on one
+/// database that wait is another instance's batch, and the commands that
+/// came meanwhile share this one's round trips and commit instead of
+/// waiting for a batch of their own.
 async fn try_batch(
     db: &Db,
     key: &AuditKey,
     clock: &Clock,
-    batch: &[Job],
+    batch: &mut Vec<Job>,
+    queue: &mut mpsc::Receiver<Job>,
     cache: &mut OpenHands,
 ) -> Result<Vec<Reply>, StoreError> {
     let mut tx = begin_write(db).await?;
+    while batch.len() < BATCH_COMMANDS_MAX {
+        match queue.try_recv() {
+            Ok(job) => batch.push(job),
+            Err(_) => break,
+        }
+    }
     let commands: Vec<_> = batch
         .iter()
         .map(|job| (job.hand_id.as_deref(), &job.command))

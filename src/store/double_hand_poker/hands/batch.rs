@@ -1,11 +1,12 @@
 //! What a group commit's commands read once and write once. Inside the
 //! batch's transaction, which holds the chain, nothing else writes: so the
 //! idempotency keys' stored results and the hands' versions are read for
-//! every command of the batch in one query each, the chain's head is read
-//! once and carried from command to command, and the commands' results are
-//! inserted in one statement before the commit. On PostgreSQL each saved
-//! statement is a round trip made while every other instance waits for
-//! the chain (BENCHMARKS.md, "Several instances, one database").
+//! every command of the batch in one query each, a table's row once, the
+//! chain's head is read once and carried from command to command, and the
+//! commands' records, hands, people and results are held ([`Pending`]) and
+//! written a statement per table before the commit. On PostgreSQL each
+//! saved statement is a round trip made while every other instance waits
+//! for the chain (BENCHMARKS.md, "Several instances, one database").
 //!
 //! A command reads what the batch's earlier commands wrote from here (a
 //! key used twice in one batch, a hand moved by an earlier command), as it
@@ -15,7 +16,10 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
+use super::pending::{HandWrite, Pending};
 use super::{HandCommand, plan};
+use crate::domain::double_hand_poker::table::TableConfig;
+use crate::store::audit::AuditRecord;
 use crate::store::{StoreError, WriteTx};
 
 /// Most rows in one statement (the batch is at most 64 commands).
@@ -32,6 +36,10 @@ pub(in crate::store::double_hand_poker) struct BatchReads {
     head: Option<(i64, String)>,
     stored: HashMap<String, Stored>,
     versions: HashMap<String, Option<u64>>,
+    /// Each table a new hand opened at, as read once for the batch.
+    tables: HashMap<String, Option<(TableConfig, plan::ShiftAtOpen)>>,
+    /// The commands' records, hands and people, written by [`Self::flush`].
+    pending: Pending,
     /// (key, request hash, body, created at), inserted by [`Self::flush`].
     results: Vec<(String, String, String, String)>,
 }
@@ -150,33 +158,78 @@ impl BatchReads {
         }
     }
 
-    /// What a command wrote: the chain's new head, its hand's version and
-    /// its result, inserted by [`Self::flush`].
+    /// What a command wrote: its records (the chain's new head), its
+    /// hand's row and people, its result; written by [`Self::flush`].
     pub(super) fn wrote(
         &mut self,
-        head: (i64, String),
-        hand: (&str, u64),
-        result: (&str, &str, &str, &str),
+        records: Vec<AuditRecord>,
+        hand: HandWrite<'_>,
+        result: (&str, &str, &str),
     ) {
-        let (key, hash, body, now) = result;
-        self.head = Some(head);
-        self.versions.insert(hand.0.to_string(), Some(hand.1));
+        let (key, hash, body) = result;
+        if let Some(last) = records.last() {
+            self.head = Some((last.seq, last.hash.clone()));
+        }
+        let now = hand.row.now.clone();
+        self.versions
+            .insert(hand.id.to_string(), Some(hand.row.version as u64));
+        self.pending.add(records, hand);
         self.stored
             .insert(key.to_string(), (hash.to_string(), body.to_string()));
-        self.results.push((
-            key.to_string(),
-            hash.to_string(),
-            body.to_string(),
-            now.to_string(),
-        ));
+        self.results
+            .push((key.to_string(), hash.to_string(), body.to_string(), now));
     }
 
-    /// Inserts the batch's results, a statement for up to 64; before the
-    /// commit, in the same transaction as the records they answer.
+    /// The table's row and the shift covering it, read once a batch.
+    pub(super) async fn table(
+        &mut self,
+        tx: &mut WriteTx,
+        name: &str,
+    ) -> Result<Option<(TableConfig, plan::ShiftAtOpen)>, StoreError> {
+        if let Some(table) = self.tables.get(name) {
+            return Ok(table.clone());
+        }
+        let sql = plan::select_table();
+        let table = on_tx!(tx, |c| sqlx::query(&sql)
+            .bind(name)
+            .fetch_optional(&mut **c)
+            .await?
+            .as_ref()
+            .map(|row| {
+                let config = crate::store::double_hand_poker::tables::config_from_row(row)?;
+                let shift = plan::ShiftAtOpen {
+                    covering: row.try_get(10)?,
+                    required: row.try_get(11)?,
+                    tppps: row.try_get(12)?,
+                };
+                Ok::<_, StoreError>((config, shift))
+            })
+            .transpose()?);
+        self.tables.insert(name.to_string(), table.clone());
+        Ok(table)
+    }
+
+    /// Writes what the batch's commands hold before a read that must see
+    /// it (a hand's events read from the database).
+    pub(super) async fn write_held(
+        &mut self,
+        tx: &mut WriteTx,
+        hand_id: &str,
+    ) -> Result<(), StoreError> {
+        if self.pending.holds(hand_id) {
+            self.pending.flush(tx).await?;
+        }
+        Ok(())
+    }
+
+    /// Writes what the batch's commands hold, then inserts their results,
+    /// a statement for up to 64; before the commit, in the same
+    /// transaction as the records they answer.
     pub(in crate::store::double_hand_poker) async fn flush(
-        self,
+        mut self,
         tx: &mut WriteTx,
     ) -> Result<(), StoreError> {
+        self.pending.flush(tx).await?;
         for chunk in self.results.chunks(ROWS_MAX) {
             let rows: Vec<String> = (0..chunk.len())
                 .map(|i| {

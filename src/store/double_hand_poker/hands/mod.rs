@@ -7,6 +7,7 @@
 
 mod batch;
 mod cache;
+mod pending;
 mod plan;
 mod rotation;
 pub(super) mod sqlite_writer;
@@ -21,10 +22,10 @@ use crate::domain::double_hand_poker::hand_record::{
     GAME_DOUBLE_HAND_POKER, HandError, HandEvent, Phase, RecordedSettlement,
 };
 use crate::store::audit::{self, Clock};
-use crate::store::{Backend, Db, StoreError, WriteTx, begin_write};
+use crate::store::{Db, StoreError, WriteTx, begin_write};
 pub(super) use batch::BatchReads;
 pub(super) use cache::{HandCache, NoCache, OpenHands};
-use plan::{Planned, Projection};
+use pending::HandWrite;
 pub(super) use rotation::check_rotation;
 pub use rotation::{ROTATION_HANDS, rotation_history};
 
@@ -210,49 +211,37 @@ pub(super) async fn execute_in(
     let prior = match hand_id {
         None => {
             let name = plan::table_to_open(command)?;
-            let sql = plan::select_table();
-            let table = on_tx!(tx, |c| sqlx::query(&sql)
-                .bind(&name)
-                .fetch_optional(&mut **c)
-                .await?
-                .as_ref()
-                .map(|row| {
-                    let config = crate::store::double_hand_poker::tables::config_from_row(row)?;
-                    let shift = plan::ShiftAtOpen {
-                        covering: row.try_get(10)?,
-                        required: row.try_get(11)?,
-                        tppps: row.try_get(12)?,
-                    };
-                    Ok::<_, StoreError>((config, shift))
-                })
-                .transpose()?);
+            let table = reads.table(tx, &name).await?;
             plan::new_hand(command, &name, table)?
         }
         Some(id) => {
             let version = plan::check_version(id, command, reads.hand_version(tx, id).await?)?;
             match cache.take(id, version) {
                 Some(prior) => prior,
-                None => plan::existing_hand(id, &hand_payloads(tx, id).await?)?,
+                None => {
+                    reads.write_held(tx, id).await?;
+                    plan::existing_hand(id, &hand_payloads(tx, id).await?)?
+                }
             }
         }
     };
     let planned = plan::plan(prior, command)?;
+    // Chained now, written with the batch (`pending.rs`): nothing is held
+    // for a command until every step that can refuse it has passed.
     let head = reads.head(tx).await?;
-    let written =
-        audit::append_after(tx, key, head.clone(), &planned.records, &clock.now_text()).await?;
+    let written = audit::chain(key, head.0, head.1, &clock.now_text(), &planned.records);
     let projection = planned.projection(&written)?;
-    write_projection(tx, &planned, command.expected_version, &projection).await?;
     let (result, body) = planned.result(&written)?;
-    let new_head = written.last().map_or(head, |r| (r.seq, r.hash.clone()));
     reads.wrote(
-        new_head,
-        (&planned.hand_id, projection.version as u64),
-        (
-            &command.idempotency_key,
-            &request_hash,
-            &body,
-            &projection.now,
-        ),
+        written,
+        HandWrite {
+            id: &planned.hand_id,
+            table: &planned.state.table,
+            dealer: &planned.state.dealer,
+            expected_version: command.expected_version,
+            row: projection,
+        },
+        (&command.idempotency_key, &request_hash, &body),
     );
     cache.keep(planned);
     Ok((result, false))
@@ -266,77 +255,6 @@ async fn hand_payloads(tx: &mut WriteTx, id: &str) -> Result<Vec<String>, StoreE
         .into_iter()
         .map(|r| r.get(0))
         .collect()))
-}
-
-async fn write_projection(
-    tx: &mut WriteTx,
-    planned: &Planned,
-    expected_version: Option<u64>,
-    p: &Projection,
-) -> Result<(), CommandError> {
-    let sql = plan::projection_sql(
-        expected_version.is_none(),
-        tx.backend() == Backend::Postgres,
-    );
-    let (id, state) = (&planned.hand_id, &planned.state);
-    let rows = match expected_version {
-        None => on_tx!(tx, |c| bind_search(
-            sqlx::query(&sql)
-                .bind(id)
-                .bind(&state.table)
-                .bind(&state.dealer)
-                .bind(p.status)
-                .bind(p.version)
-                .bind(&p.bank)
-                .bind(&p.house_collection)
-                .bind(p.settlement_seq)
-                .bind(&p.now)
-                .bind(p.last_seq),
-            &p.search.columns
-        )
-        .execute(&mut **c)
-        .await?
-        .rows_affected()),
-        Some(expected) => on_tx!(tx, |c| bind_search(
-            sqlx::query(&sql)
-                .bind(id)
-                .bind(p.status)
-                .bind(p.version)
-                .bind(&p.bank)
-                .bind(&p.house_collection)
-                .bind(p.settlement_seq)
-                .bind(&p.now)
-                .bind(p.last_seq)
-                .bind(expected as i64),
-            &p.search.columns
-        )
-        .execute(&mut **c)
-        .await?
-        .rows_affected()),
-    };
-    plan::one_row(id, rows)?;
-    crate::store::history::write_people(tx, id, &p.search).await?;
-    Ok(())
-}
-
-/// Binds the search's columns after a projection statement's own.
-fn bind_search<'q, DB: sqlx::Database>(
-    query: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>,
-    c: &'q crate::store::history::projection::SearchColumns,
-) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
-where
-    Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-{
-    query
-        .bind(&c.pd_name)
-        .bind(c.pd_net_e4)
-        .bind(c.bank_e4)
-        .bind(c.wagered_e4)
-        .bind(c.max_wager_e4)
-        .bind(c.collection_e4)
-        .bind(c.corrected)
 }
 
 /// A hand as stored: its projection row and its full history.

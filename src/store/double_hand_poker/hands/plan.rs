@@ -40,6 +40,7 @@ pub(super) fn select_table() -> String {
 
 /// The rest of [`select_table`]'s row: the covering shift's id, the
 /// setting's text, and the marked TPPPs (a JSON array of names).
+#[derive(Clone)]
 pub(super) struct ShiftAtOpen {
     pub covering: Option<String>,
     pub required: Option<String>,
