@@ -53,19 +53,13 @@ pub async fn run(db: &Db) -> Result<u64, StoreError> {
                     continue;
                 }
             };
-            let c = &search.columns;
-            on_tx!(&mut tx, |conn| sqlx::query(UPDATE_SEARCH_COLUMNS)
-                .bind(&id)
-                .bind(&c.pd_name)
-                .bind(c.pd_net_e4)
-                .bind(c.bank_e4)
-                .bind(c.wagered_e4)
-                .bind(c.max_wager_e4)
-                .bind(c.collection_e4)
-                .bind(c.corrected)
-                .execute(&mut **conn)
-                .await
-                .map(drop)?);
+            on_tx!(&mut tx, |conn| super::bind_search(
+                sqlx::query(UPDATE_SEARCH_COLUMNS).bind(&id),
+                &search.columns
+            )
+            .execute(&mut **conn)
+            .await
+            .map(drop)?);
             super::write_people(&mut tx, &id, &search).await?;
             done += 1;
         }

@@ -252,6 +252,49 @@ pub async fn hand_by_number(
         .map(|r| r.get(0))))
 }
 
+/// Binds the search's seven columns after a statement's own values.
+pub(crate) fn bind_search<'q, DB: sqlx::Database>(
+    query: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>,
+    c: &'q projection::SearchColumns,
+) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
+where
+    Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    query
+        .bind(&c.pd_name)
+        .bind(c.pd_net_e4)
+        .bind(c.bank_e4)
+        .bind(c.wagered_e4)
+        .bind(c.max_wager_e4)
+        .bind(c.collection_e4)
+        .bind(c.corrected)
+}
+
+/// Binds a person row's seven values in [`projection::INSERT_PERSON`]'s
+/// order (after its hand's id).
+pub(crate) fn bind_person<'q, DB: sqlx::Database>(
+    query: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>,
+    p: &'q projection::PersonRow,
+) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
+where
+    &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    let role: &'q str = p.role;
+    query
+        .bind(role)
+        .bind(&p.name)
+        .bind(&p.name_key)
+        .bind(p.staked_e4)
+        .bind(p.received_e4)
+        .bind(p.net_e4)
+        .bind(&p.keys_before)
+}
+
 /// A hand's people rows and names replaced inside its command's
 /// transaction (the sqlx executor; the SQLite writer thread has its own).
 pub(crate) async fn write_people(
@@ -274,14 +317,7 @@ pub(crate) async fn write_people(
         on_tx!(tx, |c| {
             let mut q = sqlx::query(&sql).bind(id);
             for p in &search.people {
-                q = q
-                    .bind(p.role)
-                    .bind(&p.name)
-                    .bind(&p.name_key)
-                    .bind(p.staked_e4)
-                    .bind(p.received_e4)
-                    .bind(p.net_e4)
-                    .bind(&p.keys_before);
+                q = bind_person(q, p);
             }
             q.execute(&mut **c).await.map(drop)?
         });

@@ -204,8 +204,7 @@ async fn insert_hands(tx: &mut WriteTx, new: &[PendingHand]) -> Result<(), Store
             let mut q = sqlx::query(&sql);
             for (hand, number) in chunk.iter().zip(numbers) {
                 let r = &hand.row;
-                let s = &r.search.columns;
-                q = q
+                let q_row = q
                     .bind(&hand.id)
                     .bind(&hand.table)
                     .bind(&hand.dealer)
@@ -217,14 +216,8 @@ async fn insert_hands(tx: &mut WriteTx, new: &[PendingHand]) -> Result<(), Store
                     .bind(&hand.opened_at)
                     .bind(&r.now)
                     .bind(r.last_seq)
-                    .bind(*number)
-                    .bind(&s.pd_name)
-                    .bind(s.pd_net_e4)
-                    .bind(s.bank_e4)
-                    .bind(s.wagered_e4)
-                    .bind(s.max_wager_e4)
-                    .bind(s.collection_e4)
-                    .bind(s.corrected);
+                    .bind(*number);
+                q = crate::store::history::bind_search(q_row, &r.search.columns);
             }
             q.execute(&mut **c).await?.rows_affected()
         });
@@ -257,8 +250,7 @@ async fn update_hands(tx: &mut WriteTx, moved: &[PendingHand]) -> Result<(), Sto
             let mut q = sqlx::query(&sql);
             for hand in chunk {
                 let r = &hand.row;
-                let s = &r.search.columns;
-                q = q
+                let q_row = q
                     .bind(&hand.id)
                     .bind(r.status)
                     .bind(r.version)
@@ -267,14 +259,8 @@ async fn update_hands(tx: &mut WriteTx, moved: &[PendingHand]) -> Result<(), Sto
                     .bind(r.settlement_seq)
                     .bind(&r.now)
                     .bind(r.last_seq)
-                    .bind(hand.stored_version)
-                    .bind(&s.pd_name)
-                    .bind(s.pd_net_e4)
-                    .bind(s.bank_e4)
-                    .bind(s.wagered_e4)
-                    .bind(s.max_wager_e4)
-                    .bind(s.collection_e4)
-                    .bind(s.corrected);
+                    .bind(hand.stored_version);
+                q = crate::store::history::bind_search(q_row, &r.search.columns);
             }
             q.execute(&mut **c).await?.rows_affected()
         });
@@ -347,15 +333,7 @@ async fn insert_people(tx: &mut WriteTx, hands: &[&PendingHand]) -> Result<(), S
         let rows = on_tx!(tx, |c| {
             let mut q = sqlx::query(&sql);
             for (hand, p) in chunk {
-                q = q
-                    .bind(*hand)
-                    .bind(p.role)
-                    .bind(&p.name)
-                    .bind(&p.name_key)
-                    .bind(p.staked_e4)
-                    .bind(p.received_e4)
-                    .bind(p.net_e4)
-                    .bind(&p.keys_before);
+                q = crate::store::history::bind_person(q.bind(*hand), p);
             }
             q.execute(&mut **c).await?.rows_affected()
         });
@@ -371,30 +349,31 @@ async fn insert_people(tx: &mut WriteTx, hands: &[&PendingHand]) -> Result<(), S
 
 /// The names the held hands' people go by, on the list once each.
 async fn insert_names(tx: &mut WriteTx, keys: &BTreeSet<&str>) -> Result<(), StoreError> {
-    let keys: Vec<&str> = keys.iter().copied().collect();
-    for chunk in keys.chunks(ROWS_MAX) {
-        let sql = h::insert_names(chunk.len());
-        on_tx!(tx, |c| {
-            let mut q = sqlx::query(&sql);
-            for key in chunk {
-                q = q.bind(*key);
-            }
-            q.execute(&mut **c).await.map(drop)?
-        });
-    }
-    Ok(())
+    execute_for_keys(tx, keys, h::insert_names).await
 }
 
 /// Names the moved hands held and no longer do leave the list when no hand
 /// holds them.
 async fn delete_names_if_unused(tx: &mut WriteTx, keys: &BTreeSet<&str>) -> Result<(), StoreError> {
-    let keys: Vec<&str> = keys.iter().copied().collect();
-    for chunk in keys.chunks(ROWS_MAX) {
-        let sql = format!(
+    execute_for_keys(tx, keys, |n| {
+        format!(
             "DELETE FROM person_names WHERE name_key IN ({}) AND NOT EXISTS \
              (SELECT 1 FROM hand_people p WHERE p.name_key = person_names.name_key)",
-            placeholders(chunk.len())
-        );
+            placeholders(n)
+        )
+    })
+    .await
+}
+
+/// Runs `sql(n)` with `n` name keys bound, a statement for each chunk.
+async fn execute_for_keys(
+    tx: &mut WriteTx,
+    keys: &BTreeSet<&str>,
+    sql: impl Fn(usize) -> String,
+) -> Result<(), StoreError> {
+    let keys: Vec<&str> = keys.iter().copied().collect();
+    for chunk in keys.chunks(ROWS_MAX) {
+        let sql = sql(chunk.len());
         on_tx!(tx, |c| {
             let mut q = sqlx::query(&sql);
             for key in chunk {
