@@ -393,6 +393,9 @@ pub struct ShiftLog {
     /// (table, TPPP name) marked now.
     pub marks: Vec<(String, String)>,
     pub overrides: Vec<tppp::RotationOverride>,
+    /// The shifts open now: what a shift opening is checked against, so a
+    /// replay of years of shifts reads only these, not every shift.
+    open: std::collections::BTreeSet<String>,
 }
 
 impl ShiftLog {
@@ -407,12 +410,12 @@ impl ShiftLog {
                     )));
                 }
                 let open: Vec<Shift> = self
-                    .shifts
-                    .values()
-                    .filter(|s| s.is_open())
-                    .cloned()
+                    .open
+                    .iter()
+                    .filter_map(|id| self.shifts.get(id).cloned())
                     .collect();
                 let opened = Shift::open(shift.clone(), table, &open, stamp)?;
+                self.open.insert(shift.clone());
                 self.shifts.insert(shift, opened);
             }
             ShiftEvent::DealerChanged {
@@ -422,7 +425,10 @@ impl ShiftLog {
             } => self
                 .get(&shift)?
                 .change_dealer(&table, dealer.as_deref(), None, stamp)?,
-            ShiftEvent::ShiftClosed { shift } => self.get(&shift)?.close(&[], stamp)?,
+            ShiftEvent::ShiftClosed { shift } => {
+                self.get(&shift)?.close(&[], stamp)?;
+                self.open.remove(&shift);
+            }
             ShiftEvent::ShiftReportSigned {
                 shift,
                 digest,

@@ -236,6 +236,38 @@ fn the_log_replays_through_the_same_checks() {
             )
             .is_err()
     );
+    // Once the room's shift closes, a table's may open; then only that
+    // table is taken (the log keeps the open shifts apart from the rest).
+    let at = |id: &str, table: Option<&str>| ShiftEvent::ShiftOpened {
+        shift: id.into(),
+        table: table.map(Into::into),
+    };
+    twice
+        .apply(
+            ShiftEvent::ShiftClosed { shift: "a".into() },
+            stamp("t", "sam", 3),
+        )
+        .unwrap();
+    twice
+        .apply(at("b", Some("DHP-1")), stamp("t", "sam", 4))
+        .unwrap();
+    twice
+        .apply(at("c", Some("DHP-2")), stamp("t", "sam", 5))
+        .unwrap();
+    let clash = twice
+        .apply(at("d", Some("DHP-1")), stamp("t", "sam", 6))
+        .unwrap_err();
+    assert!(clash.to_string().contains("(b, opened by sam"), "{clash}");
+    assert!(twice.apply(at("e", None), stamp("t", "sam", 7)).is_err());
+    twice
+        .apply(
+            ShiftEvent::ShiftClosed { shift: "b".into() },
+            stamp("t", "sam", 8),
+        )
+        .unwrap();
+    twice
+        .apply(at("d", Some("DHP-1")), stamp("t", "sam", 9))
+        .unwrap();
     assert!(ShiftEvent::parse("shift_closed", "{\"shift\":\"s\",\"extra\":1}").is_err());
 }
 

@@ -371,7 +371,7 @@ pub async fn verify_in_parts(
     phase_done("staff accounts check");
     let problem = training::check(db, chain_head_seq, problem).await?;
     phase_done("training check");
-    let problem = shifts::check(db, chain_head_seq, problem).await?;
+    let problem = shifts::check(db, chain_head_seq, from, problem).await?;
     phase_done("shifts check");
     let (problem, tripoley_games) =
         crate::store::tripoley::replay::first_problem(db, chain_head_seq, problem).await?;
