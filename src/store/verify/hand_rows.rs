@@ -120,15 +120,23 @@ const SELECT_HAND_ROWS: &str = "SELECT id, table_id, dealer, status, version, \
 /// The number of a table's last hand opened before `from` (`$2`): the
 /// number its next hand follows. Read from that hand's row, which the
 /// verification that vouched for the log up to `from` checked, through
-/// `hands_by_table_number` walked down from the table's last number: only
-/// the hands opened since `from` (and any opened past the walked head) are
-/// passed over, each by its first record (`audit_log_by_hand`), so the
-/// read is bounded by what was written since the anchor, not by the log
-/// (counting the table's `hand_opened` records before `from` read every
-/// record before it: 10–50 s at 51 M records).
-const SELECT_NUMBER_BEFORE: &str = "SELECT h.number FROM hands h WHERE h.table_id = $1 \
-    AND (SELECT MIN(a.seq) FROM audit_log a WHERE a.hand_id = h.id) < $2 \
-    ORDER BY h.number DESC LIMIT 1";
+/// `hands_by_table_number` walked down from the table's last number,
+/// passing over the hands the replay saw opened since `from` (`$3`, a JSON
+/// array of ids) and any opened past the walked head (known by their first
+/// record, `audit_log_by_hand`): bounded by what was written since the
+/// anchor, not by the log. (Counting the table's `hand_opened` records
+/// before `from` read every record before it: 10–50 s at 51 M records.)
+fn number_before_sql(db: &Db) -> String {
+    let ids = match db {
+        Db::Sqlite(_) => "SELECT value FROM json_each($3)",
+        Db::Postgres(_) => "SELECT jsonb_array_elements_text(CAST($3 AS JSONB))",
+    };
+    format!(
+        "SELECT h.number FROM hands h WHERE h.table_id = $1 AND h.id NOT IN ({ids}) \
+         AND (SELECT MIN(a.seq) FROM audit_log a WHERE a.hand_id = h.id) < $2 \
+         ORDER BY h.number DESC LIMIT 1"
+    )
+}
 
 /// Gives every hand the log opened from `from` on its number: its place
 /// among its table's `hand_opened` records in seq order, after the
@@ -171,17 +179,18 @@ pub(super) async fn first_problem(
     let whole_log = from <= 1;
     let mut before: HashMap<String, i64> = HashMap::new();
     if !whole_log {
-        let mut tables: Vec<&str> = expected
-            .values()
-            .filter(|e| e.opened_seq >= from)
-            .map(|e| e.table.as_str())
-            .collect();
-        tables.sort_unstable();
-        tables.dedup();
-        for table in tables {
-            let number: Option<i64> = on_pool!(db, |pool| sqlx::query(SELECT_NUMBER_BEFORE)
+        let mut opened_since: HashMap<&str, Vec<&str>> = HashMap::new();
+        for (id, e) in expected.iter().filter(|(_, e)| e.opened_seq >= from) {
+            opened_since.entry(e.table.as_str()).or_default().push(id);
+        }
+        let sql = number_before_sql(db);
+        for (table, ids) in opened_since {
+            let ids = serde_json::to_string(&ids)
+                .map_err(|e| StoreError::Internal(format!("hand ids as JSON: {e}")))?;
+            let number: Option<i64> = on_pool!(db, |pool| sqlx::query(&sql)
                 .bind(table)
                 .bind(from)
+                .bind(&ids)
                 .fetch_optional(pool)
                 .await?
                 .map(|r| r.get(0)));

@@ -271,10 +271,18 @@ impl HandReplay {
             let seqs = (open.opened_seq, open.last_seq);
             expected.insert(id, Expected::of(&open.state, None, seqs, times));
         }
+        let started = std::time::Instant::now();
+        let took = |check: &str| {
+            let elapsed_ms = started.elapsed().as_millis() as u64;
+            tracing::debug!(elapsed_ms, "verify: projection: {check} done");
+        };
         let (search, expected) =
             super::hand_search::first_problem(db, expected, head_seq, from).await?;
+        took("search rows");
         let rows = super::hand_rows::first_problem(db, expected, head_seq, from).await?;
+        took("hand rows");
         let days = super::hand_days::first_problem(db, head_seq, from).await?;
+        took("day totals");
         Ok(earliest(earliest(rows, search), days))
     }
 }
