@@ -178,7 +178,10 @@ impl Db {
     /// and every hour on the hand writer's own connection, between its
     /// batches, so it never waits for the writer's lock nor holds it
     /// against the writer (`sqlite_writer.rs`). PostgreSQL's autovacuum keeps
-    /// its own; `ANALYZE` here is for a bulk load (`pitbook bench`).
+    /// its own (and the visibility map the search's index-only reads need,
+    /// migration 0026); `VACUUM (ANALYZE)` here is for a bulk load
+    /// (`pitbook bench`), as autovacuum would leave the tables by the time
+    /// a room had written that many hands.
     pub async fn refresh_planner_stats(&self) -> Result<(), StoreError> {
         match self {
             Db::Sqlite(pool) => {
@@ -191,7 +194,9 @@ impl Db {
                     .await?;
             }
             Db::Postgres(pool) => {
-                sqlx::query("ANALYZE hands, hand_people, hand_days, person_names")
+                sqlx::query(
+                    "VACUUM (ANALYZE) hands, hand_people, hand_days, hand_amounts, person_names",
+                )
                     .execute(pool)
                     .await?;
             }
