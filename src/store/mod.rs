@@ -197,8 +197,8 @@ impl Db {
                 sqlx::query(
                     "VACUUM (ANALYZE) hands, hand_people, hand_days, hand_amounts, person_names",
                 )
-                    .execute(pool)
-                    .await?;
+                .execute(pool)
+                .await?;
             }
         }
         Ok(())

@@ -324,6 +324,101 @@ async fn verify_catches_a_tampered_shift_and_signature(backend: Backend) {
     }
 }
 
+/// From every record on, `audit verify` resumes the shifts as their rows
+/// stood before it and folds the shift records since: OK from every seq
+/// over shifts that overlap, change dealers, close and sign; a dealer
+/// change or a closing tampered is found from every seq up to its record.
+async fn verify_from_any_record_resumes_the_shifts(backend: Backend) {
+    let app = spawn_app(backend).await;
+    app.configured_table("T1", true).await;
+    app.configured_table("T2", true).await;
+    app.add_user("dana", Role::Dealer).await;
+    app.assign("T1", "dana").await;
+    app.assign("T2", "dana").await;
+    let open = |table: &'static str| {
+        let app = &app;
+        async move {
+            let (status, body) = post(app, "/api/v1/shifts", json!({"table": table})).await;
+            assert_eq!(status, 201, "{body}");
+            body["shift"]["id"].as_str().expect("id").to_string()
+        }
+    };
+    let change = |id: String, table: &'static str, dealer: Value| {
+        let app = &app;
+        async move {
+            let path = format!("/api/v1/shifts/{id}/dealers");
+            let (status, body) = post(app, &path, json!({"table": table, "dealer": dealer})).await;
+            assert_eq!(status, 200, "{body}");
+        }
+    };
+    let close = |id: String| {
+        let app = &app;
+        async move {
+            let path = format!("/api/v1/shifts/{id}/close");
+            let (status, body) = post(app, &path, json!({})).await;
+            assert_eq!(status, 200, "{body}");
+        }
+    };
+    let s1 = open("T1").await;
+    change(s1.clone(), "T1", json!("dana")).await;
+    post(&app, "/api/v1/hands", collecting_hand("T1", 300, &[40, 60])).await;
+    let s2 = open("T2").await;
+    post(&app, "/api/v1/hands", collecting_hand("T2", 200, &[50])).await;
+    close(s1.clone()).await;
+    change(s2.clone(), "T2", json!("dana")).await;
+    let s3 = open("T1").await;
+    change(s2.clone(), "T2", Value::Null).await;
+    close(s2.clone()).await;
+    post(&app, "/api/v1/hands", collecting_hand("T1", 300, &[40])).await;
+    let db = &app.database.db;
+    let head = pitbook::store::verify::anchor(db)
+        .await
+        .expect("head")
+        .expect("records")
+        .seq;
+    for from in 1..=head {
+        let report = pitbook::store::verify::verify(db, &test_key(), from, None)
+            .await
+            .expect("verify");
+        assert!(report.ok(), "from {from}: {report:?}");
+    }
+    assert!(!s3.is_empty());
+    let seq_of = |sql: String| async move {
+        match db {
+            pitbook::store::Db::Sqlite(pool) => sqlx::query_scalar(&sql).fetch_one(pool).await,
+            pitbook::store::Db::Postgres(pool) => sqlx::query_scalar(&sql).fetch_one(pool).await,
+        }
+        .expect(&sql)
+    };
+    let last_change: i64 = seq_of("SELECT MAX(seq) FROM shift_dealers".to_string()).await;
+    let s2_closed: i64 = seq_of(format!("SELECT closed_seq FROM shifts WHERE id = '{s2}'")).await;
+    for (statement, seq) in [
+        (
+            format!("UPDATE shift_dealers SET changed_by = 'mallory' WHERE seq = {last_change}"),
+            last_change,
+        ),
+        (
+            format!("UPDATE shifts SET closed_by = 'mallory' WHERE id = '{s2}'"),
+            s2_closed,
+        ),
+    ] {
+        tamper(db, &[&statement]).await;
+        for from in 1..=seq {
+            let report = pitbook::store::verify::verify(db, &test_key(), from, None)
+                .await
+                .expect("verify");
+            let problem = report.problem.expect("a problem");
+            assert_eq!(problem.seq, seq, "{statement}, from {from}: {problem:?}");
+            assert!(
+                problem.message.contains("stored as") && problem.message.contains("mallory"),
+                "{statement}, from {from}: {problem:?}"
+            );
+        }
+        let undo = statement.replace("'mallory'", "'test-admin'");
+        tamper(db, &[&undo]).await;
+    }
+}
+
 async fn the_pages_keep_a_refused_dealer_beside_its_field(backend: Backend) {
     let app = spawn_app(backend).await;
     app.configured_table("T1", false).await;
@@ -374,5 +469,6 @@ async fn the_pages_keep_a_refused_dealer_beside_its_field(backend: Backend) {
 on_both_databases!(
     a_shift_runs_and_its_report_adds_up,
     verify_catches_a_tampered_shift_and_signature,
+    verify_from_any_record_resumes_the_shifts,
     the_pages_keep_a_refused_dealer_beside_its_field
 );

@@ -228,6 +228,20 @@ impl Shift {
         self.closed.is_none()
     }
 
+    /// The shift as its records before `seq` left it (None: opened at or
+    /// after `seq`): what a verification from an anchor resumes from.
+    pub fn as_of(mut self, seq: i64) -> Option<Shift> {
+        if self.opened.seq >= seq {
+            return None;
+        }
+        if self.closed.as_ref().is_some_and(|c| c.seq >= seq) {
+            self.closed = None;
+        }
+        self.dealers.retain(|d| d.stamp.seq < seq);
+        self.signatures.retain(|s| s.stamp.seq < seq);
+        Some(self)
+    }
+
     /// Whether hands at `table` belong to this shift while it is open.
     pub fn covers(&self, table: &str) -> bool {
         self.table.as_deref().is_none_or(|t| t == table)
@@ -475,6 +489,15 @@ impl ShiftLog {
             }
         }
         Ok(())
+    }
+
+    /// Takes in a shift as it stood (`Shift::as_of` an anchor), for a
+    /// replay of the records after it.
+    pub fn resume(&mut self, shift: Shift) {
+        if shift.is_open() {
+            self.open.insert(shift.id.clone());
+        }
+        self.shifts.insert(shift.id.clone(), shift);
     }
 
     fn get(&mut self, id: &str) -> Result<&mut Shift, ShiftRefusal> {

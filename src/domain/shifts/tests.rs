@@ -425,3 +425,69 @@ fn a_report_range_is_a_date_or_a_forward_span() {
         assert_eq!(e.field(), field, "{date:?} {from:?} {to:?}: {e}");
     }
 }
+
+#[test]
+fn a_shift_resumed_as_of_a_seq_replays_like_one_folded_from_its_start() {
+    let events = [
+        ShiftEvent::ShiftOpened {
+            shift: "s1".into(),
+            table: Some("DHP-1".into()),
+        },
+        ShiftEvent::DealerChanged {
+            shift: "s1".into(),
+            table: "DHP-1".into(),
+            dealer: Some("dana".into()),
+        },
+        ShiftEvent::DealerChanged {
+            shift: "s1".into(),
+            table: "DHP-1".into(),
+            dealer: Some("eli".into()),
+        },
+        ShiftEvent::ShiftClosed { shift: "s1".into() },
+        ShiftEvent::ShiftReportSigned {
+            shift: "s1".into(),
+            digest: "ab".repeat(32),
+            hands: 2,
+            drop: Money::parse("3.00").unwrap(),
+        },
+        ShiftEvent::ShiftOpened {
+            shift: "s2".into(),
+            table: Some("DHP-1".into()),
+        },
+    ];
+    let fold = |events: &[ShiftEvent], first_seq: i64, log: &mut ShiftLog| {
+        for (i, e) in events.iter().enumerate() {
+            let seq = first_seq + i as i64;
+            log.apply(e.clone(), stamp("2026-12-03T08:00:00Z", "sam", seq))
+                .unwrap();
+        }
+    };
+    let mut whole = ShiftLog::default();
+    fold(&events, 1, &mut whole);
+    // From every seq: the shift as it stood before it, then the rest.
+    for from in 1..=events.len() as i64 {
+        let mut resumed = ShiftLog::default();
+        for shift in whole.shifts.values() {
+            if let Some(s) = shift.clone().as_of(from) {
+                resumed.resume(s);
+            }
+        }
+        fold(&events[from as usize - 1..], from, &mut resumed);
+        assert_eq!(resumed.shifts, whole.shifts, "from {from}");
+        // The resumed log knows which shift is open: a third at DHP-1 clashes.
+        let clash = resumed.apply(
+            ShiftEvent::ShiftOpened {
+                shift: "s3".into(),
+                table: Some("DHP-1".into()),
+            },
+            stamp("t", "sam", 99),
+        );
+        assert!(clash.is_err(), "from {from}");
+    }
+    let s1 = whole.shifts["s1"].clone();
+    assert_eq!(s1.clone().as_of(1), None);
+    let at_3 = s1.clone().as_of(3).unwrap();
+    assert_eq!(at_3.dealers.len(), 1);
+    assert!(at_3.is_open() && at_3.signatures.is_empty());
+    assert_eq!(s1.clone().as_of(5).unwrap().closed.map(|c| c.seq), Some(4));
+}

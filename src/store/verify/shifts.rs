@@ -12,12 +12,12 @@
 //! correction or void of one of its hands came after the signature (the
 //! report is then superseded, which its page says).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::Problem;
 use super::training::compare;
 use crate::domain::shifts::report::standing;
-use crate::domain::shifts::{SHIFT_EVENTS, ShiftEvent, ShiftLog, Stamp};
+use crate::domain::shifts::{SHIFT_EVENTS, Shift, ShiftEvent, ShiftLog, Stamp};
 use crate::store::shifts::report::{On, of_shift};
 use crate::store::{Db, StoreError};
 
@@ -31,6 +31,42 @@ fn problem(seq: i64, message: String) -> Problem {
     }
 }
 
+/// The shift records of the PD rotation and the room's setting: few, read
+/// whole on every run (the state a rule after `--from` is checked against).
+const ROOM_EVENTS: [&str; 5] = [
+    "shifts_required_set",
+    "tppp_registered",
+    "tppp_marked",
+    "tppp_unmarked",
+    "pd_rotation_overridden",
+];
+
+fn quoted(kinds: &[&str]) -> String {
+    kinds
+        .iter()
+        .map(|k| format!("'{k}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The fold of the records and the rows it derives, as text by key.
+#[derive(Default)]
+struct Derived {
+    log: ShiftLog,
+    shifts: BTreeMap<String, (String, i64)>,
+    dealers: BTreeMap<String, (String, i64)>,
+    signatures: BTreeMap<String, (String, i64)>,
+    settings: BTreeMap<String, (String, i64)>,
+    tppps: BTreeMap<String, (String, i64)>,
+    marks: BTreeMap<String, (String, i64)>,
+    overrides: BTreeMap<String, (String, i64)>,
+}
+
+/// From an anchor (`from` > 1) the shifts are resumed as their rows stood
+/// before it (the verification that vouched for the log up to it checked
+/// them) and only the shift records since it are folded and compared, so
+/// the check reads what was written since the anchor, not years of shifts;
+/// the room's few records (`ROOM_EVENTS`) are folded whole every time.
 pub async fn check(
     db: &Db,
     head_seq: i64,
@@ -40,10 +76,16 @@ pub async fn check(
     if found.is_some() {
         return Ok(found);
     }
-    let kinds = SHIFT_EVENTS.map(|k| format!("'{k}'")).join(", ");
-    let records_sql = format!(
-        "SELECT seq, recorded_at, actor, event_type, payload FROM audit_log \
-         WHERE hand_id IS NULL AND event_type IN ({kinds}) ORDER BY seq"
+    let from = from.max(1);
+    let select = "SELECT seq, recorded_at, actor, event_type, payload FROM audit_log \
+                  WHERE hand_id IS NULL AND event_type IN";
+    let room_sql = format!(
+        "{select} ({}) AND seq < $1 ORDER BY seq",
+        quoted(&ROOM_EVENTS)
+    );
+    let since_sql = format!(
+        "{select} ({}) AND seq >= $1 ORDER BY seq",
+        quoted(&SHIFT_EVENTS)
     );
     // The rows first: a change committed after this read has its record
     // after the walked head, and is skipped.
@@ -57,27 +99,37 @@ pub async fn check(
         Option<String>,
         Option<i64>,
     );
-    let (shifts, dealers, signatures, settings, records, floor) = on_pool!(db, |pool| {
+    let (shifts, dealers, signatures, settings, (room, since), floor) = on_pool!(db, |pool| {
         let shifts: Vec<ShiftDbRow> = sqlx::query_as(
-            "SELECT id, table_id, opened_at, opened_by, opened_seq, closed_at, closed_by, closed_seq FROM shifts",
+            "SELECT id, table_id, opened_at, opened_by, opened_seq, closed_at, closed_by, closed_seq \
+             FROM shifts WHERE opened_seq >= $1 OR closed_seq >= $1",
         )
+        .bind(from)
         .fetch_all(pool)
         .await?;
         let dealers: Vec<(i64, String, String, Option<String>, String, String)> = sqlx::query_as(
-            "SELECT seq, shift_id, table_id, dealer, changed_at, changed_by FROM shift_dealers",
+            "SELECT seq, shift_id, table_id, dealer, changed_at, changed_by FROM shift_dealers \
+             WHERE seq >= $1",
         )
+        .bind(from)
         .fetch_all(pool)
         .await?;
         let signatures: Vec<(i64, String, String, i64, String, String, String)> = sqlx::query_as(
-            "SELECT seq, shift_id, digest, hands, drop_total, signed_at, signed_by FROM shift_signatures",
+            "SELECT seq, shift_id, digest, hands, drop_total, signed_at, signed_by \
+             FROM shift_signatures WHERE seq >= $1",
         )
+        .bind(from)
         .fetch_all(pool)
         .await?;
         let settings: Vec<(String, String, i64)> =
             sqlx::query_as("SELECT key, value, seq FROM room_settings")
                 .fetch_all(pool)
                 .await?;
-        let records: Vec<Record> = sqlx::query_as(&records_sql).fetch_all(pool).await?;
+        let room: Vec<Record> = sqlx::query_as(&room_sql).bind(from).fetch_all(pool).await?;
+        let since: Vec<Record> = sqlx::query_as(&since_sql)
+            .bind(from)
+            .fetch_all(pool)
+            .await?;
         let tppps: Vec<(String, String, String, String, String, i64)> = sqlx::query_as(
             "SELECT name, company, badge, registered_at, registered_by, registered_seq FROM tppps",
         )
@@ -96,130 +148,39 @@ pub async fn check(
             dealers,
             signatures,
             settings,
-            records,
+            (room, since),
             (tppps, marks, overrides),
         )
     });
-    let mut log = ShiftLog::default();
-    let mut derived_shifts: BTreeMap<String, (String, i64)> = BTreeMap::new();
-    let mut derived_dealers: BTreeMap<String, (String, i64)> = BTreeMap::new();
-    let mut derived_signatures: BTreeMap<String, (String, i64)> = BTreeMap::new();
-    let mut derived_settings: BTreeMap<String, (String, i64)> = BTreeMap::new();
-    let mut derived_tppps: BTreeMap<String, (String, i64)> = BTreeMap::new();
-    let mut derived_marks: BTreeMap<String, (String, i64)> = BTreeMap::new();
-    let mut derived_overrides: BTreeMap<String, (String, i64)> = BTreeMap::new();
-    for (seq, at, actor, event_type, payload) in records {
-        if seq > head_seq {
-            break;
-        }
-        let event = ShiftEvent::parse(&event_type, &payload)
-            .map_err(|e| problem(seq, format!("{event_type}: {e}")));
-        let event = match event {
-            Ok(e) => e,
-            Err(p) => return Ok(Some(p)),
-        };
-        let stamp = Stamp {
-            at: at.clone(),
-            by: actor.clone(),
-            seq,
-        };
-        let row = |v: &str| (v.to_string(), seq);
-        match &event {
-            ShiftEvent::DealerChanged {
-                shift,
-                table,
-                dealer,
-            } => {
-                let d = dealer.clone().unwrap_or_else(|| "NULL".into());
-                derived_dealers.insert(
-                    seq.to_string(),
-                    row(&format!("{shift}|{table}|{d}|{at}|{actor}")),
-                );
-            }
-            ShiftEvent::ShiftReportSigned {
-                shift,
-                digest,
-                hands,
-                drop,
-            } => {
-                derived_signatures.insert(
-                    seq.to_string(),
-                    row(&format!(
-                        "{shift}|{digest}|{hands}|{}|{at}|{actor}",
-                        drop.to_canonical()
-                    )),
-                );
-            }
-            ShiftEvent::ShiftsRequiredSet { required } => {
-                derived_settings.insert("shifts_required".into(), row(&required.to_string()));
-            }
-            ShiftEvent::PdRotationOverridden { table, reason } => {
-                derived_overrides.insert(
-                    seq.to_string(),
-                    row(&format!("{table}|{reason}|{at}|{actor}")),
-                );
-            }
-            _ => {}
-        }
-        let registered = matches!(event, ShiftEvent::TpppRegistered { .. });
-        let marked_table = match &event {
-            ShiftEvent::TpppMarked { table, .. } | ShiftEvent::TpppUnmarked { table, .. } => {
-                Some(table.clone())
-            }
-            _ => None,
-        };
-        let id = match &event {
-            ShiftEvent::ShiftOpened { shift, .. } | ShiftEvent::ShiftClosed { shift } => {
-                Some(shift.clone())
-            }
-            _ => None,
-        };
-        if let Err(e) = log.apply(event, stamp) {
-            return Ok(Some(problem(
-                seq,
-                format!("{event_type} breaks a shift rule: {e}"),
-            )));
-        }
-        if registered && let Some(t) = log.tppps.last() {
-            derived_tppps.insert(
-                t.name.clone(),
-                row(&format!(
-                    "{}|{}|{}|{}|{}",
-                    t.company, t.badge, t.registered.at, t.registered.by, t.registered.seq
-                )),
-            );
-        }
-        if let Some(table) = marked_table {
-            let names: Vec<&String> = log
-                .marks
-                .iter()
-                .filter(|(t, _)| *t == table)
-                .map(|(_, n)| n)
-                .collect();
-            if names.is_empty() {
-                derived_marks.remove(&table);
-            } else {
-                let text = serde_json::to_string(&names).unwrap_or_default();
-                derived_marks.insert(table, row(&text));
-            }
-        }
-        if let Some(id) = id
-            && let Some(s) = log.shifts.get(&id)
-        {
-            let closed = s.closed.as_ref().map_or_else(
-                || "NULL|NULL|NULL".to_string(),
-                |c| format!("{}|{}|{}", c.at, c.by, c.seq),
-            );
-            let text = format!(
-                "{}|{}|{}|{}|{closed}",
-                s.table.as_deref().unwrap_or("NULL"),
-                s.opened.at,
-                s.opened.by,
-                s.opened.seq
-            );
-            derived_shifts.insert(id, (text, seq));
+    let mut derived = Derived::default();
+    for record in room {
+        if let Err(p) = derived.fold(record) {
+            return Ok(Some(p));
         }
     }
+    if from > 1 {
+        for shift in shifts_at(db, from, &since).await? {
+            derived.log.resume(shift);
+        }
+    }
+    for record in since {
+        if record.0 > head_seq {
+            break;
+        }
+        if let Err(p) = derived.fold(record) {
+            return Ok(Some(p));
+        }
+    }
+    let Derived {
+        log,
+        shifts: derived_shifts,
+        dealers: derived_dealers,
+        signatures: derived_signatures,
+        settings: derived_settings,
+        tppps: derived_tppps,
+        marks: derived_marks,
+        overrides: derived_overrides,
+    } = derived;
     let shift_rows: BTreeMap<String, String> = shifts
         .into_iter()
         .map(|(id, table, oa, ob, os, ca, cb, cs)| {
@@ -320,4 +281,147 @@ pub async fn check(
         }
     }
     Ok(None)
+}
+
+impl Derived {
+    /// Folds one record through the core and notes the rows it derives.
+    fn fold(&mut self, (seq, at, actor, event_type, payload): Record) -> Result<(), Problem> {
+        let event = ShiftEvent::parse(&event_type, &payload)
+            .map_err(|e| problem(seq, format!("{event_type}: {e}")))?;
+        let stamp = Stamp {
+            at: at.clone(),
+            by: actor.clone(),
+            seq,
+        };
+        let row = |v: &str| (v.to_string(), seq);
+        match &event {
+            ShiftEvent::DealerChanged {
+                shift,
+                table,
+                dealer,
+            } => {
+                let d = dealer.clone().unwrap_or_else(|| "NULL".into());
+                self.dealers.insert(
+                    seq.to_string(),
+                    row(&format!("{shift}|{table}|{d}|{at}|{actor}")),
+                );
+            }
+            ShiftEvent::ShiftReportSigned {
+                shift,
+                digest,
+                hands,
+                drop,
+            } => {
+                self.signatures.insert(
+                    seq.to_string(),
+                    row(&format!(
+                        "{shift}|{digest}|{hands}|{}|{at}|{actor}",
+                        drop.to_canonical()
+                    )),
+                );
+            }
+            ShiftEvent::ShiftsRequiredSet { required } => {
+                self.settings
+                    .insert("shifts_required".into(), row(&required.to_string()));
+            }
+            ShiftEvent::PdRotationOverridden { table, reason } => {
+                self.overrides.insert(
+                    seq.to_string(),
+                    row(&format!("{table}|{reason}|{at}|{actor}")),
+                );
+            }
+            _ => {}
+        }
+        let registered = matches!(event, ShiftEvent::TpppRegistered { .. });
+        let marked_table = match &event {
+            ShiftEvent::TpppMarked { table, .. } | ShiftEvent::TpppUnmarked { table, .. } => {
+                Some(table.clone())
+            }
+            _ => None,
+        };
+        let id = match &event {
+            ShiftEvent::ShiftOpened { shift, .. } | ShiftEvent::ShiftClosed { shift } => {
+                Some(shift.clone())
+            }
+            _ => None,
+        };
+        if let Err(e) = self.log.apply(event, stamp) {
+            return Err(problem(
+                seq,
+                format!("{event_type} breaks a shift rule: {e}"),
+            ));
+        }
+        if registered && let Some(t) = self.log.tppps.last() {
+            self.tppps.insert(
+                t.name.clone(),
+                row(&format!(
+                    "{}|{}|{}|{}|{}",
+                    t.company, t.badge, t.registered.at, t.registered.by, t.registered.seq
+                )),
+            );
+        }
+        if let Some(table) = marked_table {
+            let names: Vec<&String> = self
+                .log
+                .marks
+                .iter()
+                .filter(|(t, _)| *t == table)
+                .map(|(_, n)| n)
+                .collect();
+            if names.is_empty() {
+                self.marks.remove(&table);
+            } else {
+                let text = serde_json::to_string(&names).unwrap_or_default();
+                self.marks.insert(table, row(&text));
+            }
+        }
+        if let Some(id) = id
+            && let Some(s) = self.log.shifts.get(&id)
+        {
+            let closed = s.closed.as_ref().map_or_else(
+                || "NULL|NULL|NULL".to_string(),
+                |c| format!("{}|{}|{}", c.at, c.by, c.seq),
+            );
+            let text = format!(
+                "{}|{}|{}|{}|{closed}",
+                s.table.as_deref().unwrap_or("NULL"),
+                s.opened.at,
+                s.opened.by,
+                s.opened.seq
+            );
+            self.shifts.insert(id, (text, seq));
+        }
+        Ok(())
+    }
+}
+
+/// The shifts as they stood before `from` that the records since it need:
+/// those open then (a shift opening is checked against them) and those the
+/// records name (a late signature), each from its rows (`Shift::as_of`).
+async fn shifts_at(db: &Db, from: i64, since: &[Record]) -> Result<Vec<Shift>, StoreError> {
+    let sql =
+        "SELECT id FROM shifts WHERE opened_seq < $1 AND (closed_seq IS NULL OR closed_seq >= $1)";
+    let mut ids: BTreeSet<String> = on_pool!(db, |pool| sqlx::query_scalar(sql)
+        .bind(from)
+        .fetch_all(pool)
+        .await?)
+    .into_iter()
+    .collect();
+    for (_, _, _, event_type, payload) in since {
+        if let Ok(
+            ShiftEvent::DealerChanged { shift, .. }
+            | ShiftEvent::ShiftClosed { shift }
+            | ShiftEvent::ShiftReportSigned { shift, .. },
+        ) = ShiftEvent::parse(event_type, payload)
+        {
+            ids.insert(shift);
+        }
+    }
+    let mut shifts = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(shift) = crate::store::shifts::load(db, &id).await? {
+            shifts.extend(shift.as_of(from));
+        }
+    }
+    Ok(shifts)
 }
