@@ -34,6 +34,7 @@ pub mod metric {
     pub const COMMANDS_REFUSED: &str = "pitbook_commands_refused_total";
     pub const BATCH_COMMANDS: &str = "pitbook_group_commit_commands";
     pub const COMMIT_SECONDS: &str = "pitbook_group_commit_seconds";
+    pub const COMMIT_PHASE_SECONDS: &str = "pitbook_group_commit_phase_seconds";
     pub const LOGIN_FAILURES: &str = "pitbook_login_failures_total";
     pub const LOGIN_THROTTLED: &str = "pitbook_login_throttled_total";
     pub const CHAIN_HEAD_SEQ: &str = "pitbook_audit_chain_head_seq";

@@ -52,6 +52,7 @@ pub fn handle() -> &'static PrometheusHandle {
         let builder = PrometheusBuilder::new();
         let builder = buckets(builder, HTTP_SECONDS, SECONDS_BUCKETS);
         let builder = buckets(builder, COMMIT_SECONDS, SECONDS_BUCKETS);
+        let builder = buckets(builder, COMMIT_PHASE_SECONDS, SECONDS_BUCKETS);
         let builder = buckets(builder, BATCH_COMMANDS, BATCH_BUCKETS);
         let handle = builder
             .install_recorder()

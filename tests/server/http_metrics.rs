@@ -97,6 +97,14 @@ async fn a_scrape_shows_requests_hands_refusals_logins_and_the_chain(backend: Ba
         let value = sample(&text, series).unwrap_or_else(|| panic!("no {series} in:\n{text}"));
         assert!(value >= 1.0, "{series} {value}");
     }
+    // On PostgreSQL, where the batch's time went, phase by phase.
+    if let Backend::Postgres = backend {
+        for phase in ["lock_wait", "reads", "commands", "writes", "commit"] {
+            let series = format!("pitbook_group_commit_phase_seconds_count{{phase=\"{phase}\"}}");
+            let count = sample(&text, &series).unwrap_or_else(|| panic!("no {series} in:\n{text}"));
+            assert!(count >= 1.0, "{series} {count}");
+        }
+    }
     // The chain as the database holds it (another test's scrape may set
     // the gauges between ours and its render: only their presence).
     assert!(

@@ -206,7 +206,9 @@ async fn try_batch(
     queue: &mut mpsc::Receiver<Job>,
     cache: &mut OpenHands,
 ) -> Result<Vec<Reply>, StoreError> {
+    let mut phases = Phases::start();
     let mut tx = begin_write(db).await?;
+    phases.done("lock_wait");
     while batch.len() < BATCH_COMMANDS_MAX {
         match queue.try_recv() {
             Ok(job) => batch.push(job),
@@ -218,6 +220,7 @@ async fn try_batch(
         .map(|job| (job.hand_id.as_deref(), &job.command))
         .collect();
     let mut reads = BatchReads::prefetch(&mut tx, &commands).await?;
+    phases.done("reads");
     let mut replies = Vec::with_capacity(batch.len());
     for (hand_id, command) in commands {
         match execute_in(&mut tx, key, clock, hand_id, command, cache, &mut reads).await {
@@ -226,7 +229,30 @@ async fn try_batch(
             reply => replies.push(reply),
         }
     }
+    phases.done("commands");
     reads.flush(&mut tx).await?;
+    phases.done("writes");
     tx.commit().await?;
+    phases.done("commit");
     Ok(replies)
+}
+
+/// Where a group commit's time goes (docs/metrics.md): waiting for the
+/// chain's lock (another instance's batch), the batch's reads, its
+/// commands (each hand's events and the rules), its writes, the commit.
+/// Only the first is spent outside the chain's critical section.
+struct Phases(std::time::Instant);
+
+impl Phases {
+    fn start() -> Phases {
+        Phases(std::time::Instant::now())
+    }
+
+    fn done(&mut self, phase: &'static str) {
+        use crate::telemetry::metric as m;
+        let now = std::time::Instant::now();
+        metrics::histogram!(m::COMMIT_PHASE_SECONDS, "phase" => phase)
+            .record((now - self.0).as_secs_f64());
+        self.0 = now;
+    }
 }
