@@ -5,7 +5,9 @@
 # with the CLI, then examples/load.rs driving complete 7-seat hands with the
 # tables spread over the N instances (table k through instance k mod N);
 # the servers are stopped, `pitbook audit verify` runs, and the database is
-# dropped. Prints the aggregate complete hands/s for each N.
+# dropped. Prints the aggregate complete hands/s for each N, and where the
+# instances' group commits spent their time (the phases of
+# `pitbook_group_commit_phase_seconds`, scraped from each before it stops).
 #
 #   scripts/load-test-instances.sh                      # N = 1 2 3, 2000 hands, 24 tables
 #   INSTANCES="1 3" HANDS=4000 TABLES=48 scripts/load-test-instances.sh
@@ -60,8 +62,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-export PITBOOK_AUDIT_KEY
+export PITBOOK_AUDIT_KEY PITBOOK_METRICS_TOKEN
 PITBOOK_AUDIT_KEY=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+PITBOOK_METRICS_TOKEN=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 echo "$(nproc) CPUs shared by PostgreSQL, the instances and the load generator; $PROFILE build"
 echo "load: $TABLES tables, $HANDS hands (+$WARMUP warm-up), $LOAD_THREADS generator thread(s), server log $SERVER_LOG"
 
@@ -97,6 +100,17 @@ for n in $INSTANCES; do
     out=$work/load-$n.out
     PITBOOK_TOKEN=$token "$load" "${urls[@]}" --tables "$TABLES" --hands "$HANDS" \
         --warmup "$WARMUP" --threads "$LOAD_THREADS" | tee "$out" || status=1
+    # Every instance's group commits, phase by phase: seconds in all, and
+    # the share of the time the chain's lock was held (all but lock_wait).
+    for url in "${urls[@]}"; do
+        [[ $url == --url ]] && continue
+        curl -s -H "Authorization: Bearer $PITBOOK_METRICS_TOKEN" "$url/metrics"
+    done | awk '/^pitbook_group_commit_phase_seconds_sum/ {
+            match($0, /phase="[a-z_]*"/); phase = substr($0, RSTART + 7, RLENGTH - 8); s[phase] += $2 }
+        /^pitbook_group_commit_phase_seconds_count\{phase="commit"\}/ { batches += $2 }
+        END { if (batches == 0) exit
+            printf "group commits: %d batches; seconds by phase:", batches
+            for (p in s) printf " %s %.1f", p, s[p]; printf "\n" }' || true
     stop_servers
     cat "$work"/server-"$n"-*.log | grep -E '"level":"(ERROR|WARN)"' | grep -v 'first start' | head -n 5 >&2 || true
     if "$bin" audit verify >"$work/verify-$n.out" 2>>"$work/cli.log"; then
