@@ -11,6 +11,25 @@ fn stamp(at: &str, by: &str, seq: i64) -> Stamp {
     }
 }
 
+/// A dealer taking DHP-1's box in `shift`.
+fn dealer_at_dhp1(shift: &str, dealer: &str) -> ShiftEvent {
+    ShiftEvent::DealerChanged {
+        shift: shift.into(),
+        table: "DHP-1".into(),
+        dealer: Some(dealer.into()),
+    }
+}
+
+/// `shift`'s report signed: two hands, a drop of 3.00.
+fn signed(shift: &str) -> ShiftEvent {
+    ShiftEvent::ShiftReportSigned {
+        shift: shift.into(),
+        digest: "ab".repeat(32),
+        hands: 2,
+        drop: Money::parse("3.00").unwrap(),
+    }
+}
+
 fn room_shift() -> Shift {
     Shift::open(
         "s1".into(),
@@ -178,18 +197,9 @@ fn the_log_replays_through_the_same_checks() {
             shift: "s1".into(),
             table: None,
         },
-        ShiftEvent::DealerChanged {
-            shift: "s1".into(),
-            table: "DHP-1".into(),
-            dealer: Some("dana".into()),
-        },
+        dealer_at_dhp1("s1", "dana"),
         ShiftEvent::ShiftClosed { shift: "s1".into() },
-        ShiftEvent::ShiftReportSigned {
-            shift: "s1".into(),
-            digest: "ab".repeat(32),
-            hands: 2,
-            drop: Money::parse("3.00").unwrap(),
-        },
+        signed("s1"),
     ];
     for (i, e) in events.into_iter().enumerate() {
         let parsed = ShiftEvent::parse(e.type_name(), &e.payload().to_string()).unwrap();
@@ -201,12 +211,7 @@ fn the_log_replays_through_the_same_checks() {
     let s1 = &log.shifts["s1"];
     assert_eq!(s1.signature().map(|s| s.hands), Some(2));
     // The same digest signed again (nothing changed since): refused.
-    let again = ShiftEvent::ShiftReportSigned {
-        shift: "s1".into(),
-        digest: "ab".repeat(32),
-        hands: 2,
-        drop: Money::parse("3.00").unwrap(),
-    };
+    let again = signed("s1");
     let refused = log
         .apply(again, stamp("2026-12-03T09:00:00Z", "sam", 9))
         .unwrap_err();
@@ -433,23 +438,10 @@ fn a_shift_resumed_as_of_a_seq_replays_like_one_folded_from_its_start() {
             shift: "s1".into(),
             table: Some("DHP-1".into()),
         },
-        ShiftEvent::DealerChanged {
-            shift: "s1".into(),
-            table: "DHP-1".into(),
-            dealer: Some("dana".into()),
-        },
-        ShiftEvent::DealerChanged {
-            shift: "s1".into(),
-            table: "DHP-1".into(),
-            dealer: Some("eli".into()),
-        },
+        dealer_at_dhp1("s1", "dana"),
+        dealer_at_dhp1("s1", "eli"),
         ShiftEvent::ShiftClosed { shift: "s1".into() },
-        ShiftEvent::ShiftReportSigned {
-            shift: "s1".into(),
-            digest: "ab".repeat(32),
-            hands: 2,
-            drop: Money::parse("3.00").unwrap(),
-        },
+        signed("s1"),
         ShiftEvent::ShiftOpened {
             shift: "s2".into(),
             table: Some("DHP-1".into()),
