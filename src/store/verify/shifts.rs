@@ -8,9 +8,10 @@
 //! (`shifts`, `shift_dealers`, `shift_signatures`, `room_settings`,
 //! `tppps`, `card_tables.tppps`, `rotation_overrides`)
 //! compared with the fold as text, and every signed report (from an
-//! anchor: every report signed since it) computed again from its hands: a digest that no longer matches is a problem unless a
-//! correction or void of one of its hands came after the signature (the
-//! report is then superseded, which its page says).
+//! anchor: every report signed since it) computed again from its hands:
+//! a digest that no longer matches is a problem unless a correction or
+//! void of one of its hands came after the signature (the report is then
+//! superseded, which its page says).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -424,4 +425,30 @@ async fn shifts_at(db: &Db, from: i64, since: &[Record]) -> Result<Vec<Shift>, S
         }
     }
     Ok(shifts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shift record kind is either one shift's (folded from the
+    /// anchor on, its shift resumed from its rows) or the room's (folded
+    /// whole): a new room kind missing from `ROOM_EVENTS` would lose its
+    /// state before an anchor.
+    #[test]
+    fn every_kind_not_of_one_shift_is_read_whole() {
+        let one_shift = [
+            "shift_opened",
+            "dealer_changed",
+            "shift_closed",
+            "shift_report_signed",
+        ];
+        for kind in SHIFT_EVENTS {
+            assert!(
+                one_shift.contains(&kind) != ROOM_EVENTS.contains(&kind),
+                "{kind}"
+            );
+        }
+        assert!(ROOM_EVENTS.iter().all(|k| SHIFT_EVENTS.contains(k)));
+    }
 }
