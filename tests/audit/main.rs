@@ -18,3 +18,4 @@ mod cli_audit_csv;
 mod cli_backup;
 mod migration_settlement_seq;
 mod migration_upgrades;
+mod upgrade_template;

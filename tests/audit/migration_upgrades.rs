@@ -6,15 +6,23 @@
 //! What each step holds: step 1 (`pitbook_meta`) only its own row; step 2
 //! (the audit log) the key's registration, the chain's first record; every
 //! step from 3 (staff accounts) on one more account and its `user_added`
-//! record. Both go through the app's own store functions, whose statements
-//! touch only `pitbook_meta`, `audit_log` and `staff_users`, tables no
-//! later migration alters; hands are not written at old schemas (their
-//! writers need the later projections).
+//! record, through the app's own store functions, whose statements touch
+//! only `pitbook_meta`, `audit_log` and `staff_users`, tables no later
+//! migration alters; and every step from 5 (card tables) on a table of its
+//! own with three hands — closed and corrected, voided, open — copied from
+//! ones the app wrote at the newest schema, each row with the columns that
+//! step's schema has (upgrade_template.rs). After the last migration each
+//! copied row must be the app's own again, and the chain verifies.
 
 use crate::common::{Backend, TEST_KEY_HEX, TestDb, test_key, verify_split_every_way};
+use crate::upgrade_template::{Copy, Template, columns, read_rows};
 use pitbook::domain::staff::Role;
 use pitbook::store::{self, Db};
 use sqlx::Row;
+
+/// The migration that creates `card_tables`: hands are written from its
+/// step on (a hand's table is recorded by then).
+const FIRST_WITH_CARD_TABLES: i64 = 5;
 
 const ROLES: [Role; 5] = [
     Role::Admin,
@@ -97,8 +105,10 @@ async fn every_earlier_schema_upgrades_and_its_chain_verifies(backend: Backend) 
     let all = store::migrator(store_backend(backend));
     let versions: Vec<i64> = all.migrations.iter().map(|m| m.version).collect();
     assert!(versions.len() >= 3, "{versions:?}");
+    let template = Template::make(backend).await;
 
     let mut usernames = Vec::new();
+    let mut copies: Vec<Copy> = Vec::new();
     for (i, &version) in versions.iter().enumerate() {
         let step = first(store_backend(backend), i + 1);
         match db {
@@ -128,6 +138,9 @@ async fn every_earlier_schema_upgrades_and_its_chain_verifies(backend: Backend) 
                 .await
                 .unwrap_or_else(|e| panic!("an account at {version}: {e:?}"));
                 usernames.push(username);
+                if version >= FIRST_WITH_CARD_TABLES {
+                    copies.push(template.copy_into(db, &key, version).await);
+                }
             }
         }
     }
@@ -138,7 +151,29 @@ async fn every_earlier_schema_upgrades_and_its_chain_verifies(backend: Backend) 
     assert_eq!(migrations_table(&opened).await, before);
     opened.close().await;
 
-    let records = 1 + usernames.len() as i64;
+    // What the migrations and the backfill made of each copy is what the
+    // app wrote.
+    for table in template.tables() {
+        let newest: Vec<String> = columns(db, &table).await.into_keys().collect();
+        let (upgraded, expected) = (
+            read_rows(db, &table, &newest).await,
+            Copy::expected(&copies, &template, &table),
+        );
+        assert_eq!(upgraded.len(), expected.len(), "{table}: rows");
+        for (got, want) in upgraded.iter().zip(&expected) {
+            let differing: Vec<_> = want
+                .iter()
+                .filter(|(column, value)| got.get(*column) != Some(value))
+                .map(|(column, value)| (column, value, got.get(column)))
+                .collect();
+            assert!(
+                differing.is_empty(),
+                "{table}: (column, the app's, upgraded) {differing:?} in {want:?}"
+            );
+        }
+    }
+
+    let records = 1 + (usernames.len() + copies.len() * template.record_count()) as i64;
     assert_eq!(
         scalar_i64(db, "SELECT COUNT(*) FROM audit_log").await,
         records
