@@ -16,7 +16,7 @@
 // after e2e.mjs changed it), PITBOOK_OUT_DIR.
 
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { failFast, launch } from './chromium.mjs';
 
 const BASE = process.env.PITBOOK_URL;
 const PASSWORD = process.env.PITBOOK_ADMIN_PASSWORD;
@@ -24,10 +24,7 @@ const OUT = process.env.PITBOOK_OUT_DIR || 'target/browser';
 if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(BASE || '')) throw new Error('PITBOOK_URL must be http://127.0.0.1:PORT');
 
 class Mismatch extends Error {}
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+const browser = await launch();
 let page;
 let current = 'start';
 const problems = [];
@@ -36,6 +33,7 @@ async function session(options) {
   const context = await browser.newContext(options);
   context.setDefaultTimeout(15_000);
   page = await context.newPage();
+  failFast(page);
   page.on('pageerror', (e) => problems.push(`page error at ${page.url()}: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console error at ${page.url()}: ${m.text()}`));
   await page.goto(`${BASE}/login`);

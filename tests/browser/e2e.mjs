@@ -11,7 +11,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { failFast, launch } from './chromium.mjs';
 
 const BASE = must('PITBOOK_URL');
 const ONE_TIME = must('PITBOOK_ADMIN_PASSWORD');
@@ -84,22 +84,12 @@ async function atStep(page, heading) {
   await expectText(page.locator('h2#step'), heading, 'the hand step');
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless=new',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-dev-shm-usage',
-    '--disable-background-networking',
-    '--no-first-run',
-  ],
-  timeout: STEP_TIMEOUT,
-});
+const browser = await launch({ timeout: STEP_TIMEOUT });
 const context = await browser.newContext({ viewport: { width: 1024, height: 1200 } });
 context.setDefaultTimeout(STEP_TIMEOUT);
 context.setDefaultNavigationTimeout(STEP_TIMEOUT);
 const page = await context.newPage();
+failFast(page);
 
 page.on('console', (msg) => {
   if (msg.type() === 'error') problems.push(`console error at ${page.url()}: ${msg.text()}`);

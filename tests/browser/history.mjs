@@ -18,7 +18,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { failFast, launch } from './chromium.mjs';
 
 const BASE = process.env.PITBOOK_URL;
 const PASSWORD = process.env.PITBOOK_ADMIN_PASSWORD;
@@ -26,13 +26,11 @@ const OUT = process.env.PITBOOK_OUT_DIR || 'target/browser';
 if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(BASE || '')) throw new Error('PITBOOK_URL must be http://127.0.0.1:PORT');
 
 class Mismatch extends Error {}
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+const browser = await launch();
 const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, acceptDownloads: true });
 context.setDefaultTimeout(15_000);
 const page = await context.newPage();
+failFast(page);
 const problems = [];
 page.on('pageerror', (e) => problems.push(`page error at ${page.url()}: ${e.message}`));
 page.on('console', (m) => m.type() === 'error' && problems.push(`console error at ${page.url()}: ${m.text()}`));

@@ -9,13 +9,13 @@
 // Environment: PITBOOK_URL, PITBOOK_USER, PITBOOK_PASSWORD, FLOW.
 // Run by scripts/measure-dealer-hand.sh, which starts the server.
 
-import { chromium } from 'playwright-core';
+import { launch } from './chromium.mjs';
 
 const BASE = process.env.PITBOOK_URL;
 const FLOW = process.env.FLOW || 'after';
 if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(BASE || '')) throw new Error('PITBOOK_URL must be http://127.0.0.1:PORT');
 
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless=new', '--no-sandbox'] });
+const browser = await launch();
 const page = await (await browser.newContext({ viewport: { width: 1024, height: 768 } })).newPage();
 page.setDefaultTimeout(15_000);
 

@@ -29,7 +29,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium } from 'playwright-core';
+import { failFast, launch } from './chromium.mjs';
 
 const BASE = must('PITBOOK_URL');
 const ONE_TIME = must('PITBOOK_ADMIN_PASSWORD');
@@ -368,19 +368,21 @@ async function checkPage(page, { name, path }, width, failures) {
 
 async function main() {
   mkdirSync(OUT, { recursive: true });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const browser = await launch();
   const failures = [];
   try {
     // Signed out: the sign-in page.
     for (const width of WIDTHS) {
       const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
       const page = await context.newPage();
+      failFast(page);
       await checkPage(page, { name: 'sign in', path: '/login' }, width, failures);
       await context.close();
     }
     // bypassCSP: axe-core is injected as a script the pages' CSP would refuse.
     const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, bypassCSP: true });
     const page = await context.newPage();
+    failFast(page);
     await signIn(page, 'admin', ONE_TIME);
     if (new URL(page.url()).pathname === '/password') {
       // The first admin must choose a new password: the forced change page.

@@ -21,7 +21,9 @@
 #
 # Artefacts: target/browser/final.png (the final screen),
 # target/browser/pages/*.png (every page at both widths) and, on a failure,
-# target/browser/failure.png and the server's log.
+# target/browser/failure.png and the server's log, then the failing
+# script's errors again (a CI report shows only a log's end). Every script
+# starts chromium the same way (chromium.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -48,6 +50,9 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pitbook-browser.XXXXXX")
 log=$work/serve.log
+# The running script's errors, repeated after the server's log on a failure:
+# a CI report shows a log's end, and the server's log is long.
+errors=$work/script-errors.log
 server_pid=
 
 stop_server() {
@@ -64,6 +69,10 @@ cleanup() {
         cp "$log" "$out_dir/serve.log" 2>/dev/null || true
         echo "browser test: FAILED (exit $rc); the server's log follows (also in target/browser/serve.log)" >&2
         sed 's/one-time password [0-9a-f]*/one-time password …/' "$log" >&2 2>/dev/null || true
+        if [[ -s "$errors" ]]; then
+            echo "browser test: FAILED (exit $rc); the failing script's errors, as above:" >&2
+            tail -n 60 "$errors" >&2
+        fi
     fi
     rm -rf "$work"
     exit "$rc"
@@ -125,41 +134,32 @@ verify() {
     NO_COLOR=1 "$bin" audit verify --database-url "$db_url" --audit-key-file "$key_file"
 }
 
+# Runs tests/browser/SCRIPT against the server, signing in with PASSWORD.
+run_script() {
+    local script=$1 admin_password=$2
+    PITBOOK_URL=$base_url \
+        PITBOOK_ADMIN_PASSWORD=$admin_password \
+        PITBOOK_OUT_DIR=$out_dir \
+        node "tests/browser/$script" 2> >(tee "$errors" >&2)
+}
+
 start_server e2e
-PITBOOK_URL=$base_url \
-    PITBOOK_ADMIN_PASSWORD=$password \
-    PITBOOK_OUT_DIR=$out_dir \
-    node tests/browser/e2e.mjs
+run_script e2e.mjs "$password"
 # The dealer's hand by touch, by keyboard, Back then resubmit (issue 16),
 # on e2e's table; the admin's password is the one e2e.mjs set.
-PITBOOK_URL=$base_url \
-    PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
-    PITBOOK_OUT_DIR=$out_dir \
-    node tests/browser/dealer.mjs
+run_script dealer.mjs browser-test-passphrase-42
 # Reviewing the history (issue 17): search, a hand by number, replay, a
 # note, export — on the same server's hands.
-PITBOOK_URL=$base_url \
-    PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
-    PITBOOK_OUT_DIR=$out_dir \
-    node tests/browser/history.mjs
+run_script history.mjs browser-test-passphrase-42
 # Training a new dealer (issue 18): a trainee's practice drill wrong then
 # right on a phone, their progress, the side-by-side page.
-PITBOOK_URL=$base_url \
-    PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
-    PITBOOK_OUT_DIR=$out_dir \
-    node tests/browser/training.mjs
+run_script training.mjs browser-test-passphrase-42
 # A shift (issue 19): opened for DHP-1, two hands with a dealer change
 # between, closed and signed, the report's drop checked.
-PITBOOK_URL=$base_url \
-    PITBOOK_ADMIN_PASSWORD=browser-test-passphrase-42 \
-    PITBOOK_OUT_DIR=$out_dir \
-    node tests/browser/shifts.mjs
+run_script shifts.mjs browser-test-passphrase-42
 verify
 
 start_server pages
-PITBOOK_URL=$base_url \
-    PITBOOK_ADMIN_PASSWORD=$password \
-    PITBOOK_OUT_DIR=$out_dir \
-    node tests/browser/pages.mjs
+run_script pages.mjs "$password"
 verify
 echo "browser test: passed"

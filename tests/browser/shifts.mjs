@@ -14,7 +14,7 @@
 // Environment: PITBOOK_URL, PITBOOK_ADMIN_PASSWORD, PITBOOK_OUT_DIR.
 
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { failFast, launch } from './chromium.mjs';
 
 const BASE = process.env.PITBOOK_URL;
 const PASSWORD = process.env.PITBOOK_ADMIN_PASSWORD;
@@ -22,10 +22,7 @@ const OUT = process.env.PITBOOK_OUT_DIR || 'target/browser';
 if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(BASE || '')) throw new Error('PITBOOK_URL must be http://127.0.0.1:PORT');
 
 class Mismatch extends Error {}
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+const browser = await launch();
 const problems = [];
 let page;
 
@@ -76,6 +73,7 @@ async function playHand(bank, amount) {
 try {
   const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
   page = await context.newPage();
+  failFast(page);
   page.on('pageerror', (e) => problems.push(`page error at ${page.url()}: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && !/status of 4\d\d/.test(m.text()) && problems.push(`console error at ${page.url()}: ${m.text()}`));
   console.log(`shifts: chromium ${browser.version()} against ${BASE}`);

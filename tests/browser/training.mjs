@@ -16,7 +16,7 @@
 // Environment: PITBOOK_URL, PITBOOK_ADMIN_PASSWORD, PITBOOK_OUT_DIR.
 
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { failFast, launch } from './chromium.mjs';
 
 const BASE = process.env.PITBOOK_URL;
 const PASSWORD = process.env.PITBOOK_ADMIN_PASSWORD;
@@ -24,15 +24,13 @@ const OUT = process.env.PITBOOK_OUT_DIR || 'target/browser';
 if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(BASE || '')) throw new Error('PITBOOK_URL must be http://127.0.0.1:PORT');
 
 class Mismatch extends Error {}
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+const browser = await launch();
 const problems = [];
 let current = 'start';
 let page;
 
 function watch(p) {
+  failFast(p);
   p.on('pageerror', (e) => problems.push(`page error at ${p.url()}: ${e.message}`));
   p.on('console', (m) => m.type() === 'error' && problems.push(`console error at ${p.url()}: ${m.text()}`));
   return p;
