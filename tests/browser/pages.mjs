@@ -89,8 +89,8 @@ async function postForm(page, path, fields, scope = 'form', expected = 303) {
   return response.headers().location;
 }
 
-async function api(page, path, body, status = 201) {
-  const response = await page.request.post(`${BASE}${path}`, { data: body });
+async function api(page, path, body, status = 201, timeout = 30_000) {
+  const response = await page.request.post(`${BASE}${path}`, { data: body, timeout });
   if (response.status() !== status && response.status() !== 200) {
     throw new Error(`POST ${path}: ${response.status()} ${await response.text()}`);
   }
@@ -211,7 +211,12 @@ async function makeData(page) {
   // A room's own way, loaded (the Foxwoods file renamed), and its chart
   // with who loaded it; the load form refusing a file beside its text.
   const foxwoods = readFileSync('src/domain/double_hand_poker/house_way/ways/foxwoods.txt', 'utf8');
-  const loaded = await api(page, '/api/v1/house-ways', { text: foxwoods.replace('name foxwoods', 'name our-room-way') });
+  // Loading checks every rank pattern under the four joker and wheel rule
+  // sets: under a second in a release build, about 20 s in the debug build
+  // this test runs (two cores, other work running); the default 30 s
+  // timeout failed CI once.
+  const text = foxwoods.replace('name foxwoods', 'name our-room-way');
+  const loaded = await api(page, '/api/v1/house-ways', { text }, 201, 180_000);
   add('a loaded house way chart', `/tools/house-ways/${loaded.house_way}`);
   add('tables (with a loaded house way to choose)', '/tables');
   add('hand search', '/history');
