@@ -171,7 +171,7 @@ fn correction(rng: &mut Rng, _hand: &str) -> Value {
 /// A whole hand, opened to closed: the PD on seat 1, 1–8 wagers on seats
 /// 2–7 (past six, backline wagers), the collection, dice, every wagered
 /// seat's result, the steps confirmed in action order, the close.
-fn closed_hand(
+pub(super) fn closed_hand(
     rng: &mut Rng,
     table: &str,
     players: &[String],

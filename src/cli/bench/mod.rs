@@ -9,10 +9,14 @@
 //! 1–8 wagers a hand, some hands corrected and some voided afterwards.
 //! Their times are spread over `--weeks`: the writer takes a stepping clock
 //! (`store::audit::Clock`), one reading per command, ending now.
+//!
+//! `pitbook bench shifts` writes a room's shifts instead (`shifts.rs`), and
+//! `pitbook bench setter` times the house ways' setting (`setter.rs`).
 
 mod hands;
 mod queries;
 mod setter;
+mod shifts;
 
 use std::time::Instant;
 
@@ -32,6 +36,10 @@ pub enum BenchCommand {
     /// Set every seven-card hand by a house way's table, and a sample by
     /// the house way itself: settings a second (issue 20).
     Setter(setter::SetterArgs),
+    /// Write a room's shifts through the store, each with its dealer, its
+    /// hands and its signed report (the log `audit verify --from` a shift
+    /// back is measured on).
+    Shifts(shifts::ShiftsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -60,6 +68,7 @@ pub fn run(command: BenchCommand) -> Result<(), CliError> {
     match command {
         BenchCommand::Hands(args) => super::runtime()?.block_on(bench_hands(args)),
         BenchCommand::Setter(args) => setter::run(args),
+        BenchCommand::Shifts(args) => super::runtime()?.block_on(shifts::run(args)),
     }
 }
 
