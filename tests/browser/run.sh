@@ -21,8 +21,8 @@
 #
 # Artefacts: target/browser/final.png (the final screen),
 # target/browser/pages/*.png (every page at both widths) and, on a failure,
-# target/browser/failure.png and the server's log, then the failing
-# script's errors again (a CI report shows only a log's end). Every script
+# target/browser/failure.png and the server's log, then the end of the
+# failing script's output again (a CI report shows only a log's end). Every script
 # starts chromium the same way (chromium.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -50,9 +50,9 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pitbook-browser.XXXXXX")
 log=$work/serve.log
-# The running script's errors, repeated after the server's log on a failure:
-# a CI report shows a log's end, and the server's log is long.
-errors=$work/script-errors.log
+# The running script's output, its end repeated after the server's log on a
+# failure: a CI report shows a log's end, and the server's log is long.
+script_log=$work/script.log
 server_pid=
 
 stop_server() {
@@ -69,9 +69,9 @@ cleanup() {
         cp "$log" "$out_dir/serve.log" 2>/dev/null || true
         echo "browser test: FAILED (exit $rc); the server's log follows (also in target/browser/serve.log)" >&2
         sed 's/one-time password [0-9a-f]*/one-time password …/' "$log" >&2 2>/dev/null || true
-        if [[ -s "$errors" ]]; then
-            echo "browser test: FAILED (exit $rc); the failing script's errors, as above:" >&2
-            tail -n 60 "$errors" >&2
+        if [[ -s "$script_log" ]]; then
+            echo "browser test: FAILED (exit $rc); the end of the failing script's output, as above:" >&2
+            tail -n 60 "$script_log" >&2
         fi
     fi
     rm -rf "$work"
@@ -140,7 +140,7 @@ run_script() {
     PITBOOK_URL=$base_url \
         PITBOOK_ADMIN_PASSWORD=$admin_password \
         PITBOOK_OUT_DIR=$out_dir \
-        node "tests/browser/$script" 2> >(tee "$errors" >&2)
+        node "tests/browser/$script" 2>&1 | tee "$script_log"
 }
 
 start_server e2e
