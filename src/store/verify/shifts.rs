@@ -17,12 +17,18 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Problem;
 use super::training::compare;
-use crate::domain::shifts::report::standing;
-use crate::domain::shifts::{SHIFT_EVENTS, Shift, ShiftEvent, ShiftLog, Stamp};
+use crate::domain::shifts::report::{Report, standing};
+use crate::domain::shifts::{SHIFT_EVENTS, Shift, ShiftEvent, ShiftLog, Signature, Stamp};
 use crate::store::shifts::report::{On, of_shift};
 use crate::store::{Db, StoreError};
 
 type Record = (i64, String, String, String, String);
+
+/// Signed reports computed again at once, each reading its hands on up to
+/// two connections of the pool's 16: a year of a 48-table room is 52,560
+/// reports, about 2 ms each, one query at a time (BENCHMARKS.md, "A year
+/// of shifts before the anchor").
+const REPORTS_AT_ONCE: usize = 4;
 
 fn problem(seq: i64, message: String) -> Problem {
     Problem {
@@ -259,29 +265,48 @@ pub async fn check(
     // signed since it (the earlier ones were recomputed by the
     // verification that vouched for the log up to it, and a hand corrected
     // since only supersedes them), so years of shifts are not re-read.
+    // Computed a few at once, taken in order: the first problem is the
+    // same as one at a time would find.
+    let mut signed = Vec::new();
     for shift in log.shifts.values() {
-        let Some(signature) = shift.signature() else {
-            continue;
-        };
-        if signature.stamp.seq < from {
-            continue;
-        }
-        let now = shift.closed.as_ref().map_or("", |c| c.at.as_str());
-        let report = of_shift(&mut On::Db(db), shift, chrono_tz::UTC, now).await?;
-        if let crate::domain::shifts::report::Standing::Superseded { changed, .. } =
-            standing(shift, &report)
-            && changed.is_empty()
+        if let Some(signature) = shift.signature()
+            && signature.stamp.seq >= from
         {
-            return Ok(Some(problem(
-                signature.stamp.seq,
-                format!(
-                    "shift {}'s signed report no longer matches its hands (digest {} signed, {} now) and no correction or void came after the signature",
-                    shift.id, signature.digest, report.digest
-                ),
-            )));
+            signed.push((shift, signature));
+        }
+    }
+    for batch in signed.chunks(REPORTS_AT_ONCE) {
+        let again = batch
+            .iter()
+            .map(|&(shift, signature)| signed_report_again(db, shift, signature));
+        for (shift, signature, report) in futures_util::future::join_all(again).await {
+            let report = report?;
+            if let crate::domain::shifts::report::Standing::Superseded { changed, .. } =
+                standing(shift, &report)
+                && changed.is_empty()
+            {
+                return Ok(Some(problem(
+                    signature.stamp.seq,
+                    format!(
+                        "shift {}'s signed report no longer matches its hands (digest {} signed, {} now) and no correction or void came after the signature",
+                        shift.id, signature.digest, report.digest
+                    ),
+                )));
+            }
         }
     }
     Ok(None)
+}
+
+/// `shift`'s signed report computed again from its hands, as it closed.
+async fn signed_report_again<'a>(
+    db: &Db,
+    shift: &'a Shift,
+    signature: &'a Signature,
+) -> (&'a Shift, &'a Signature, Result<Report, StoreError>) {
+    let now = shift.closed.as_ref().map_or("", |c| c.at.as_str());
+    let report = of_shift(&mut On::Db(db), shift, chrono_tz::UTC, now).await;
+    (shift, signature, report)
 }
 
 impl Derived {
