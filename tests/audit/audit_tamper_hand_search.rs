@@ -16,7 +16,13 @@ const FIRST_HAND_LAST: i64 = 12;
 /// Hand #1's id, for the edits.
 const FIRST: &str = "(SELECT id FROM hands WHERE number = 1)";
 
-async fn command(app: &TestApp, hand: &str, version: u64, events: serde_json::Value) -> u64 {
+/// Sends `events` to `hand` at `version` (200 expected); the new version.
+pub(crate) async fn command(
+    app: &TestApp,
+    hand: &str,
+    version: u64,
+    events: serde_json::Value,
+) -> u64 {
     let body = json!({"idempotency_key": uuid::Uuid::new_v4().to_string(),
         "expected_version": version, "events": events});
     let (status, body, _) = app

@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::audit_tamper_hand_search::command;
 use crate::common::{Backend, TestApp, spawn_app};
 use pitbook::domain::common::audit::AuditKey;
 use pitbook::store::audit::{self, AuditRecord, NewRecord};
@@ -56,15 +57,6 @@ pub struct Copy {
     strings: Vec<(String, String)>,
     seqs: HashMap<i64, i64>,
     times: HashMap<String, String>,
-}
-
-async fn command(app: &TestApp, hand: &str, version: u64, events: serde_json::Value) {
-    let body = json!({"idempotency_key": uuid::Uuid::new_v4().to_string(),
-        "expected_version": version, "events": events});
-    let (status, body, _) = app
-        .post_json(&format!("/api/v1/hands/{hand}/commands"), &body)
-        .await;
-    assert_eq!(status, 200, "{body}");
 }
 
 /// Opens a hand with `events` after its `hand_opened`; its id and version.
