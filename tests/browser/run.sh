@@ -21,9 +21,9 @@
 #
 # Artefacts: target/browser/final.png (the final screen),
 # target/browser/pages/*.png (every page at both widths) and, on a failure,
-# target/browser/failure.png and the server's log, then the end of the
-# failing script's output again (a CI report shows only a log's end). Every script
-# starts chromium the same way (chromium.mjs).
+# target/browser/failure.png, the server's log and then the end of the
+# failing script's output again. Every script starts chromium the same way
+# (chromium.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
