@@ -66,7 +66,8 @@ async fn migrations_table(db: &Db) -> Vec<(i64, Vec<u8>, bool)> {
     }
 }
 
-async fn scalar_i64(db: &Db, sql: &str) -> i64 {
+/// One integer from `sql`.
+pub(crate) async fn scalar_i64(db: &Db, sql: &str) -> i64 {
     match db {
         Db::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
         Db::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,

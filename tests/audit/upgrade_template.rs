@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::audit_tamper_hand_search::command;
 use crate::common::{Backend, TestApp, spawn_app};
+use crate::migration_upgrades::scalar_i64;
 use pitbook::domain::common::audit::AuditKey;
 use pitbook::store::audit::{self, AuditRecord, NewRecord};
 use pitbook::store::{Db, WriteTx};
@@ -113,7 +114,7 @@ impl Template {
         let hands = vec![corrected, voided, open];
         // Every hand record is the table's too: none is left behind.
         let of_hands = records.iter().filter(|r| r.hand_id.is_some()).count() as i64;
-        let all_of_hands = scalar(
+        let all_of_hands = scalar_i64(
             db,
             "SELECT COUNT(*) FROM audit_log WHERE hand_id IS NOT NULL",
         );
@@ -274,14 +275,6 @@ fn with_dropped_columns(table: &str, row: &mut Row) {
         let settled = row.get("settlement_seq").cloned().flatten();
         row.insert("settlement".into(), settled.map(|_| "{}".to_string()));
     }
-}
-
-async fn scalar(db: &Db, sql: &str) -> i64 {
-    match db {
-        Db::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
-        Db::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
-    }
-    .expect(sql)
 }
 
 /// The database's tables at its present schema.
