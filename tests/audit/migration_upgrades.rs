@@ -14,7 +14,7 @@
 //! step's schema has (upgrade_template.rs). After the last migration each
 //! copied row must be the app's own again, and the chain verifies.
 
-use crate::common::{Backend, TEST_KEY_HEX, TestDb, test_key, verify_split_every_way};
+use crate::common::{Backend, TEST_KEY_HEX, TestDb, scalar_i64, test_key, verify_split_every_way};
 use crate::upgrade_template::{Copy, Template, columns, read_rows};
 use pitbook::domain::staff::Role;
 use pitbook::store::{self, Db};
@@ -64,15 +64,6 @@ async fn migrations_table(db: &Db) -> Vec<(i64, Vec<u8>, bool)> {
         Db::Sqlite(pool) => rows!(pool),
         Db::Postgres(pool) => rows!(pool),
     }
-}
-
-/// One integer from `sql`.
-pub(crate) async fn scalar_i64(db: &Db, sql: &str) -> i64 {
-    match db {
-        Db::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
-        Db::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
-    }
-    .expect(sql)
 }
 
 async fn execute(db: &Db, sql: &str, bytes: Vec<u8>) {

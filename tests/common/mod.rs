@@ -27,6 +27,15 @@ pub fn postgres_admin_url() -> String {
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_string())
 }
 
+/// One integer from `sql` (a count, a seq) on either database.
+pub async fn scalar_i64(db: &Db, sql: &str) -> i64 {
+    match db {
+        Db::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+        Db::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+    }
+    .expect(sql)
+}
+
 /// The database a test runs on.
 #[derive(Debug, Clone, Copy)]
 pub enum Backend {

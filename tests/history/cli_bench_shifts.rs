@@ -1,19 +1,11 @@
 //! `pitbook bench shifts`: a room's shifts written through the store —
 //! each opened, its dealer in the box, its hands, closed and signed — into
 //! an empty database; the log verifies whole and from the record it names
-//! as the last round's; bad input and a database holding hands are exit 2,
-//! nothing written.
+//! as the last round's; bad input and a database holding hands, tables or
+//! shifts are exit 2, nothing written.
 
 use crate::cli_export::run;
-use crate::common::{Backend, TestDb};
-
-async fn count(db: &pitbook::store::Db, sql: &str) -> i64 {
-    match db {
-        pitbook::store::Db::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
-        pitbook::store::Db::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
-    }
-    .expect(sql)
-}
+use crate::common::{Backend, TestDb, scalar_i64};
 
 /// The record number in "… opens at record N: …".
 fn last_round(out: &str) -> i64 {
@@ -53,14 +45,14 @@ async fn a_rooms_shifts_are_written_and_verify_from_the_last_round(backend: Back
         ("SELECT COUNT(*) FROM shift_signatures WHERE hands = 2", 6),
         ("SELECT COUNT(*) FROM hands WHERE status <> 'betting'", 12),
     ] {
-        assert_eq!(count(db, sql).await, expected, "{sql}");
+        assert_eq!(scalar_i64(db, sql).await, expected, "{sql}");
     }
     // Each table's last shift opens at or after the record named, and the
     // earliest of them at it.
     let from = last_round(&out);
     let opened = "SELECT MIN(last_opened) FROM (SELECT MAX(opened_seq) AS last_opened \
                   FROM shifts GROUP BY table_id) t";
-    assert_eq!(count(db, opened).await, from);
+    assert_eq!(scalar_i64(db, opened).await, from);
 
     let (code, whole, err) = run(&["audit", "verify", "--database-url", url]);
     assert_eq!(code, 0, "{whole}{err}");
@@ -74,7 +66,7 @@ async fn a_rooms_shifts_are_written_and_verify_from_the_last_round(backend: Back
         url,
     ]);
     assert_eq!(code, 0, "{since}{err}");
-    let head = count(db, "SELECT MAX(seq) FROM audit_log").await;
+    let head = scalar_i64(db, "SELECT MAX(seq) FROM audit_log").await;
     assert!(
         since.starts_with(&format!("OK: {} records verified", head - from + 1)),
         "{since}"
@@ -84,7 +76,7 @@ async fn a_rooms_shifts_are_written_and_verify_from_the_last_round(backend: Back
     let (code, out, err) = run(&[&args[..], &["--database-url", url]].concat());
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
     assert!(err.contains("already holds 12 hands"), "{err}");
-    assert_eq!(count(db, "SELECT MAX(seq) FROM audit_log").await, head);
+    assert_eq!(scalar_i64(db, "SELECT MAX(seq) FROM audit_log").await, head);
 }
 
 async fn no_tables_or_no_shifts_is_exit_2_and_writes_nothing(backend: Backend) {
@@ -96,12 +88,38 @@ async fn no_tables_or_no_shifts_is_exit_2_and_writes_nothing(backend: Backend) {
         assert!(err.contains("give 1 or more"), "{flag}: {err}");
     }
     assert_eq!(
-        count(&test_db.db, "SELECT COUNT(*) FROM audit_log").await,
+        scalar_i64(&test_db.db, "SELECT COUNT(*) FROM audit_log").await,
         0
+    );
+}
+
+/// A rerun after `--hands 0` finds the first run's tables and shifts but
+/// no hands: refused as a database holding hands is, nothing written.
+async fn a_database_with_tables_but_no_hands_is_exit_2(backend: Backend) {
+    let test_db = TestDb::new(backend).await;
+    let url = test_db.url.as_str();
+    let args = [
+        "bench", "shifts", "--tables", "2", "--shifts", "1", "--hands", "0",
+    ];
+    let (code, out, err) = run(&[&args[..], &["--database-url", url]].concat());
+    assert_eq!(code, 0, "{out}{err}");
+    let head = scalar_i64(&test_db.db, "SELECT MAX(seq) FROM audit_log").await;
+    for bench in [
+        &args[..],
+        &["bench", "hands", "--hands", "5", "--queries", "0"],
+    ] {
+        let (code, out, err) = run(&[bench, &["--database-url", url]].concat());
+        assert_eq!((code, out.as_str()), (2, ""), "{bench:?}: {err}");
+        assert!(err.contains("already holds 2 tables"), "{bench:?}: {err}");
+    }
+    assert_eq!(
+        scalar_i64(&test_db.db, "SELECT MAX(seq) FROM audit_log").await,
+        head
     );
 }
 
 on_both_databases!(
     a_rooms_shifts_are_written_and_verify_from_the_last_round,
     no_tables_or_no_shifts_is_exit_2_and_writes_nothing,
+    a_database_with_tables_but_no_hands_is_exit_2,
 );

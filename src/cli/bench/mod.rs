@@ -101,12 +101,34 @@ impl Rng {
 
 /// How many hands the database holds.
 pub(super) async fn hands_held(db: &Db) -> Result<i64, CliError> {
-    let sql = "SELECT COUNT(*) FROM hands";
+    count(db, "SELECT COUNT(*) FROM hands").await
+}
+
+async fn count(db: &Db, sql: &str) -> Result<i64, CliError> {
     match db {
         Db::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
         Db::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
     }
     .map_err(|e| CliError::Failure(e.to_string()))
+}
+
+/// Refuses (exit 2, nothing written) a database that already holds hands,
+/// tables or shifts: a bench writes its own tables into an empty one, and
+/// a rerun would collide with the first run's table names.
+pub(super) async fn refuse_unless_empty(db: &Db, command: &str) -> Result<(), CliError> {
+    for (what, sql) in [
+        ("hands", "SELECT COUNT(*) FROM hands"),
+        ("tables", "SELECT COUNT(*) FROM card_tables"),
+        ("shifts", "SELECT COUNT(*) FROM shifts"),
+    ] {
+        let held = count(db, sql).await?;
+        if held > 0 {
+            return Err(CliError::BadInput(format!(
+                "the database already holds {held} {what}; {command} writes into an empty one"
+            )));
+        }
+    }
+    Ok(())
 }
 
 async fn bench_hands(args: HandsArgs) -> Result<(), CliError> {
@@ -115,13 +137,12 @@ async fn bench_hands(args: HandsArgs) -> Result<(), CliError> {
         return Err(CliError::BadInput("--tables: give 1 or more".into()));
     }
     let (db, key) = args.store.open(MissingKey::Create).await?;
-    let records = hands_held(&db).await?;
-    if args.hands > 0 && records > 0 {
-        return Err(CliError::BadInput(format!(
-            "--hands {}: the database already holds {records} hands; bench writes into an empty \
-             one (or give --hands 0 to time the queries over these)",
-            args.hands
-        )));
+    if args.hands > 0 {
+        refuse_unless_empty(
+            &db,
+            "bench hands (or --hands 0, which times the queries over them)",
+        )
+        .await?;
     }
     let span_micros = (args.weeks.max(1) * 7 * 86_400 * 1_000_000) as i64;
     if args.hands > 0 {
