@@ -11,8 +11,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::audit_tamper_hand_search::command;
-use crate::common::scalar_i64;
-use crate::common::{Backend, TestApp, spawn_app};
+use crate::common::{Backend, TestApp, scalar_i64, spawn_app};
 use pitbook::domain::common::audit::AuditKey;
 use pitbook::store::audit::{self, AuditRecord, NewRecord};
 use pitbook::store::{Db, WriteTx};

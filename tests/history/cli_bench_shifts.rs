@@ -111,6 +111,9 @@ async fn a_database_with_tables_but_no_hands_is_exit_2(backend: Backend) {
         let (code, out, err) = run(&[bench, &["--database-url", url]].concat());
         assert_eq!((code, out.as_str()), (2, ""), "{bench:?}: {err}");
         assert!(err.contains("already holds 2 tables"), "{bench:?}: {err}");
+        if bench[1] == "hands" {
+            assert!(err.contains("--hands 0 times the queries"), "{err}");
+        }
     }
     assert_eq!(
         scalar_i64(&test_db.db, "SELECT MAX(seq) FROM audit_log").await,

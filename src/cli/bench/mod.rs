@@ -115,7 +115,12 @@ async fn count(db: &Db, sql: &str) -> Result<i64, CliError> {
 /// Refuses (exit 2, nothing written) a database that already holds hands,
 /// tables or shifts: a bench writes its own tables into an empty one, and
 /// a rerun would collide with the first run's table names.
-pub(super) async fn refuse_unless_empty(db: &Db, command: &str) -> Result<(), CliError> {
+/// `or_else`: what else the user could run, if anything.
+pub(super) async fn refuse_unless_empty(
+    db: &Db,
+    command: &str,
+    or_else: &str,
+) -> Result<(), CliError> {
     for (what, sql) in [
         ("hands", "SELECT COUNT(*) FROM hands"),
         ("tables", "SELECT COUNT(*) FROM card_tables"),
@@ -124,7 +129,7 @@ pub(super) async fn refuse_unless_empty(db: &Db, command: &str) -> Result<(), Cl
         let held = count(db, sql).await?;
         if held > 0 {
             return Err(CliError::BadInput(format!(
-                "the database already holds {held} {what}; {command} writes into an empty one"
+                "the database already holds {held} {what}; {command} writes into an empty one{or_else}"
             )));
         }
     }
@@ -140,7 +145,8 @@ async fn bench_hands(args: HandsArgs) -> Result<(), CliError> {
     if args.hands > 0 {
         refuse_unless_empty(
             &db,
-            "bench hands (or --hands 0, which times the queries over them)",
+            "bench hands",
+            " (--hands 0 times the queries over what it holds)",
         )
         .await?;
     }

@@ -51,7 +51,7 @@ pub async fn run(args: ShiftsArgs) -> Result<(), CliError> {
         ));
     }
     let (db, key) = args.store.open(MissingKey::Create).await?;
-    super::refuse_unless_empty(&db, "bench shifts").await?;
+    super::refuse_unless_empty(&db, "bench shifts", "").await?;
     let names = hands::create_tables(&db, &key, args.tables).await?;
     let dealers = dealers(&db, &key, &names).await?;
     let writer = HandWriter::spawn(db.clone(), key.clone()).map_err(|e| failed(&e))?;
