@@ -34,7 +34,7 @@ pub(crate) async fn command(
 
 /// T1: #1 closed, #2 closed then corrected, #3 closed then voided, #4 open
 /// with its PD and one wager.
-async fn four_hands(backend: Backend) -> TestApp {
+pub(crate) async fn four_hands(backend: Backend) -> TestApp {
     let app = spawn_app(backend).await;
     app.configured_table("T1", false).await;
     let mut closed = Vec::new();

@@ -10,6 +10,7 @@ mod common;
 mod audit_tamper;
 mod audit_tamper_hand_search;
 mod audit_tamper_projections;
+mod audit_tamper_rounds;
 mod audit_tamper_staff;
 mod audit_tamper_tripoley;
 mod cli_anchor_log;

@@ -426,17 +426,40 @@ pub async fn verify_split_every_way(
     from: i64,
     anchors: Vec<pitbook::domain::common::audit::AnchorCheck>,
 ) -> pitbook::store::verify::VerifyReport {
-    use pitbook::store::verify::verify_in_parts;
-    let whole = verify_in_parts(db, key, from, anchors.clone(), 1, 1)
+    use pitbook::store::verify::{Split, verify_in_parts};
+    let how = |parts_max, part_records_min, round_records| Split {
+        parts_max,
+        part_records_min,
+        round_records,
+    };
+    let whole = verify_in_parts(db, key, from, anchors.clone(), how(1, 1, i64::MAX))
         .await
         .expect("verify runs");
-    for (parts, records_min) in [(2, 1), (3, 1), (8, 1), (4, 5)] {
-        let split = verify_in_parts(db, key, from, anchors.clone(), parts, records_min)
-            .await
-            .expect("verify runs");
+    // Parts side by side, and rounds one after another (each round's rows
+    // compared before the next is read) down to a record a round.
+    let ways = [
+        (2, 1, i64::MAX),
+        (3, 1, i64::MAX),
+        (8, 1, i64::MAX),
+        (4, 5, i64::MAX),
+        (1, 1, 1),
+        (1, 1, 3),
+        (2, 1, 7),
+        (3, 2, 16),
+    ];
+    for (parts, records_min, round_records) in ways {
+        let split = verify_in_parts(
+            db,
+            key,
+            from,
+            anchors.clone(),
+            how(parts, records_min, round_records),
+        )
+        .await
+        .expect("verify runs");
         assert_eq!(
             split, whole,
-            "verify in {parts} parts of {records_min}+ records"
+            "verify in rounds of {round_records} records, {parts} parts of {records_min}+ records"
         );
     }
     whole

@@ -3,10 +3,10 @@
 //! last record must be what the fold of the hand's events gives, and every
 //! hand the log holds must have its row. A row changed after the walked
 //! head (a live server goes on writing) is left for the next verification.
+//! Read a round's window of `last_seq` at a time (`round.rs`).
 //! The search's columns and people are `hand_search.rs`'s.
 
 use std::collections::HashMap;
-use std::ops::ControlFlow;
 use std::path::Path;
 
 use futures_util::TryStreamExt;
@@ -14,7 +14,6 @@ use sqlx::Row;
 
 use super::Problem;
 use super::hand_search::SearchDigest;
-use super::hand_search::rows_from;
 use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::{HandState, Phase};
 use crate::store::{Db, StoreError};
@@ -32,9 +31,9 @@ pub(super) struct Expected {
     settlement_seq: Option<i64>,
     last_seq: i64,
     /// The seq of its `hand_opened` record: its number is its place among
-    /// its table's (`numbered`).
+    /// its table's (`Numbering`).
     opened_seq: i64,
-    /// Its number, once `numbered` (None: opened before `--from`, not
+    /// Its number, once numbered (None: opened before `--from`, not
     /// checked).
     number: Option<i64>,
     /// The `recorded_at` of the hand's first and last records.
@@ -98,8 +97,10 @@ impl Expected {
 }
 
 /// A `hands` row as stored (money as text).
+#[derive(sqlx::FromRow)]
 struct StoredRow {
     id: String,
+    #[sqlx(rename = "table_id")]
     table: String,
     dealer: String,
     status: String,
@@ -114,18 +115,23 @@ struct StoredRow {
 }
 
 const SELECT_HAND_ROWS: &str = "SELECT id, table_id, dealer, status, version, \
-    CAST(bank AS TEXT), CAST(house_collection AS TEXT), settlement_seq, last_seq, \
-    opened_at, updated_at, number FROM hands WHERE last_seq >= $1";
+    CAST(bank AS TEXT) AS bank, CAST(house_collection AS TEXT) AS house_collection, \
+    settlement_seq, last_seq, opened_at, updated_at, number FROM hands";
+
+/// The rows whose last record is in a round's window, by `hands_by_last_seq`.
+fn rows_in_window_sql() -> String {
+    format!("{SELECT_HAND_ROWS} WHERE last_seq >= $1 AND last_seq <= $2")
+}
 
 /// The number of a table's last hand opened before `from` (`$2`): the
 /// number its next hand follows. Read from that hand's row, which the
 /// verification that vouched for the log up to `from` checked, through
 /// `hands_by_table_number` walked down from the table's last number,
 /// passing over the hands the replay saw opened since `from` (`$3`, a JSON
-/// array of ids) and any opened past the walked head (known by their first
-/// record, `audit_log_by_hand`): bounded by what was written since the
-/// anchor, not by the log. (Counting the table's `hand_opened` records
-/// before `from` read every record before it: 10–50 s at 51 M records.)
+/// array of ids) and any opened later (known by their first record,
+/// `audit_log_by_hand`): bounded by what was written since the anchor, not
+/// by the log. (Counting the table's `hand_opened` records before `from`
+/// read every record before it: 10–50 s at 51 M records.)
 fn number_before_sql(db: &Db) -> String {
     let ids = match db {
         Db::Sqlite(_) => "SELECT value FROM json_each($3)",
@@ -138,23 +144,73 @@ fn number_before_sql(db: &Db) -> String {
     )
 }
 
-/// Gives every hand the log opened from `from` on its number: its place
-/// among its table's `hand_opened` records in seq order, after the
-/// `before` hands of that table opened earlier.
-fn numbered(expected: &mut HashMap<String, Expected>, before: &HashMap<String, i64>, from: i64) {
-    let mut by_table: HashMap<String, Vec<(i64, String)>> = HashMap::new();
-    for (id, e) in expected.iter().filter(|(_, e)| e.opened_seq >= from) {
-        let list = by_table.entry(e.table.clone()).or_default();
-        list.push((e.opened_seq, id.clone()));
-    }
-    for (table, mut hands) in by_table {
-        hands.sort_unstable();
-        let base = before.get(&table).copied().unwrap_or(0);
-        for (place, (_, id)) in hands.into_iter().enumerate() {
-            if let Some(e) = expected.get_mut(&id) {
-                e.number = Some(base + place as i64 + 1);
-            }
+/// Each table's count of hands opened so far in the walk, so the hands a
+/// round sees opened are numbered after those of the rounds before it.
+pub(super) struct Numbering {
+    from: i64,
+    opened: HashMap<String, i64>,
+}
+
+impl Numbering {
+    pub(super) fn new(from: i64) -> Numbering {
+        Numbering {
+            from,
+            opened: HashMap::new(),
         }
+    }
+
+    /// Gives every hand opened in this round (from `round_first`) its
+    /// number: its place among its table's `hand_opened` records in seq
+    /// order, after its table's hands opened earlier — in earlier rounds,
+    /// or (from an anchor, a table's first round) before `from`, as the
+    /// table's stored rows say.
+    async fn number(
+        &mut self,
+        db: &Db,
+        views: &mut HashMap<String, Expected>,
+        round_first: i64,
+    ) -> Result<(), StoreError> {
+        let first = round_first.max(self.from);
+        let mut by_table: HashMap<String, Vec<(i64, String)>> = HashMap::new();
+        for (id, e) in views.iter().filter(|(_, e)| e.opened_seq >= first) {
+            let list = by_table.entry(e.table.clone()).or_default();
+            list.push((e.opened_seq, id.clone()));
+        }
+        for (table, mut hands) in by_table {
+            hands.sort_unstable();
+            let base = match self.opened.get(&table) {
+                Some(&count) => count,
+                None if self.from <= 1 => 0,
+                None => self.number_before(db, &table, &hands).await?,
+            };
+            for (place, (_, id)) in hands.iter().enumerate() {
+                if let Some(e) = views.get_mut(id) {
+                    e.number = Some(base + place as i64 + 1);
+                }
+            }
+            self.opened.insert(table, base + hands.len() as i64);
+        }
+        Ok(())
+    }
+
+    async fn number_before(
+        &self,
+        db: &Db,
+        table: &str,
+        opened_since: &[(i64, String)],
+    ) -> Result<i64, StoreError> {
+        let ids: Vec<&str> = opened_since.iter().map(|(_, id)| id.as_str()).collect();
+        let ids = serde_json::to_string(&ids)
+            .map_err(|e| StoreError::Internal(format!("hand ids as JSON: {e}")))?;
+        let sql = number_before_sql(db);
+        let number: Option<i64> = on_pool!(db, |pool| sqlx::query(&sql)
+            .bind(table)
+            .bind(self.from)
+            .bind(&ids)
+            .fetch_optional(pool)
+            .await?
+            .map(|r| r.get(0)));
+        Ok(number.unwrap_or(0))
     }
 }
 
@@ -166,126 +222,185 @@ fn projection_problem(seq: i64, message: String) -> Problem {
     }
 }
 
-/// The first row that differs from its hand's fold, or the first hand the
-/// log holds without a row. `expected`: every hand the replay saw, from
-/// `from`; from seq 1 (the whole log) a row of a hand it did not see has no
-/// events.
+/// The rows of one round's window of `last_seq` (`window`, inclusive)
+/// against the views of the hands the round replayed (`views`): the first
+/// row that differs from its hand's fold, or the first hand the log holds
+/// without a row. A row and a view meet when the row's `last_seq` is in
+/// the window; the few that do not are looked up one by one — a hand
+/// still open at the round's end or corrected later (its row is further
+/// on: only its number is checked here, the rest by the round that
+/// replays its last record), a row whose hand the round did not replay
+/// (folded again from the log).
 pub(super) async fn first_problem(
     db: &Db,
-    mut expected: HashMap<String, Expected>,
+    mut views: HashMap<String, Expected>,
+    numbering: &mut Numbering,
+    window: (i64, i64),
     head_seq: i64,
-    from: i64,
 ) -> Result<Option<Problem>, StoreError> {
-    let whole_log = from <= 1;
-    let mut before: HashMap<String, i64> = HashMap::new();
-    if !whole_log {
-        let mut opened_since: HashMap<&str, Vec<&str>> = HashMap::new();
-        for (id, e) in expected.iter().filter(|(_, e)| e.opened_seq >= from) {
-            opened_since.entry(e.table.as_str()).or_default().push(id);
-        }
-        let sql = number_before_sql(db);
-        for (table, ids) in opened_since {
-            let ids = serde_json::to_string(&ids)
-                .map_err(|e| StoreError::Internal(format!("hand ids as JSON: {e}")))?;
-            let number: Option<i64> = on_pool!(db, |pool| sqlx::query(&sql)
-                .bind(table)
-                .bind(from)
-                .bind(&ids)
-                .fetch_optional(pool)
-                .await?
-                .map(|r| r.get(0)));
-            before.insert(table.to_string(), number.unwrap_or(0));
-        }
-    }
-    numbered(&mut expected, &before, from);
-    let problem = match db {
-        Db::Sqlite(pool) => {
-            let path = pool.connect_options().get_filename().to_path_buf();
-            let (problem, rest) = tokio::task::spawn_blocking(move || {
-                let mut problem = None;
-                read_sqlite(&path, rows_from(from), &mut |row| {
-                    problem = check(&mut expected, row, head_seq, whole_log);
-                    if problem.is_some() {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                })
-                .map(|()| (problem, expected))
-            })
-            .await
-            .map_err(|e| StoreError::Internal(format!("hand rows thread: {e}")))??;
-            expected = rest;
-            problem
-        }
-        Db::Postgres(pool) => {
-            let mut problem = None;
-            let mut rows = sqlx::query(SELECT_HAND_ROWS)
-                .bind(rows_from(from))
-                .fetch(pool);
-            while let Some(r) = rows.try_next().await? {
-                let row = StoredRow {
-                    id: r.try_get(0)?,
-                    table: r.try_get(1)?,
-                    dealer: r.try_get(2)?,
-                    status: r.try_get(3)?,
-                    version: r.try_get(4)?,
-                    bank: r.try_get(5)?,
-                    house_collection: r.try_get(6)?,
-                    settlement_seq: r.try_get(7)?,
-                    last_seq: r.try_get(8)?,
-                    opened_at: r.try_get(9)?,
-                    updated_at: r.try_get(10)?,
-                    number: r.try_get(11)?,
-                };
-                problem = check(&mut expected, row, head_seq, whole_log);
-                if problem.is_some() {
-                    break;
-                }
-            }
-            problem
-        }
+    numbering.number(db, &mut views, window.0).await?;
+    let pairing = Pairing {
+        views,
+        unpaired_rows: Vec::new(),
+        differing: Vec::new(),
+        head_seq,
     };
-    if problem.is_some() {
-        return Ok(problem);
+    let Pairing {
+        views,
+        unpaired_rows,
+        differing,
+        ..
+    } = pair_rows(db, window, pairing).await?;
+    for (row, want) in differing {
+        let problem = if super::replay::is_final(db, &row.id, want.last_seq, head_seq).await? {
+            check(&row, &want, head_seq)
+        } else {
+            // The row was written by a later record (or claims to be):
+            // the round that replays the hand's last record checks the rest.
+            number_problem(&row, &want)
+        };
+        if problem.is_some() {
+            return Ok(problem);
+        }
     }
-    // Hands in the log whose row is missing.
-    Ok(expected
-        .into_iter()
-        .map(|(id, e)| (e.last_seq, id))
-        .min()
-        .map(|(seq, id)| {
-            projection_problem(
-                seq,
+    let from = numbering.from;
+    for row in unpaired_rows {
+        // A hand whose records all precede `from` was vouched for then.
+        let problem = match super::replay::fold_hand(db, &row.id, head_seq).await? {
+            Some(want) if want.last_seq >= from => check(&row, &want, head_seq),
+            Some(_) => None,
+            None if from > 1 => None,
+            None => Some(projection_problem(
+                row.last_seq,
                 format!(
-                    "hand {id}: its events are in the log but the hands table has no row for it"
+                    "hand {}: the hands table has a row the log has no events for",
+                    row.id
                 ),
-            )
-        }))
+            )),
+        };
+        if problem.is_some() {
+            return Ok(problem);
+        }
+    }
+    unpaired_views(db, views, head_seq).await
 }
 
-fn check(
-    expected: &mut HashMap<String, Expected>,
-    row: StoredRow,
+/// The window's rows met with their views as they are read.
+struct Pairing {
+    views: HashMap<String, Expected>,
+    /// Rows whose hand the round did not replay (few: see `first_problem`).
+    unpaired_rows: Vec<StoredRow>,
+    /// Rows that differ from their view, in the order read: a problem if
+    /// the view is the hand's last (a later round may hold more of it).
+    differing: Vec<(StoredRow, Expected)>,
     head_seq: i64,
-    whole_log: bool,
-) -> Option<Problem> {
+}
+
+impl Pairing {
+    fn pair(&mut self, row: StoredRow) {
+        match self.views.remove(&row.id) {
+            Some(want) if check(&row, &want, self.head_seq).is_some() => {
+                self.differing.push((row, want));
+            }
+            Some(_) => {}
+            None => self.unpaired_rows.push(row),
+        }
+    }
+}
+
+/// Reads the window's rows into `pairing` (SQLite through rusqlite on a
+/// blocking thread, as the log is read).
+async fn pair_rows(
+    db: &Db,
+    window: (i64, i64),
+    mut pairing: Pairing,
+) -> Result<Pairing, StoreError> {
+    match db {
+        Db::Sqlite(pool) => {
+            let path = pool.connect_options().get_filename().to_path_buf();
+            tokio::task::spawn_blocking(move || {
+                read_sqlite(&path, window, &mut |row| pairing.pair(row)).map(|()| pairing)
+            })
+            .await
+            .map_err(|e| StoreError::Internal(format!("hand rows thread: {e}")))?
+        }
+        Db::Postgres(pool) => {
+            let sql = rows_in_window_sql();
+            let mut rows = sqlx::query_as::<_, StoredRow>(&sql)
+                .bind(window.0)
+                .bind(window.1)
+                .fetch(pool);
+            while let Some(row) = rows.try_next().await? {
+                pairing.pair(row);
+            }
+            Ok(pairing)
+        }
+    }
+}
+
+/// Views whose row is not in the window, in `last_seq` order.
+async fn unpaired_views(
+    db: &Db,
+    views: HashMap<String, Expected>,
+    head_seq: i64,
+) -> Result<Option<Problem>, StoreError> {
+    let mut views: Vec<(String, Expected)> = views.into_iter().collect();
+    views.sort_by(|a, b| (a.1.last_seq, &a.0).cmp(&(b.1.last_seq, &b.0)));
+    let sql = format!("{SELECT_HAND_ROWS} WHERE id = $1");
+    for (id, want) in views {
+        let row: Option<StoredRow> = on_pool!(db, |pool| sqlx::query_as(&sql)
+            .bind(&id)
+            .fetch_optional(pool)
+            .await?);
+        let problem = match row {
+            Some(row) if row.last_seq > head_seq => None,
+            // Its later records are further on: the round that replays
+            // them checks the rest of the row.
+            Some(row) if row.last_seq > want.last_seq => number_problem(&row, &want),
+            Some(row) => match check(&row, &want, head_seq) {
+                Some(p) if super::replay::is_final(db, &id, want.last_seq, head_seq).await? => {
+                    Some(p)
+                }
+                _ => number_problem(&row, &want),
+            },
+            None => {
+                let last = super::replay::is_final(db, &id, want.last_seq, head_seq).await?;
+                last.then(|| {
+                    projection_problem(
+                        want.last_seq,
+                        format!(
+                            "hand {id}: its events are in the log but the hands table has no row for it"
+                        ),
+                    )
+                })
+            }
+        };
+        if problem.is_some() {
+            return Ok(problem);
+        }
+    }
+    Ok(None)
+}
+
+/// A row's number against the place its hand's opening record gives it;
+/// reported at that record.
+fn number_problem(row: &StoredRow, want: &Expected) -> Option<Problem> {
+    let n = want.number.filter(|&n| n != row.number)?;
+    Some(projection_problem(
+        want.opened_seq,
+        format!(
+            "hand {}: the stored number is {}; its events give {n}",
+            row.id, row.number
+        ),
+    ))
+}
+
+/// A row against its hand's view: the first column that differs.
+fn check(row: &StoredRow, want: &Expected, head_seq: i64) -> Option<Problem> {
     if row.last_seq > head_seq {
-        expected.remove(&row.id);
+        // Written after the walked head: the next verification's.
         return None;
     }
-    let Some(want) = expected.remove(&row.id) else {
-        if !whole_log {
-            return None;
-        }
-        return Some(projection_problem(
-            row.last_seq,
-            format!(
-                "hand {}: the hands table has a row the log has no events for",
-                row.id
-            ),
-        ));
-    };
     let money = |text: &Option<String>| text.as_deref().map(Money::parse);
     let bank_ok = money(&row.bank) == want.bank.map(Ok);
     let house_ok = money(&row.house_collection) == want.house_collection.map(Ok);
@@ -325,29 +440,31 @@ fn check(
             format!("{:?}", want.house_collection.map(|m| m.to_canonical())),
         ),
         column("last_seq", &row.last_seq, &want.last_seq),
-        (
-            "number",
-            want.number.is_some_and(|n| n != row.number),
-            row.number.to_string(),
-            want.number.map_or_else(String::new, |n| n.to_string()),
-        ),
-        (
-            "settlement_seq",
-            want.settlement_seq.is_some() && row.settlement_seq != want.settlement_seq,
-            format!("{:?}", row.settlement_seq),
-            format!("{:?}", want.settlement_seq),
-        ),
     ];
-    if let Some((field, _, stored, folded)) =
-        differs.into_iter().find(|(_, differs, _, _)| *differs)
-    {
-        return Some(projection_problem(
+    let settlement = (
+        "settlement_seq",
+        want.settlement_seq.is_some() && row.settlement_seq != want.settlement_seq,
+        format!("{:?}", row.settlement_seq),
+        format!("{:?}", want.settlement_seq),
+    );
+    let differing = |found: Option<(&str, bool, String, String)>| {
+        let (field, _, stored, folded) = found?;
+        Some(projection_problem(
             want.last_seq,
             format!(
                 "hand {}: the stored {field} is {stored}; its events give {folded}",
                 row.id
             ),
-        ));
+        ))
+    };
+    if let Some(p) = differing(differs.into_iter().find(|(_, differs, _, _)| *differs)) {
+        return Some(p);
+    }
+    if let Some(p) = number_problem(row, want) {
+        return Some(p);
+    }
+    if let Some(p) = differing(Some(settlement).filter(|(_, differs, _, _)| *differs)) {
+        return Some(p);
     }
     // A row's times are its first and last records' (every record of a
     // command shares one time, and the row is written with it:
@@ -370,13 +487,13 @@ fn check(
 
 fn read_sqlite(
     path: &Path,
-    from: i64,
-    visit: &mut dyn FnMut(StoredRow) -> ControlFlow<()>,
+    (first, last): (i64, i64),
+    visit: &mut dyn FnMut(StoredRow),
 ) -> Result<(), StoreError> {
     let failed = |e: rusqlite::Error| StoreError::Internal(format!("reading the hands: {e}"));
     let conn = super::log_reader::open_read_only(path).map_err(failed)?;
-    let mut statement = conn.prepare(SELECT_HAND_ROWS).map_err(failed)?;
-    let mut rows = statement.query([from]).map_err(failed)?;
+    let mut statement = conn.prepare(&rows_in_window_sql()).map_err(failed)?;
+    let mut rows = statement.query([first, last]).map_err(failed)?;
     while let Some(r) = rows.next().map_err(failed)? {
         let row = StoredRow {
             id: r.get(0).map_err(failed)?,
@@ -392,9 +509,7 @@ fn read_sqlite(
             last_seq: r.get(8).map_err(failed)?,
             number: r.get(11).map_err(failed)?,
         };
-        if visit(row).is_break() {
-            break;
-        }
+        visit(row);
     }
     Ok(())
 }

@@ -3,9 +3,12 @@
 //! and its `hand_people` rows (as a set, each with its `keys_before` and
 //! the hand's `opened_at`, `last_seq`, money and criteria) must be what `HandSearch::of` gives for the fold of its
 //! events, and `person_names` must hold exactly the name keys `hand_people`
-//! holds. Like `hand_rows.rs`: a hand changed after the walked head is
-//! left for the next verification, and from `--from` only the hands the
-//! replay saw are compared.
+//! holds. Like `hand_rows.rs`: a round's window of `last_seq` at a time
+//! (so PostgreSQL sorts one round's hands with their people, not every
+//! hand's), a hand changed after the walked head left for the next
+//! verification, and from `--from` only the hands the replay saw compared.
+//! A difference from a hand's view is reported only if the view is the
+//! hand's last (`replay::is_final`): a later round may hold more of it.
 //!
 //! The replay keeps a 16-byte digest of each hand's search projection, not
 //! the projection (a million hands' people would cost ~1 GB); a hand whose
@@ -15,6 +18,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::path::Path;
+use std::sync::Arc;
 
 use futures_util::TryStreamExt;
 use sha2::{Digest as _, Sha256};
@@ -168,7 +172,8 @@ const SELECT_STORED: &str = "SELECT h.id, h.pd_name, h.pd_net_e4, h.bank_e4, h.w
     h.dealer, h.status, p.role, p.name, p.name_key, p.staked_e4, p.received_e4, p.net_e4, \
     p.keys_before, p.opened_at, p.last_seq, p.hand_wagered_e4, p.hand_collection_e4, \
     p.hand_pd_net_e4, p.table_id, p.dealer, p.status, p.corrected, p.bank_e4, p.max_wager_e4 \
-    FROM hands h LEFT JOIN hand_people p ON p.hand_id = h.id WHERE h.last_seq >= $1 ORDER BY h.id";
+    FROM hands h LEFT JOIN hand_people p ON p.hand_id = h.id \
+    WHERE h.last_seq >= $1 AND h.last_seq <= $2 ORDER BY h.id";
 
 /// The lowest `last_seq` a verification from `from` reads rows at: the
 /// rows of hands not touched since `from` are trusted, as their records
@@ -274,11 +279,15 @@ enum Found {
 /// Groups the joined rows into hands and checks each.
 struct Walk {
     expected: HashMap<String, Expected>,
-    names: HashSet<String>,
+    names: Arc<HashSet<String>>,
     head_seq: i64,
     current: Option<StoredHand>,
     /// `hand_people` rows read (an orphan row is not among them).
     people_read: i64,
+    /// Hands whose rows differ from their view, in the order read, with
+    /// the hand and its view's last record: a problem if the view is the
+    /// hand's last (a later round may hold more of it).
+    differing: Vec<(String, i64, Found)>,
 }
 
 impl Walk {
@@ -287,7 +296,7 @@ impl Walk {
         if self.current.as_ref().is_none_or(|c| c.id != hand.id)
             && let Some(done) = self.current.replace(hand)
         {
-            checked = self.check(done);
+            checked = self.compare(done);
         }
         if let (Some(p), Some(current)) = (person, self.current.as_mut()) {
             self.people_read += 1;
@@ -298,17 +307,34 @@ impl Walk {
 
     fn finish(&mut self) -> ControlFlow<Found> {
         match self.current.take() {
-            Some(done) => self.check(done),
+            Some(done) => self.compare(done),
             None => ControlFlow::Continue(()),
         }
     }
 
-    fn check(&self, stored: StoredHand) -> ControlFlow<Found> {
+    /// A name missing from the list stops the walk; a difference from the
+    /// hand's view is kept for [`first_problem`] to weigh.
+    fn compare(&mut self, stored: StoredHand) -> ControlFlow<Found> {
+        let id = stored.id.clone();
+        match self.check(stored) {
+            None => ControlFlow::Continue(()),
+            Some((found, None)) => ControlFlow::Break(found),
+            Some((found, Some(view_last_seq))) => {
+                self.differing.push((id, view_last_seq, found));
+                ControlFlow::Continue(())
+            }
+        }
+    }
+
+    /// What is wrong with the hand's rows, and the last record of the view
+    /// it was found against (None: wrong whatever the log says).
+    fn check(&self, stored: StoredHand) -> Option<(Found, Option<i64>)> {
         if stored.last_seq > self.head_seq {
-            return ControlFlow::Continue(());
+            return None;
         }
         let problem = |seq: i64, message: String| {
-            ControlFlow::Break(Found::Problem(search_problem(seq, &stored.id, message)))
+            let found = Found::Problem(search_problem(seq, &stored.id, message));
+            Some((found, Some(seq)))
         };
         // Whatever the log says, a stored name must be in the names list.
         if let Some(p) = stored
@@ -321,13 +347,12 @@ impl Walk {
                 "person_names lacks {:?}, the name key of {} {:?}",
                 p.name_key, p.role, p.name
             );
-            return problem(stored.last_seq, message);
+            let found = Found::Problem(search_problem(stored.last_seq, &stored.id, message));
+            return Some((found, None));
         }
         // A hand the replay did not see: before `--from`, or a row without
         // events (`hand_rows.rs` reports it).
-        let Some(want) = self.expected.get(&stored.id) else {
-            return ControlFlow::Continue(());
-        };
+        let want = self.expected.get(&stored.id)?;
         let seq = want.last_seq();
         if stored.summarized != 1 {
             return problem(seq, format!("summarized is {}, not 1", stored.summarized));
@@ -338,7 +363,7 @@ impl Walk {
         };
         let people: Vec<PersonRow> = stored.people.iter().map(|s| s.person.clone()).collect();
         if digest(&stored.columns, &people) != *wanted {
-            return ControlFlow::Break(Found::Differs(stored, seq));
+            return Some((Found::Differs(stored, seq), Some(seq)));
         }
         // The columns equal the events' (above), so the copies must equal them.
         let copy = HandCopy::of(&stored);
@@ -359,7 +384,7 @@ impl Walk {
             );
             return problem(seq, message);
         }
-        ControlFlow::Continue(())
+        None
     }
 }
 
@@ -380,34 +405,41 @@ const SELECT_ORPHAN: &str = "SELECT p.hand_id, p.last_seq FROM hand_people p WHE
     AND p.last_seq >= $2 AND NOT EXISTS (SELECT 1 FROM hands h WHERE h.id = p.hand_id) \
     ORDER BY p.last_seq, p.hand_id LIMIT 1";
 
-/// The first hand whose search projection differs from its fold, or the
-/// first stray row. `expected`: every hand the replay saw, from `from`,
-/// given back for the row checks.
+/// Every name key `person_names` holds, read once for a verification.
+pub(super) async fn names(db: &Db) -> Result<Arc<HashSet<String>>, StoreError> {
+    let names = on_pool!(db, |pool| sqlx::query("SELECT name_key FROM person_names")
+        .fetch_all(pool)
+        .await?
+        .iter()
+        .map(|r| r.try_get(0))
+        .collect::<Result<_, _>>()?);
+    Ok(Arc::new(names))
+}
+
+/// The first hand of a round's window of `last_seq` (`window`, inclusive)
+/// whose search projection differs from its fold, or the first stray row.
+/// `expected`: every hand the round replayed, given back for the row
+/// checks; `names`: [`names`].
 pub(super) async fn first_problem(
     db: &Db,
     expected: HashMap<String, Expected>,
+    names: Arc<HashSet<String>>,
+    window: (i64, i64),
     head_seq: i64,
-    from: i64,
 ) -> Result<(Option<Problem>, HashMap<String, Expected>), StoreError> {
-    let names: HashSet<String> =
-        on_pool!(db, |pool| sqlx::query("SELECT name_key FROM person_names")
-            .fetch_all(pool)
-            .await?
-            .iter()
-            .map(|r| r.try_get(0))
-            .collect::<Result<_, _>>()?);
     let mut walk = Walk {
         expected,
         names,
         head_seq,
         current: None,
         people_read: 0,
+        differing: Vec::new(),
     };
     let found = match db {
         Db::Sqlite(pool) => {
             let path = pool.connect_options().get_filename().to_path_buf();
             let (found, back) = tokio::task::spawn_blocking(move || {
-                read_sqlite(&path, rows_from(from), &mut walk).map(|found| (found, walk))
+                read_sqlite(&path, window, &mut walk).map(|found| (found, walk))
             })
             .await
             .map_err(|e| StoreError::Internal(format!("hand search thread: {e}")))??;
@@ -416,7 +448,10 @@ pub(super) async fn first_problem(
         }
         Db::Postgres(pool) => {
             let mut found = None;
-            let mut rows = sqlx::query(SELECT_STORED).bind(rows_from(from)).fetch(pool);
+            let mut rows = sqlx::query(SELECT_STORED)
+                .bind(window.0)
+                .bind(window.1)
+                .fetch(pool);
             while let Some(r) = rows.try_next().await? {
                 if let ControlFlow::Break(f) = walk.push(read_row(&r)?) {
                     found = Some(f);
@@ -426,43 +461,58 @@ pub(super) async fn first_problem(
             found.or_else(|| walk.finish().break_value())
         }
     };
+    let mut found = found;
+    for (id, view_last_seq, differs) in std::mem::take(&mut walk.differing) {
+        if found.is_some() {
+            break;
+        }
+        if super::replay::is_final(db, &id, view_last_seq, head_seq).await? {
+            found = Some(differs);
+        }
+    }
     let problem = match found {
         Some(Found::Problem(p)) => Some(p),
         Some(Found::Differs(stored, seq)) => {
             let message = super::hand_search_describe::describe(db, &stored, head_seq).await?;
             Some(search_problem(seq, &stored.id, message))
         }
-        None => stray_rows(db, walk.people_read, head_seq, from).await?,
+        None => orphan_people(db, walk.people_read, window).await?,
     };
     Ok((problem, walk.expected))
 }
 
-/// A `hand_people` row whose hand has no row, or a name no row holds.
-async fn stray_rows(
+/// A `hand_people` row of the window whose hand has no row.
+async fn orphan_people(
     db: &Db,
     people_read: i64,
-    head_seq: i64,
-    from: i64,
+    window: (i64, i64),
 ) -> Result<Option<Problem>, StoreError> {
     // Rows of hands with no `hands` row are not in the join: counted apart
     // (each row carries its hand's `last_seq`).
-    let sql = "SELECT COUNT(*) FROM hand_people WHERE last_seq >= $1";
+    let sql = "SELECT COUNT(*) FROM hand_people WHERE last_seq >= $1 AND last_seq <= $2";
     let people: i64 = on_pool!(db, |pool| sqlx::query(sql)
-        .bind(rows_from(from))
+        .bind(window.0)
+        .bind(window.1)
         .fetch_one(pool)
         .await?
         .try_get(0)?);
-    if people != people_read {
-        let orphan: Option<(String, i64)> = on_pool!(db, |pool| sqlx::query_as(SELECT_ORPHAN)
-            .bind(head_seq)
-            .bind(if from <= 1 { i64::MIN } else { from })
-            .fetch_optional(pool)
-            .await?);
-        if let Some((hand, seq)) = orphan {
-            let message = "hand_people has rows for it but the hands table has no row".to_string();
-            return Ok(Some(search_problem(seq, &hand, message)));
-        }
+    if people == people_read {
+        return Ok(None);
     }
+    let orphan: Option<(String, i64)> = on_pool!(db, |pool| sqlx::query_as(SELECT_ORPHAN)
+        .bind(window.1)
+        .bind(window.0)
+        .fetch_optional(pool)
+        .await?);
+    Ok(orphan.map(|(hand, seq)| {
+        let message = "hand_people has rows for it but the hands table has no row".to_string();
+        search_problem(seq, &hand, message)
+    }))
+}
+
+/// A name in `person_names` that no `hand_people` row holds, once every
+/// round is checked.
+pub(super) async fn unused_name(db: &Db, head_seq: i64) -> Result<Option<Problem>, StoreError> {
     let unused: Option<String> = on_pool!(db, |pool| sqlx::query(SELECT_UNUSED_NAME)
         .fetch_optional(pool)
         .await?
@@ -477,10 +527,14 @@ async fn stray_rows(
     }))
 }
 
-fn read_sqlite(path: &Path, from: i64, walk: &mut Walk) -> Result<Option<Found>, StoreError> {
+fn read_sqlite(
+    path: &Path,
+    (first, last): (i64, i64),
+    walk: &mut Walk,
+) -> Result<Option<Found>, StoreError> {
     let conn = super::log_reader::open_read_only(path).map_err(failed)?;
     let mut statement = conn.prepare(SELECT_STORED).map_err(failed)?;
-    let mut rows = statement.query([from]).map_err(failed)?;
+    let mut rows = statement.query([first, last]).map_err(failed)?;
     while let Some(r) = rows.next().map_err(failed)? {
         if let ControlFlow::Break(found) = walk.push(read_row(r)?) {
             return Ok(Some(found));

@@ -2,11 +2,16 @@
 //! hand and recompute every settlement, and compare the hands projection;
 //! then replay the Tripoley games (`tripoley/replay.rs`). The loaded house
 //! ways are checked and held first (`house_ways.rs`).
-//! Streams the log in one run per CPU, so memory stays bounded by the hands
-//! still open.
+//! Walks the log in rounds of records (`parts.rs`), each read in one run
+//! per CPU and then its hands' rows compared (`round.rs`), so memory holds
+//! one round's hands however long the log.
 
+mod parts;
 mod replay;
+mod round;
 
+pub use parts::Split;
+use parts::*;
 use replay::*;
 
 mod hand_days;
@@ -20,16 +25,11 @@ mod shifts;
 mod staff;
 mod training;
 
-use std::ops::ControlFlow;
-
 use serde::Serialize;
 use sqlx::Row;
 
-use crate::domain::common::audit::{
-    Anchor, AnchorCheck, AuditKey, ChainProblem, ChainReport, ChainVerifier, GENESIS_HASH,
-};
+use crate::domain::common::audit::{Anchor, AnchorCheck, AuditKey, ChainProblem, GENESIS_HASH};
 use crate::store::{Db, StoreError};
-use log_reader::{RawRecord, RecordVisitor, read_postgres, read_sqlite};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct VerifyReport {
@@ -77,67 +77,12 @@ fn chain_problem(p: ChainProblem) -> Problem {
     }
 }
 
-/// Most parts a verification is split into: each part (a run of seqs) is
-/// read and checked on its own thread, so this many CPUs are kept busy.
-const PARTS_MAX: usize = 8;
-/// Fewest records worth a part of their own: below this, a thread costs
-/// more than it saves.
-const PART_RECORDS_MIN: i64 = 20_000;
-
-/// One part of the log, `first..=last`, checked by one thread: every
-/// record's place, hash and link (the first record's link is checked when
-/// the parts are joined), and every hand record replayed.
-struct Part {
-    chain: ChainVerifier,
-    hands: HandReplay,
-    runtime: tokio::runtime::Handle,
-    /// The first record read: its seq and the hash it links to.
-    first: Option<(i64, String)>,
-    problem: Option<Problem>,
-}
-
-impl RecordVisitor for Part {
-    fn visit(&mut self, record: &RawRecord<'_>) -> ControlFlow<()> {
-        let fields = &record.fields;
-        if self.first.is_none() {
-            self.first = Some((fields.seq, fields.prev_hash.to_string()));
-        }
-        if let Err(p) = self.chain.check(fields, record.hash) {
-            self.problem = Some(chain_problem(p));
-            return ControlFlow::Break(());
-        }
-        let Some(hand_id) = fields.hand else {
-            return ControlFlow::Continue(());
-        };
-        let record = ReplayRecord {
-            seq: fields.seq,
-            recorded_at: fields.recorded_at,
-            hand_id,
-            payload: fields.payload,
-        };
-        match self.hands.apply(&record) {
-            None => ControlFlow::Continue(()),
-            Some(p) => {
-                self.problem = Some(p);
-                ControlFlow::Break(())
-            }
-        }
-    }
-}
-
 /// What the replay needs of a hand record.
 struct ReplayRecord<'a> {
     seq: i64,
     recorded_at: &'a str,
     hand_id: &'a str,
     payload: &'a str,
-}
-
-/// What a part found, once read.
-struct PartReport {
-    first: Option<(i64, String)>,
-    chain: Result<ChainReport, Problem>,
-    hands: HandReplay,
 }
 
 /// Which of two problems at one seq is reported: a record's own hash
@@ -162,18 +107,6 @@ fn earliest(a: Option<Problem>, b: Option<Problem>) -> Option<Problem> {
     }
 }
 
-/// Splits `from..=head` into at most `parts_max` runs of at least
-/// `records_min` seqs (one run for a small log).
-fn split(from: i64, head: i64, parts_max: usize, records_min: i64) -> Vec<(i64, i64)> {
-    let records = (head - from + 1).max(0);
-    let parts = (records / records_min.max(1)).clamp(1, parts_max.max(1) as i64);
-    let size = (records + parts - 1) / parts;
-    (0..parts)
-        .map(|i| (from + i * size, (from + (i + 1) * size - 1).min(head)))
-        .filter(|(first, last)| first <= last)
-        .collect()
-}
-
 /// Verifies records from `from` (1 = all) to the head.
 pub async fn verify(
     db: &Db,
@@ -193,32 +126,29 @@ pub async fn verify_with_anchors(
     anchors: Vec<AnchorCheck>,
 ) -> Result<VerifyReport, StoreError> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    verify_in_parts(
-        db,
-        key,
-        from,
-        anchors,
-        threads.min(PARTS_MAX),
-        PART_RECORDS_MIN,
-    )
-    .await
+    let how = Split {
+        parts_max: threads.min(PARTS_MAX),
+        part_records_min: PART_RECORDS_MIN,
+        round_records: ROUND_RECORDS,
+    };
+    verify_in_parts(db, key, from, anchors, how).await
 }
 
-/// [`verify_with_anchors`] split into at most `parts_max` parts of at least
-/// `part_records_min` records (the tests split small logs finely). The log
-/// is split by seq into runs read and checked side by side, each by its own
-/// thread: the chain within each run (sequence, hashes, links, anchors), the
-/// links between runs once all are read, and the hands — a run that meets a
-/// hand begun in an earlier run replays that hand's earlier records from
-/// the log first, and the later run's view of a hand is the one kept. Any
-/// problem is the earliest found, as one walk from `from` would report it.
+/// [`verify_with_anchors`] split as `how` says (the tests split small logs
+/// finely). The log is walked in rounds; each round is split by seq into
+/// runs read and checked side by side, each by its own thread: the chain
+/// within each run (sequence, hashes, links, anchors), the links between
+/// runs once all are read, and the hands — a run that meets a hand begun
+/// in an earlier run replays that hand's earlier records from the log
+/// first, and the later run's view of a hand is the one kept. Then the
+/// round's rows are compared with its hands (`round.rs`). Any problem is
+/// the earliest found, as one walk from `from` would report it.
 pub async fn verify_in_parts(
     db: &Db,
     key: &AuditKey,
     from: i64,
     anchors: Vec<AnchorCheck>,
-    parts_max: usize,
-    part_records_min: i64,
+    how: Split,
 ) -> Result<VerifyReport, StoreError> {
     // Phase times, for RUST_LOG=pitbook=debug (what to look at when it is slow).
     let started = std::time::Instant::now();
@@ -241,130 +171,77 @@ pub async fn verify_in_parts(
     // for the next verification.
     let sql = "SELECT MAX(seq) FROM audit_log";
     let head_seq: Option<i64> = on_pool!(db, |pool| sqlx::query(sql).fetch_one(pool).await?.get(0));
-    let ranges = split(from, head_seq.unwrap_or(0), parts_max, part_records_min);
+    let head_seq = head_seq.unwrap_or(0);
     // The loaded house ways before any hand: a hand replays with the file
     // its table named.
-    let house_way_problem = house_ways::hold_and_check(db, head_seq.unwrap_or(0)).await?;
+    let house_way_problem = house_ways::hold_and_check(db, head_seq).await?;
     phase_done("house ways");
 
-    let mut reads = Vec::with_capacity(ranges.len().max(1));
+    let rounds = plan(from, head_seq, how);
+    let part_count: usize = rounds.iter().map(Vec::len).sum();
     let mut anchors = anchors;
     anchors.sort_by_key(|a| a.anchor.seq);
-    let ranges_or_empty = if ranges.is_empty() {
-        vec![(from, from - 1)]
-    } else {
-        ranges
-    };
-    let part_count = ranges_or_empty.len();
-    for (i, &(first, last)) in ranges_or_empty.iter().enumerate() {
-        // A part checks the anchors in its run; the first also those before
-        // `from` (skipped), the last those past the head (a truncation).
-        let mine = if i + 1 == part_count {
-            std::mem::take(&mut anchors)
-        } else {
-            let end = anchors.partition_point(|a| a.anchor.seq <= last);
-            anchors.drain(..end).collect()
-        };
-        let mut part = Part {
-            chain: ChainVerifier::with_anchors(
-                key.clone(),
-                first,
-                if i == 0 { prev_hash.clone() } else { None },
-                mine,
-            ),
-            hands: HandReplay::default(),
-            runtime: tokio::runtime::Handle::current(),
-            first: None,
-            problem: None,
-        };
-        let db = db.clone();
-        reads.push(tokio::task::spawn_blocking(move || {
-            match &db {
-                Db::Sqlite(pool) => {
-                    let path = pool.connect_options().get_filename().to_path_buf();
-                    read_sqlite(&path, first, last, &mut part)?;
-                }
-                Db::Postgres(pool) => {
-                    let runtime = part.runtime.clone();
-                    runtime.block_on(read_postgres(pool, first, last, &mut part))?;
-                }
-            }
-            let waiting = part.runtime.block_on(part.hands.replay_waiting(&db))?;
-            let chain = match earliest(part.problem, waiting) {
-                Some(p) => Err(p),
-                None => part.chain.finish().map_err(chain_problem),
-            };
-            Ok::<_, StoreError>(PartReport {
-                first: part.first,
-                chain,
-                hands: part.hands,
-            })
-        }));
-    }
-    let mut parts = Vec::with_capacity(reads.len());
-    for read in reads {
-        parts.push(
-            read.await
-                .map_err(|e| StoreError::Internal(format!("verify thread: {e}")))??,
-        );
-    }
-    phase_done("chain walk and replay");
-
-    // Join the parts: each run must begin where the one before ended, and
-    // link to its last hash.
-    let mut problem: Option<Problem> = None;
-    let mut before: Option<Anchor> = None;
-    let mut count = 0;
-    let mut anchors_counted = (0, 0);
-    let mut head = None;
-    let mut hands = HandReplay::default();
-    // A run that ends before its last seq (its last records removed) is a
-    // truncation only if no later run has records: else that run's gap is
-    // what one walk would report.
-    let mut truncated: Option<Problem> = None;
-    let last_part = parts.len().saturating_sub(1);
-    for (i, part) in parts.into_iter().enumerate() {
-        if part.first.is_some() {
-            truncated = None;
-        }
-        if let (Some(end), Some((seq, prev_hash))) = (&before, &part.first) {
-            let joined = if *seq != end.seq + 1 {
-                Err(ChainProblem::Gap {
-                    expected: end.seq + 1,
-                    found: *seq,
-                })
-            } else if *prev_hash != end.hash {
-                Err(ChainProblem::BrokenLink { seq: *seq })
+    let mut prev_hash = Some(prev_hash);
+    let mut parts_read = 0;
+    let mut joined = Joined::default();
+    let mut rows = round::RowChecks::new(db, from, head_seq).await?;
+    for ranges in rounds {
+        let mut reads = Vec::with_capacity(ranges.len());
+        for &(first, last) in &ranges {
+            parts_read += 1;
+            // A part checks the anchors in its run; the first also those
+            // before `from` (skipped), the last those past the head (a
+            // truncation).
+            let mine = if parts_read == part_count {
+                std::mem::take(&mut anchors)
             } else {
-                Ok(())
+                let end = anchors.partition_point(|a| a.anchor.seq <= last);
+                anchors.drain(..end).collect()
             };
-            if let Err(p) = joined {
-                problem = earliest(Some(chain_problem(p)), problem);
-            }
+            let links_to = prev_hash.take().flatten();
+            reads.push(read_part(db, key, (first, last), links_to, mine));
         }
-        match part.chain {
-            Ok(report) => {
-                count += report.count;
-                anchors_counted.0 += report.anchors_checked;
-                anchors_counted.1 += report.anchors_skipped;
-                if report.count > 0 || before.is_none() {
-                    before = report.head.clone();
-                    head = report.head;
-                }
-            }
-            Err(p) if p.kind == TRUNCATED && i < last_part => {
-                truncated = truncated.or(Some(p));
-            }
-            Err(p) => problem = earliest(problem, Some(p)),
+        let mut hands = HandReplay::default();
+        let last_read = parts_read;
+        let first_read = last_read - reads.len() + 1;
+        for (i, read) in reads.into_iter().enumerate() {
+            let part = read
+                .await
+                .map_err(|e| StoreError::Internal(format!("verify thread: {e}")))??;
+            hands.absorb(joined.join(part, first_read + i == part_count));
         }
-        hands.absorb(part.hands);
+        phase_done("a round's chain walk and replay");
+        if joined.problem.is_some() {
+            // Nothing after the first problem is vouched for.
+            break;
+        }
+        let (round_first, round_last) = (ranges[0].0, ranges[ranges.len() - 1].1);
+        if joined.truncated.is_some() || round_last < round_first {
+            // A truncation pending (a later run's records decide what it
+            // is), or nothing read.
+            continue;
+        }
+        let window_first = if round_first == from {
+            hand_search::rows_from(from)
+        } else {
+            round_first
+        };
+        let problem = rows.round(db, hands, (window_first, round_last)).await?;
+        phase_done("a round's projection check");
+        if problem.is_some() {
+            joined.problem = problem;
+            break;
+        }
     }
-    let problem = earliest(earliest(problem, truncated), house_way_problem);
-    let chain_head_seq = head.as_ref().map_or(from - 1, |h| h.seq);
-    let hands_settled = hands.settled;
+
+    let problem = earliest(
+        earliest(joined.problem.take(), joined.truncated.take()),
+        house_way_problem,
+    );
+    let chain_head_seq = joined.head.as_ref().map_or(from - 1, |h| h.seq);
     let problem = match problem {
         Some(p) => Some(p),
-        None => hands.compare_projection(db, chain_head_seq, from).await?,
+        None => rows.finish(db, from).await?,
     };
     phase_done("projection check");
     let problem = staff::check(db, chain_head_seq, problem).await?;
@@ -382,12 +259,12 @@ pub async fn verify_in_parts(
     let (count, hands_settled, tripoley_games) = if problem.is_some() {
         (0, 0, 0)
     } else {
-        (count, hands_settled, tripoley_games)
+        (joined.count, joined.hands_settled, tripoley_games)
     };
     let (anchors_checked, anchors_skipped) = if problem.is_some() {
         (0, 0)
     } else {
-        anchors_counted
+        joined.anchors_counted
     };
     Ok(VerifyReport {
         count,
@@ -398,7 +275,7 @@ pub async fn verify_in_parts(
         head: if problem.is_some() {
             None
         } else {
-            head.map(|h| h.to_string())
+            joined.head.map(|h| h.to_string())
         },
         problem,
     })

@@ -8,11 +8,14 @@ use sqlx::Row;
 
 use super::hand_rows::Expected;
 use super::{Problem, ReplayRecord, earliest};
-use crate::domain::double_hand_poker::hand_record::{Check, HandEvent, HandState, Phase};
+use crate::domain::double_hand_poker::hand_record::{
+    Check, HandError, HandEvent, HandState, Phase,
+};
 use crate::store::{Db, StoreError};
 
-/// Replays hand events as they stream past; remembers each closed hand's
-/// last recorded settlement to compare with the projection at the end.
+/// Replays hand events as they stream past; remembers what each closed
+/// hand's rows must hold, to compare with them once the round is read
+/// (`round.rs`).
 #[derive(Default)]
 pub(super) struct HandReplay {
     open: HashMap<String, OpenHand>,
@@ -37,6 +40,9 @@ pub(super) struct OpenHand {
     updated_at: String,
     /// The seq of its `hand_opened` record (its number's place).
     opened_seq: i64,
+    /// The record that settled it, when it was loaded closed from the log
+    /// (a correction read in a later part or round than its close).
+    settlement_seq: Option<i64>,
 }
 
 pub(super) fn parse_event(record: &ReplayRecord<'_>) -> Result<HandEvent, Problem> {
@@ -159,18 +165,20 @@ impl HandReplay {
         record: &ReplayRecord<'_>,
     ) -> Option<Problem> {
         let hand_id = record.hand_id;
-        let (state, opened_at, mut updated_at, opened_seq) = match open {
+        let (state, opened_at, mut updated_at, opened_seq, loaded_settlement) = match open {
             Some(open) => (
                 Some(open.state),
                 open.opened_at,
                 open.updated_at,
                 open.opened_seq,
+                open.settlement_seq,
             ),
             None => (
                 None,
                 record.recorded_at.to_string(),
                 String::new(),
                 record.seq,
+                None,
             ),
         };
         // One buffer a hand for its last record's time.
@@ -185,11 +193,7 @@ impl HandReplay {
                 ));
             }
         };
-        let settles = next.settlement().is_some()
-            && matches!(
-                event,
-                HandEvent::HandClosed { .. } | HandEvent::OutcomeCorrected { .. }
-            );
+        let settles = settles(&next, event);
         if settles {
             self.settled += 1;
         }
@@ -199,7 +203,7 @@ impl HandReplay {
             let settlement_seq = match self.done.get(hand_id) {
                 _ if settles => Some(record.seq),
                 Some(kept) => kept.settlement_seq(),
-                None => None,
+                None => loaded_settlement,
             };
             let times = (opened_at, updated_at);
             self.done.insert(
@@ -215,6 +219,7 @@ impl HandReplay {
                     opened_at,
                     updated_at,
                     opened_seq,
+                    settlement_seq: loaded_settlement,
                 },
             );
         }
@@ -228,63 +233,111 @@ impl HandReplay {
         hand_id: &str,
         seq: i64,
     ) -> Result<OpenHand, StoreError> {
-        let sql = "SELECT payload, recorded_at, seq FROM audit_log \
-                   WHERE hand_id = $1 AND seq < $2 ORDER BY seq";
-        let rows: Vec<(String, String, i64)> = on_pool!(db, |pool| sqlx::query(sql)
-            .bind(hand_id)
-            .bind(seq)
-            .fetch_all(pool)
-            .await?
-            .into_iter()
-            .map(|r| (r.get(0), r.get(1), r.get(2)))
-            .collect());
-        let events: Vec<HandEvent> = rows
-            .iter()
-            .map(|(payload, _, _)| HandEvent::from_json(payload))
-            .collect::<Result<_, _>>()
-            .map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))?;
-        let state = HandState::fold(&events)
-            .map_err(|e| StoreError::Internal(format!("hand {hand_id}: {e}")))?;
-        let time =
-            |row: Option<&(String, String, i64)>| row.map(|r| r.1.clone()).unwrap_or_default();
-        Ok(OpenHand {
-            state,
-            last_seq: 0,
-            opened_at: time(rows.first()),
-            updated_at: time(rows.last()),
-            opened_seq: rows.first().map_or(0, |r| r.2),
+        load(db, hand_id, seq).await?.ok_or_else(|| {
+            StoreError::Internal(format!("hand {hand_id}: {}", HandError::NotOpened))
         })
     }
+}
 
-    /// Every hand's projection row and search projection against the fold
-    /// of its events (`hand_rows.rs`, `hand_search.rs`), and the daily
-    /// totals against the rows (`hand_days.rs`).
-    pub(super) async fn compare_projection(
-        self,
-        db: &Db,
-        head_seq: i64,
-        from: i64,
-    ) -> Result<Option<Problem>, StoreError> {
-        let mut expected = self.done;
-        for (id, open) in self.open {
-            let times = (open.opened_at, open.updated_at);
-            let seqs = (open.opened_seq, open.last_seq);
-            expected.insert(id, Expected::of(&open.state, None, seqs, times));
-        }
-        let started = std::time::Instant::now();
-        let took = |check: &str| {
-            let elapsed_ms = started.elapsed().as_millis() as u64;
-            tracing::debug!(elapsed_ms, "verify: projection: {check} done");
-        };
-        let (search, expected) =
-            super::hand_search::first_problem(db, expected, head_seq, from).await?;
-        took("search rows");
-        let rows = super::hand_rows::first_problem(db, expected, head_seq, from).await?;
-        took("hand rows");
-        let days = super::hand_days::first_problem(db, head_seq, from).await?;
-        took("day totals");
-        Ok(earliest(earliest(rows, search), days))
+/// A hand as its records before `seq` leave it (None: it has none).
+async fn load(db: &Db, hand_id: &str, seq: i64) -> Result<Option<OpenHand>, StoreError> {
+    let sql = "SELECT payload, recorded_at, seq FROM audit_log \
+               WHERE hand_id = $1 AND seq < $2 ORDER BY seq";
+    let rows: Vec<(String, String, i64)> = on_pool!(db, |pool| sqlx::query(sql)
+        .bind(hand_id)
+        .bind(seq)
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2)))
+        .collect());
+    if rows.is_empty() {
+        return Ok(None);
     }
+    let failed = |e: &dyn std::fmt::Display| StoreError::Internal(format!("hand {hand_id}: {e}"));
+    let mut state = None;
+    let mut settlement_seq = None;
+    for (payload, _, seq) in &rows {
+        let event = HandEvent::from_json(payload).map_err(|e| failed(&e))?;
+        let next = HandState::apply_with(state, &event, Check::Replay)
+            .map_err(|e| failed(&e))?
+            .0;
+        if settles(&next, &event) {
+            settlement_seq = Some(*seq);
+        }
+        state = Some(next);
+    }
+    let state = state.ok_or_else(|| failed(&HandError::NotOpened))?;
+    let time = |row: Option<&(String, String, i64)>| row.map(|r| r.1.clone()).unwrap_or_default();
+    Ok(Some(OpenHand {
+        state,
+        last_seq: rows.last().map_or(0, |r| r.2),
+        opened_at: time(rows.first()),
+        updated_at: time(rows.last()),
+        opened_seq: rows.first().map_or(0, |r| r.2),
+        settlement_seq,
+    }))
+}
+
+impl HandReplay {
+    /// What each hand's rows must hold as this replay leaves it: a closed
+    /// hand's kept view, an open one's state so far.
+    pub(super) fn into_views(self) -> HashMap<String, Expected> {
+        let mut views = self.done;
+        for (id, open) in self.open {
+            views.insert(id, open.into_view());
+        }
+        views
+    }
+}
+
+impl OpenHand {
+    fn into_view(self) -> Expected {
+        let times = (self.opened_at, self.updated_at);
+        let seqs = (self.opened_seq, self.last_seq);
+        Expected::of(&self.state, self.settlement_seq, seqs, times)
+    }
+}
+
+/// A hand's view from all its records up to `head_seq` (None: it has
+/// none): for a row whose hand's last record another round replayed.
+pub(super) async fn fold_hand(
+    db: &Db,
+    hand_id: &str,
+    head_seq: i64,
+) -> Result<Option<Expected>, StoreError> {
+    Ok(load(db, hand_id, head_seq + 1)
+        .await?
+        .map(OpenHand::into_view))
+}
+
+/// Whether a view of the hand as of `last_seq` is its last up to
+/// `head_seq` (no later record): asked only of a view its row differs from,
+/// as a later round may hold the hand's later records.
+pub(super) async fn is_final(
+    db: &Db,
+    hand_id: &str,
+    last_seq: i64,
+    head_seq: i64,
+) -> Result<bool, StoreError> {
+    let sql = "SELECT COUNT(*) FROM audit_log WHERE hand_id = $1 AND seq > $2 AND seq <= $3";
+    let later: i64 = on_pool!(db, |pool| sqlx::query(sql)
+        .bind(hand_id)
+        .bind(last_seq)
+        .bind(head_seq)
+        .fetch_one(pool)
+        .await?
+        .get(0));
+    Ok(later == 0)
+}
+
+/// Whether `event` (just applied, giving `next`) carries the hand's settlement.
+fn settles(next: &HandState, event: &HandEvent) -> bool {
+    next.settlement().is_some()
+        && matches!(
+            event,
+            HandEvent::HandClosed { .. } | HandEvent::OutcomeCorrected { .. }
+        )
 }
 
 pub(super) const SETTLEMENT_MISMATCH: &str = "settlement_mismatch";

@@ -66,3 +66,39 @@ fn the_log_is_split_into_runs_that_cover_it_exactly_once() {
         assert_eq!(found, runs, "{from}..={head} in {parts_max}");
     }
 }
+
+#[test]
+fn rounds_cover_the_log_exactly_once_each_split_into_parts() {
+    let how = |round_records| Split {
+        parts_max: 2,
+        part_records_min: 1,
+        round_records,
+    };
+    let cases = [
+        // (from, head, round_records, expected rounds)
+        (1, 0, 4, vec![vec![(1, 0)]]),
+        (5, 4, 4, vec![vec![(5, 4)]]),
+        (1, 3, 4, vec![vec![(1, 2), (3, 3)]]),
+        (1, 4, 4, vec![vec![(1, 2), (3, 4)]]),
+        (
+            1,
+            9,
+            4,
+            vec![vec![(1, 2), (3, 4)], vec![(5, 6), (7, 8)], vec![(9, 9)]],
+        ),
+        (
+            3,
+            7,
+            2,
+            vec![vec![(3, 3), (4, 4)], vec![(5, 5), (6, 6)], vec![(7, 7)]],
+        ),
+        (1, 5, i64::MAX, vec![vec![(1, 3), (4, 5)]]),
+    ];
+    for (from, head, round_records, rounds) in cases {
+        assert_eq!(
+            plan(from, head, how(round_records)),
+            rounds,
+            "{from}..={head} in rounds of {round_records}"
+        );
+    }
+}
