@@ -166,14 +166,28 @@ impl HandCopy {
     }
 }
 
-/// Hands in id order, each followed by its people (none: one row of NULLs).
-const SELECT_STORED: &str = "SELECT h.id, h.pd_name, h.pd_net_e4, h.bank_e4, h.wagered_e4, \
-    h.max_wager_e4, h.collection_e4, h.corrected, h.summarized, h.last_seq, h.table_id, \
-    h.dealer, h.status, p.role, p.name, p.name_key, p.staked_e4, p.received_e4, p.net_e4, \
-    p.keys_before, p.opened_at, p.last_seq, p.hand_wagered_e4, p.hand_collection_e4, \
-    p.hand_pd_net_e4, p.table_id, p.dealer, p.status, p.corrected, p.bank_e4, p.max_wager_e4 \
-    FROM hands h LEFT JOIN hand_people p ON p.hand_id = h.id \
-    WHERE h.last_seq >= $1 AND h.last_seq <= $2 ORDER BY h.id";
+/// The window's hands in `last_seq` order (one hand a seq), each followed
+/// by its people (none: one row of NULLs). On PostgreSQL each hand's
+/// people are looked up by the primary key (`LATERAL`): a plain join is
+/// planned as a merge or hash join over every `hand_people` row, once a
+/// round. SQLite has no `LATERAL`, and plans a plain join that way.
+fn stored_sql(db: &Db) -> String {
+    let people = "p.role, p.name, p.name_key, p.staked_e4, p.received_e4, p.net_e4, \
+        p.keys_before, p.opened_at, p.last_seq, p.hand_wagered_e4, p.hand_collection_e4, \
+        p.hand_pd_net_e4, p.table_id, p.dealer, p.status, p.corrected, p.bank_e4, p.max_wager_e4";
+    let join = match db {
+        Db::Sqlite(_) => "LEFT JOIN hand_people p ON p.hand_id = h.id",
+        Db::Postgres(_) => {
+            "LEFT JOIN LATERAL (SELECT * FROM hand_people WHERE hand_id = h.id) p ON TRUE"
+        }
+    };
+    format!(
+        "SELECT h.id, h.pd_name, h.pd_net_e4, h.bank_e4, h.wagered_e4, h.max_wager_e4, \
+         h.collection_e4, h.corrected, h.summarized, h.last_seq, h.table_id, h.dealer, \
+         h.status, {people} FROM hands h {join} \
+         WHERE h.last_seq >= $1 AND h.last_seq <= $2 ORDER BY h.last_seq, h.id"
+    )
+}
 
 /// The lowest `last_seq` a verification from `from` reads rows at: the
 /// rows of hands not touched since `from` are trusted, as their records
@@ -438,8 +452,9 @@ pub(super) async fn first_problem(
     let found = match db {
         Db::Sqlite(pool) => {
             let path = pool.connect_options().get_filename().to_path_buf();
+            let sql = stored_sql(db);
             let (found, back) = tokio::task::spawn_blocking(move || {
-                read_sqlite(&path, window, &mut walk).map(|found| (found, walk))
+                read_sqlite(&path, &sql, window, &mut walk).map(|found| (found, walk))
             })
             .await
             .map_err(|e| StoreError::Internal(format!("hand search thread: {e}")))??;
@@ -448,10 +463,8 @@ pub(super) async fn first_problem(
         }
         Db::Postgres(pool) => {
             let mut found = None;
-            let mut rows = sqlx::query(SELECT_STORED)
-                .bind(window.0)
-                .bind(window.1)
-                .fetch(pool);
+            let sql = stored_sql(db);
+            let mut rows = sqlx::query(&sql).bind(window.0).bind(window.1).fetch(pool);
             while let Some(r) = rows.try_next().await? {
                 if let ControlFlow::Break(f) = walk.push(read_row(&r)?) {
                     found = Some(f);
@@ -529,11 +542,12 @@ pub(super) async fn unused_name(db: &Db, head_seq: i64) -> Result<Option<Problem
 
 fn read_sqlite(
     path: &Path,
+    sql: &str,
     (first, last): (i64, i64),
     walk: &mut Walk,
 ) -> Result<Option<Found>, StoreError> {
     let conn = super::log_reader::open_read_only(path).map_err(failed)?;
-    let mut statement = conn.prepare(SELECT_STORED).map_err(failed)?;
+    let mut statement = conn.prepare(sql).map_err(failed)?;
     let mut rows = statement.query([first, last]).map_err(failed)?;
     while let Some(r) = rows.next().map_err(failed)? {
         if let ControlFlow::Break(found) = walk.push(read_row(r)?) {
