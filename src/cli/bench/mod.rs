@@ -99,9 +99,11 @@ impl Rng {
     }
 }
 
+const COUNT_HANDS: &str = "SELECT COUNT(*) FROM hands";
+
 /// How many hands the database holds.
 pub(super) async fn hands_held(db: &Db) -> Result<i64, CliError> {
-    count(db, "SELECT COUNT(*) FROM hands").await
+    count(db, COUNT_HANDS).await
 }
 
 async fn count(db: &Db, sql: &str) -> Result<i64, CliError> {
@@ -122,7 +124,7 @@ pub(super) async fn refuse_unless_empty(
     or_else: &str,
 ) -> Result<(), CliError> {
     for (what, sql) in [
-        ("hands", "SELECT COUNT(*) FROM hands"),
+        ("hands", COUNT_HANDS),
         ("tables", "SELECT COUNT(*) FROM card_tables"),
         ("shifts", "SELECT COUNT(*) FROM shifts"),
     ] {
