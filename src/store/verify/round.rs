@@ -3,8 +3,8 @@
 //! whose `last_seq` falls in the round's window are compared with the
 //! hands it replayed (`hand_search.rs`, then `hand_rows.rs`, each reading
 //! the window by `hands_by_last_seq`), and the round's hands are let go.
-//! So memory holds one round's hands, and PostgreSQL sorts one round's
-//! search rows, however long the log. What spans rounds is carried: each
+//! So memory holds one round's hands, and PostgreSQL reads one round's
+//! rows by index (nothing sorted on disk), however long the log. What spans rounds is carried: each
 //! table's count of hands opened (their numbers) and the name keys.
 
 use std::collections::HashSet;
@@ -15,6 +15,7 @@ use super::replay::HandReplay;
 use super::{Problem, earliest};
 use crate::store::{Db, StoreError};
 
+/// The row checks of a walk, round after round.
 pub(super) struct RowChecks {
     names: Arc<HashSet<String>>,
     numbering: Numbering,
