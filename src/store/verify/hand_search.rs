@@ -4,8 +4,8 @@
 //! the hand's `opened_at`, `last_seq`, money and criteria) must be what `HandSearch::of` gives for the fold of its
 //! events, and `person_names` must hold exactly the name keys `hand_people`
 //! holds. Like `hand_rows.rs`: a round's window of `last_seq` at a time
-//! (so PostgreSQL sorts one round's hands with their people, not every
-//! hand's), a hand changed after the walked head left for the next
+//! (read by index, hand by hand with their people, so nothing is sorted on
+//! disk however long the log), a hand changed after the walked head left for the next
 //! verification, and from `--from` only the hands the replay saw compared.
 //! A difference from a hand's view is reported only if the view is the
 //! hand's last (`replay::is_final`): a later round may hold more of it.
