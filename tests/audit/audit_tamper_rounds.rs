@@ -7,7 +7,9 @@
 //! rest at its last record.
 
 use crate::audit_tamper_hand_search::four_hands;
-use crate::common::{Backend, scalar_i64, tamper, test_key};
+use crate::common::{Backend, TestApp, scalar_i64, tamper, test_key};
+use pitbook::store::Db;
+use serde_json::json;
 
 /// Hand #2 (closed, then corrected after #3 closed): its first and last seq.
 const SECOND_SEQS: &str = "SELECT MIN(seq) FROM audit_log WHERE hand_id = \
@@ -81,4 +83,57 @@ async fn edits_of_a_hand_corrected_rounds_later_are_reported_alike(backend: Back
     }
 }
 
-on_both_databases!(edits_of_a_hand_corrected_rounds_later_are_reported_alike);
+/// Hand #1's id.
+async fn first_hand(db: &Db) -> String {
+    let sql = "SELECT id FROM hands WHERE number = 1";
+    match db {
+        Db::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+        Db::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+    }
+    .expect(sql)
+}
+
+/// A note on a closed hand, as a supervisor adds one.
+async fn note(app: &TestApp, id: &str) {
+    let (status, hand) = app.get_json(&format!("/api/v1/hands/{id}")).await;
+    assert_eq!(status, 200, "{hand}");
+    let body = json!({"idempotency_key": "note-1", "expected_version": hand["version"],
+        "text": "checked against surveillance"});
+    let (status, body, _) = app
+        .post_json(&format!("/api/v1/hands/{id}/notes"), &body)
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+/// A note rounds after a hand closed settles nothing: the round that
+/// replays it folds the hand's earlier records from the log, settlement
+/// record included, and still checks the row's.
+async fn a_settlement_record_edited_under_a_later_note_is_reported(backend: Backend) {
+    let app = four_hands(backend).await;
+    let db = &app.database.db;
+    let id = first_hand(db).await;
+    note(&app, &id).await;
+    let report = crate::common::verify_split_every_way(db, &test_key(), 1, Vec::new()).await;
+    assert!(report.ok(), "untouched: {report:?}");
+    tamper(
+        db,
+        &["UPDATE hands SET settlement_seq = settlement_seq - 1 WHERE number = 1"],
+    )
+    .await;
+    let report = crate::common::verify_split_every_way(db, &test_key(), 1, Vec::new()).await;
+    let problem = report
+        .problem
+        .expect("an edited settlement record is reported");
+    let last =
+        "SELECT MAX(seq) FROM audit_log WHERE hand_id = (SELECT id FROM hands WHERE number = 1)";
+    assert_eq!(problem.seq, scalar_i64(db, last).await, "{problem:?}");
+    assert!(
+        problem.message.contains("the stored settlement_seq"),
+        "{problem:?}"
+    );
+}
+
+on_both_databases!(
+    edits_of_a_hand_corrected_rounds_later_are_reported_alike,
+    a_settlement_record_edited_under_a_later_note_is_reported,
+);

@@ -60,14 +60,6 @@ impl Expected {
         self.settlement_seq
     }
 
-    /// Keeps `earlier`'s settlement record when this later view of the same
-    /// closed hand (from a part of the log read apart) did not see one.
-    pub fn settled_before(&mut self, earlier: &Expected) {
-        if self.status == earlier.status && self.settlement_seq.is_none() {
-            self.settlement_seq = earlier.settlement_seq;
-        }
-    }
-
     /// `seqs`: the seqs of its `hand_opened` and of its last record;
     /// `times`: the `recorded_at` of the hand's first and last records.
     pub fn of(
@@ -440,30 +432,26 @@ fn check(row: &StoredRow, want: &Expected, head_seq: i64) -> Option<Problem> {
             format!("{:?}", want.house_collection.map(|m| m.to_canonical())),
         ),
         column("last_seq", &row.last_seq, &want.last_seq),
+        (
+            "settlement_seq",
+            want.settlement_seq.is_some() && row.settlement_seq != want.settlement_seq,
+            format!("{:?}", row.settlement_seq),
+            format!("{:?}", want.settlement_seq),
+        ),
     ];
-    let settlement = (
-        "settlement_seq",
-        want.settlement_seq.is_some() && row.settlement_seq != want.settlement_seq,
-        format!("{:?}", row.settlement_seq),
-        format!("{:?}", want.settlement_seq),
-    );
-    let differing = |found: Option<(&str, bool, String, String)>| {
-        let (field, _, stored, folded) = found?;
-        Some(projection_problem(
+    if let Some((field, _, stored, folded)) =
+        differs.into_iter().find(|(_, differs, _, _)| *differs)
+    {
+        return Some(projection_problem(
             want.last_seq,
             format!(
                 "hand {}: the stored {field} is {stored}; its events give {folded}",
                 row.id
             ),
-        ))
-    };
-    if let Some(p) = differing(differs.into_iter().find(|(_, differs, _, _)| *differs)) {
-        return Some(p);
+        ));
     }
+    // Its number is its opening record's, reported there.
     if let Some(p) = number_problem(row, want) {
-        return Some(p);
-    }
-    if let Some(p) = differing(Some(settlement).filter(|(_, differs, _, _)| *differs)) {
         return Some(p);
     }
     // A row's times are its first and last records' (every record of a

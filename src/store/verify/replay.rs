@@ -26,6 +26,7 @@ pub(super) struct HandReplay {
     /// Hand → its records (seq, recorded_at, payload) waiting for its
     /// earlier ones.
     waiting: HashMap<String, Vec<(i64, String, String)>>,
+    /// Settlements recomputed by this part (`parts::Joined` sums them).
     pub(super) settled: u64,
 }
 
@@ -56,22 +57,17 @@ pub(super) fn parse_event(record: &ReplayRecord<'_>) -> Result<HandEvent, Proble
 
 impl HandReplay {
     /// Takes in the next part's hands (`other` read after `self`): where
-    /// both know a hand, the later part replayed it from its start, so its
-    /// view is kept — but for the record that settled it, if that was in an
-    /// earlier part.
-    pub(super) fn absorb(&mut self, mut other: HandReplay) {
+    /// both know a hand, the later part replayed it from its start (its
+    /// earlier records, settlement included, folded from the log), so its
+    /// view is kept.
+    pub(super) fn absorb(&mut self, other: HandReplay) {
         if self.done.is_empty() && self.open.is_empty() {
             // The first part: nothing to reconcile (and no rehashing).
-            other.settled += self.settled;
             *self = other;
             return;
         }
-        self.settled += other.settled;
         self.done.reserve(other.done.len());
-        for (id, mut expected) in other.done {
-            if let Some((_, earlier)) = self.done.remove_entry(&id) {
-                expected.settled_before(&earlier);
-            }
+        for (id, expected) in other.done {
             self.open.remove(&id);
             self.done.insert(id, expected);
         }
