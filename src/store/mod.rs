@@ -195,7 +195,8 @@ impl Db {
             }
             Db::Postgres(pool) => {
                 sqlx::query(
-                    "VACUUM (ANALYZE) hands, hand_people, hand_days, hand_amounts, person_names",
+                    "VACUUM (ANALYZE) hands, hand_people, hand_days, hand_dealer_days, hand_amounts, \
+                     person_names",
                 )
                 .execute(pool)
                 .await?;

@@ -244,26 +244,41 @@ async fn a_hand_before_from_is_not_compared(backend: Backend) {
 
 /// From an anchor only the hands touched since it are read (their rows,
 /// people and days: migration 0025), but a day they touched is summed whole:
-/// a changed day total is found from an anchor after the hand whose day it
-/// is, and nothing is found when the rows before the anchor are untouched.
+/// a changed day total — by table, or by dealer (migration 0028) — is found
+/// from an anchor after the hand whose day it is, and nothing is found when
+/// the rows before the anchor are untouched.
 async fn a_day_the_hands_since_the_anchor_touched_is_checked_whole(backend: Backend) {
-    let app = four_hands(backend).await;
-    assert!(verify_from(&app, FIRST_HAND_LAST + 1).await.ok());
-    tamper(
-        &app.database.db,
-        &["UPDATE hand_days SET wagered_e4 = wagered_e4 + 10000 \
-           WHERE table_id = 'T1' AND status = 'closed' AND corrected = 0"],
-    )
-    .await;
-    let problem = verify_from(&app, FIRST_HAND_LAST + 1)
-        .await
-        .problem
-        .expect("the day's total, from the anchor");
-    assert_eq!(problem.kind, "projection", "{problem:?}");
-    assert!(
-        problem.message.contains("hand_days for") && problem.message.contains("at T1, closed"),
-        "{problem:?}"
-    );
+    let rollups = [
+        ("hand_days", "table_id = 'T1'", "at T1, closed"),
+        (
+            "hand_dealer_days",
+            "dealer = 'test-admin'",
+            "for test-admin on ",
+        ),
+    ];
+    for (rollup, group, found) in rollups {
+        let app = four_hands(backend).await;
+        assert!(verify_from(&app, FIRST_HAND_LAST + 1).await.ok());
+        tamper(
+            &app.database.db,
+            &[&format!(
+                "UPDATE {rollup} SET wagered_e4 = wagered_e4 + 10000 \
+                 WHERE {group} AND status = 'closed' AND corrected = 0"
+            )],
+        )
+        .await;
+        let problem = verify_from(&app, FIRST_HAND_LAST + 1)
+            .await
+            .problem
+            .expect("the day's total, from the anchor");
+        assert_eq!(problem.kind, "projection", "{problem:?}");
+        assert!(
+            problem.message.contains(&format!("{rollup} for"))
+                && problem.message.contains(found)
+                && problem.message.contains(", closed holds"),
+            "{problem:?}"
+        );
+    }
 }
 
 on_both_databases!(

@@ -25,7 +25,7 @@ const TABLE: &str = "TPL1";
 /// schema's and the chain's, staff and their tokens, the replies kept for
 /// repeated requests, and the search's totals, which triggers keep from
 /// `hands` (each copied row adds itself to them).
-const NOT_COPIED: [&str; 9] = [
+const NOT_COPIED: [&str; 10] = [
     "_sqlx_migrations",
     "pitbook_meta",
     "audit_log",
@@ -34,6 +34,7 @@ const NOT_COPIED: [&str; 9] = [
     "api_tokens",
     "idempotency_keys",
     "hand_days",
+    "hand_dealer_days",
     "hand_amounts",
 ];
 

@@ -1,10 +1,10 @@
 //! The search's totals, however they are read (whole days from
-//! `hand_days`, an amount's rows of `hand_amounts`, a name's people rows,
+//! `hand_days` or `hand_dealer_days`, an amount's rows of `hand_amounts`, a name's people rows,
 //! the hands themselves: `store/history/totals.rs`), are the sums of the
 //! hands its pages hold, for each filter over bench hands spread across a
 //! week (partial days at both ends of a cardroom's day in Los Angeles), on
 //! both databases; and `audit verify` passes over them, then names a
-//! tampered day and a missing amount.
+//! tampered day, a missing dealer's day and a missing amount.
 
 use pitbook::domain::history::HandFilter;
 use pitbook::store::history::{self, Totals};
@@ -130,6 +130,12 @@ async fn totals_are_the_sums_of_the_pages_for_every_way_they_are_read(backend: B
         format!("table=B02&status=closed&from={d6}T09:00&to={d2}T09:00"),
         format!("kind=real&from={d4}T22:00&to={}T03:00", day_before(3)),
         "dealer=dealer.ann".into(),
+        "dealer=dealer.ann&status=closed".into(),
+        "dealer=dealer.bo&status=corrected".into(),
+        format!("dealer=dealer.ann&from={d6}T13:30&to={d2}T07:15"),
+        format!("dealer=dealer.bo&status=open&date={d2}"),
+        format!("dealer=dealer.bo&to={d4}T19:45"),
+        "dealer=dealer.ann&table=B01".into(),
         "pd=lee".into(),
         "player=an".into(),
         format!("player=an&from={d6}T13:30&to={d2}T07:15"),
@@ -175,6 +181,21 @@ async fn verify_checks_the_daily_totals_against_the_hands(backend: Backend) {
     let problem = report.problem.expect("the tampered day is found");
     assert!(
         problem.message.contains("hand_days for") && problem.message.contains("at B01, closed"),
+        "{problem:?}"
+    );
+
+    let test_db = bench_week(backend).await;
+    let tamper = "DELETE FROM hand_dealer_days WHERE status = 'closed' \
+        AND (dealer, day) = (SELECT dealer, MIN(day) FROM hand_dealer_days \
+        WHERE dealer = 'dealer.ann' AND status = 'closed' GROUP BY dealer)";
+    crate::common::tamper(&test_db.db, &[tamper]).await;
+    let report = verify(&test_db.db, &key, 1, None).await.expect("verify");
+    let problem = report.problem.expect("the missing dealer's day is found");
+    assert!(
+        problem
+            .message
+            .contains("hand_dealer_days for dealer.ann on ")
+            && problem.message.contains(", closed holds no row"),
         "{problem:?}"
     );
 

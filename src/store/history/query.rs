@@ -297,17 +297,44 @@ pub fn amount_alone(
     Ok(Some(w))
 }
 
-/// Whether every criterion is one of `hand_days`' keys: table, state, kind.
-pub fn by_days(filter: &HandFilter) -> bool {
-    filter.criteria.iter().all(|c| {
+/// A rollup of each UTC day's hands a filter's totals can sum whole days
+/// from: one whose keys every criterion of the filter tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DayRollup {
+    /// `hand_days` (migration 0018): tables, states and kinds, or nothing.
+    Tables,
+    /// `hand_dealer_days` (migration 0028): a dealer and states.
+    Dealer,
+}
+
+impl DayRollup {
+    /// The rollup's table, whose columns are named as the hands' are.
+    pub fn table(self) -> &'static str {
+        match self {
+            DayRollup::Tables => "hand_days",
+            DayRollup::Dealer => "hand_dealer_days",
+        }
+    }
+}
+
+/// The day rollup every criterion of `filter` is a key of, if any.
+pub fn day_rollup(filter: &HandFilter) -> Option<DayRollup> {
+    let all = |keyed: fn(&Criterion) -> bool| filter.criteria.iter().all(keyed);
+    if all(|c| {
         matches!(
             c,
             Criterion::Table(_) | Criterion::Status(_) | Criterion::Kind(_)
         )
-    })
+    }) {
+        Some(DayRollup::Tables)
+    } else if all(|c| matches!(c, Criterion::Dealer(_) | Criterion::Status(_))) {
+        Some(DayRollup::Dealer)
+    } else {
+        None
+    }
 }
 
-/// The criteria's conditions on `h` (the hands or `hand_days`), with
+/// The criteria's conditions on `h` (the hands or a [`DayRollup`]), with
 /// `extra` (a time condition written with `w`'s binds) after them.
 pub fn criteria_conditions(
     w: &mut Where,
@@ -335,7 +362,7 @@ impl Where {
 }
 
 /// Which rows a criterion is tested on: the hand's (`hands h`, or
-/// `hand_days h` for its keys) or a person's (`hand_people p`, which copies
+/// a [`DayRollup`]'s `h` for its keys) or a person's (`hand_people p`, which copies
 /// the hand's criteria under the same names, all but its number).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum On {

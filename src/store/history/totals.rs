@@ -4,7 +4,9 @@
 //!
 //! - tables, states and kinds only: whole UTC days from `hand_days`
 //!   (migration 0018), the partial days at the range's ends from
-//!   `hands_by_time`, which carries what a day's row keys;
+//!   `hands_by_time`, which carries what a day's row keys; a dealer and
+//!   states: whole days from `hand_dealer_days` (migration 0028), the
+//!   partial days from `hands_by_dealer_time`;
 //! - one amount alone ("bank at least", "wager at least", all time): the
 //!   rows of `hand_amounts` from the amount up, one per amount held;
 //! - one name (PD or player): that name's people rows, which carry their
@@ -19,7 +21,9 @@ use chrono::NaiveDate;
 use sqlx::Row;
 
 use super::Totals;
-use super::query::{self, Where, by_days, criteria_conditions, one_name, person_conditions};
+use super::query::{
+    self, DayRollup, Where, criteria_conditions, day_rollup, one_name, person_conditions,
+};
 use crate::domain::history::HandFilter;
 use crate::domain::history::units::from_e4;
 use crate::store::{Db, StoreError};
@@ -40,8 +44,8 @@ pub async fn totals(
     filter: &HandFilter,
     bounds: (Option<String>, Option<String>),
 ) -> Result<Totals, StoreError> {
-    let (sql, w) = if by_days(filter) {
-        days_sql(filter, bounds)?
+    let (sql, w) = if let Some(rollup) = day_rollup(filter) {
+        days_sql(rollup, filter, bounds)?
     } else if let Some(w) = query::amount_alone(filter, &bounds)? {
         let sql = format!(
             "{SUMS} (SELECT h.hands AS n, h.wagered_e4 AS w, h.collection_e4 AS c, \
@@ -180,9 +184,10 @@ pub fn split(bounds: &(Option<String>, Option<String>)) -> Result<Split, StoreEr
     })
 }
 
-/// A filter of tables, states and kinds: whole days from `hand_days`, the
-/// partial ends from the hands.
+/// A filter of `rollup`'s keys: whole days from the rollup, the partial
+/// ends from the hands.
 fn days_sql(
+    rollup: DayRollup,
     filter: &HandFilter,
     bounds: (Option<String>, Option<String>),
 ) -> Result<(String, Where), StoreError> {
@@ -202,7 +207,8 @@ fn days_sql(
         })?;
         parts.push(format!(
             "SELECT h.hands AS n, h.wagered_e4 AS w, h.collection_e4 AS c, h.pd_net_e4 AS p \
-             FROM hand_days h{conditions}"
+             FROM {} h{conditions}",
+            rollup.table()
         ));
     }
     for (from, to) in split.ends {
@@ -286,6 +292,35 @@ mod tests {
         ];
         for (bounds, whole, ends) in cases {
             assert_eq!(split(&bounds).unwrap(), Split { whole, ends }, "{bounds:?}");
+        }
+    }
+
+    #[test]
+    fn a_filter_sums_whole_days_from_the_rollup_keyed_by_all_its_criteria() {
+        use crate::domain::history::HandFilter;
+        let cases = [
+            ("", Some(DayRollup::Tables)),
+            ("table=B01&status=closed&kind=real", Some(DayRollup::Tables)),
+            ("dealer=dealer.ann", Some(DayRollup::Dealer)),
+            (
+                "dealer=dealer.ann&status=corrected",
+                Some(DayRollup::Dealer),
+            ),
+            // A dealer's rollup keys no table, hence no kind either.
+            ("dealer=dealer.ann&table=B01", None),
+            ("dealer=dealer.ann&kind=real", None),
+            ("dealer=dealer.ann&player=lee", None),
+            ("table=B01&bank_min=100", None),
+        ];
+        for (query, rollup) in cases {
+            let pairs: Vec<(String, String)> = query
+                .split('&')
+                .filter(|p| !p.is_empty())
+                .filter_map(|p| p.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let filter = HandFilter::parse(&pairs).expect(query);
+            assert_eq!(day_rollup(&filter), rollup, "{query}");
         }
     }
 

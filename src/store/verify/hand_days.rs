@@ -1,5 +1,6 @@
-//! `audit verify`'s check of the search's rollups (migration 0018):
-//! `hand_days`, each UTC day's hands by table, state and correction, and
+//! `audit verify`'s check of the search's rollups (migrations 0018, 0028):
+//! `hand_days`, each UTC day's hands by table, state and correction,
+//! `hand_dealer_days`, each day's by dealer, state and correction, and
 //! `hand_amounts`, each bank amount's and largest wager's hands. Each row
 //! must be the sum of the `hands` rows it keys, and every such group must
 //! have its row. The `hands` rows are checked against the log
@@ -22,30 +23,68 @@ const SUMS: &str = "COUNT(*) AS hands, CAST(SUM(wagered_e4) AS BIGINT) AS w, \
 const DIFFERS: &str = "WHERE a.hands IS NULL OR d.hands IS NULL OR a.hands <> d.hands \
     OR a.w <> d.wagered_e4 OR a.c <> d.collection_e4 OR a.n <> d.pd_net_e4";
 
-/// The first day, table, state and correction where they disagree: its
-/// keys, then the hands' sums, then the row's. From a day on (`$1`, the
+/// A rollup of each UTC day's hands: its table and its keys in order
+/// (`day` is the hand's `opened_at` day, the others its columns of the
+/// same name; the last two the state and the correction), and the word
+/// between the first two in a group's name ("2026-11-02 at B01, closed").
+struct DayRollup {
+    table: &'static str,
+    keys: [&'static str; 4],
+    between: &'static str,
+}
+
+const DAY_ROLLUPS: [DayRollup; 2] = [
+    DayRollup {
+        table: "hand_days",
+        keys: ["day", "table_id", "status", "corrected"],
+        between: "at",
+    },
+    DayRollup {
+        table: "hand_dealer_days",
+        keys: ["dealer", "day", "status", "corrected"],
+        between: "on",
+    },
+];
+
+/// The first group of `rollup` where the rollup and the hands disagree:
+/// its name, then the hands' sums, then the row's. From a day on (`$1`, the
 /// first day a verification from an anchor touched, `YYYY-MM-DD`: every
 /// hand opened that day compares above it) or, `since` false, every day.
-fn days_sql(since: bool) -> String {
+fn days_sql(rollup: &DayRollup, since: bool) -> String {
+    let table = rollup.table;
     let (hands, days) = if since {
         (
-            "(SELECT * FROM hands WHERE opened_at >= $1)",
-            "(SELECT * FROM hand_days WHERE day >= $1)",
+            "(SELECT * FROM hands WHERE opened_at >= $1)".to_string(),
+            format!("(SELECT * FROM {table} WHERE day >= $1)"),
         )
     } else {
-        ("hands", "hand_days")
+        ("hands".to_string(), table.to_string())
     };
+    let keyed = |key: &str| match key {
+        "day" => "substr(opened_at, 1, 10) AS day".to_string(),
+        column => column.to_string(),
+    };
+    let group: Vec<String> = rollup.keys.iter().map(|k| keyed(k)).collect();
+    let k = |key: &str| format!("COALESCE(a.{key}, d.{key})");
+    let on: Vec<String> = rollup
+        .keys
+        .iter()
+        .map(|c| format!("d.{c} = a.{c}"))
+        .collect();
+    let coalesced = rollup.keys.map(k);
+    let order = coalesced.join(", ");
+    let [first, second, status, corrected] = &coalesced;
+    let name = format!(
+        "{first} || ' {} ' || {second} || ', ' || {status} \
+         || CASE WHEN {corrected} = 0 THEN '' ELSE ' corrected' END",
+        rollup.between
+    );
     format!(
-        "WITH a AS (SELECT substr(opened_at, 1, 10) AS day, table_id, status, corrected, {SUMS} \
-         FROM {hands} h GROUP BY 1, 2, 3, 4) \
-         SELECT COALESCE(a.day, d.day) || ' at ' || COALESCE(a.table_id, d.table_id) || ', ' \
-         || COALESCE(a.status, d.status) || CASE WHEN COALESCE(a.corrected, d.corrected) = 0 \
-         THEN '' ELSE ' corrected' END, \
-         a.hands, a.w, a.c, a.n, d.hands, d.wagered_e4, d.collection_e4, d.pd_net_e4 \
-         FROM a FULL JOIN {days} d ON d.day = a.day AND d.table_id = a.table_id \
-         AND d.status = a.status AND d.corrected = a.corrected {DIFFERS} \
-         ORDER BY COALESCE(a.day, d.day), COALESCE(a.table_id, d.table_id), \
-         COALESCE(a.status, d.status), COALESCE(a.corrected, d.corrected) LIMIT 1"
+        "WITH a AS (SELECT {group}, {SUMS} FROM {hands} h GROUP BY 1, 2, 3, 4) \
+         SELECT {name}, a.hands, a.w, a.c, a.n, d.hands, d.wagered_e4, d.collection_e4, \
+         d.pd_net_e4 FROM a FULL JOIN {days} d ON {on} {DIFFERS} ORDER BY {order} LIMIT 1",
+        group = group.join(", "),
+        on = on.join(" AND "),
     )
 }
 
@@ -150,21 +189,23 @@ pub(super) async fn first_problem(
             day => day,
         }
     };
-    let days = days_sql(since.is_some());
-    let found = match difference(db, &days, since.as_deref(), 1, |k| {
-        format!("hand_days for {}", k[0])
-    })
-    .await?
-    {
-        Some(d) => Some(d),
-        None if since.is_some() => None,
-        None => {
-            difference(db, &amounts_sql(), None, 2, |k| {
-                format!("hand_amounts for {} {}", k[0], k[1])
-            })
-            .await?
+    let mut found = None;
+    for rollup in &DAY_ROLLUPS {
+        let sql = days_sql(rollup, since.is_some());
+        found = difference(db, &sql, since.as_deref(), 1, |k| {
+            format!("{} for {}", rollup.table, k[0])
+        })
+        .await?;
+        if found.is_some() {
+            break;
         }
-    };
+    }
+    if found.is_none() && since.is_none() {
+        found = difference(db, &amounts_sql(), None, 2, |k| {
+            format!("hand_amounts for {} {}", k[0], k[1])
+        })
+        .await?;
+    }
     Ok(found.map(|(group, hands, stored)| {
         let hands = match hands.0 {
             None => "no hands".to_string(),
