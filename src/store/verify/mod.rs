@@ -3,8 +3,8 @@
 //! then replay the Tripoley games (`tripoley/replay.rs`). The loaded house
 //! ways are checked and held first (`house_ways.rs`).
 //! Walks the log in rounds of records (`parts.rs`), each read in one run
-//! per CPU and then its hands' rows compared (`round.rs`), so memory holds
-//! one round's hands however long the log.
+//! per CPU and then its hands' rows compared (`round.rs`) while the next
+//! round is read, so memory holds two rounds' hands however long the log.
 
 mod parts;
 mod replay;
@@ -134,6 +134,50 @@ pub async fn verify_with_anchors(
     verify_in_parts(db, key, from, anchors, how).await
 }
 
+/// Starts the reading of rounds, in order: which part is which, the
+/// anchors not yet given to a part, and the hash the first part links to.
+struct RoundReads {
+    part_count: usize,
+    parts_started: usize,
+    anchors: Vec<AnchorCheck>,
+    prev_hash: Option<Option<String>>,
+}
+
+/// A round whose parts are being read: their threads, in seq order, the
+/// number of its first part (from 1) and its first and last seq.
+struct RoundRead {
+    reads: Vec<tokio::task::JoinHandle<Result<PartReport, StoreError>>>,
+    first_part: usize,
+    seqs: (i64, i64),
+}
+
+impl RoundReads {
+    /// Starts reading the parts `ranges` of the next round, each on a thread.
+    fn start(&mut self, db: &Db, key: &AuditKey, ranges: Vec<(i64, i64)>) -> RoundRead {
+        let first_part = self.parts_started + 1;
+        let mut reads = Vec::with_capacity(ranges.len());
+        for &(first, last) in &ranges {
+            self.parts_started += 1;
+            // A part checks the anchors in its run; the first also those
+            // before `from` (skipped), the last those past the head (a
+            // truncation).
+            let mine = if self.parts_started == self.part_count {
+                std::mem::take(&mut self.anchors)
+            } else {
+                let end = self.anchors.partition_point(|a| a.anchor.seq <= last);
+                self.anchors.drain(..end).collect()
+            };
+            let links_to = self.prev_hash.take().flatten();
+            reads.push(read_part(db, key, (first, last), links_to, mine));
+        }
+        RoundRead {
+            reads,
+            first_part,
+            seqs: (ranges[0].0, ranges[ranges.len() - 1].1),
+        }
+    }
+}
+
 /// [`verify_with_anchors`] split as `how` says (the tests split small logs
 /// finely). The log is walked in rounds; each round is split by seq into
 /// runs read and checked side by side, each by its own thread: the chain
@@ -141,7 +185,8 @@ pub async fn verify_with_anchors(
 /// runs once all are read, and the hands — a run that meets a hand begun
 /// in an earlier run replays that hand's earlier records from the log
 /// first, and the later run's view of a hand is the one kept. Then the
-/// round's rows are compared with its hands (`round.rs`). Any problem is
+/// round's rows are compared with its hands (`round.rs`) while the next
+/// round's runs are read. Any problem is
 /// the earliest found, as one walk from `from` would report it.
 pub async fn verify_in_parts(
     db: &Db,
@@ -178,44 +223,36 @@ pub async fn verify_in_parts(
     phase_done("house ways");
 
     let rounds = plan(from, head_seq, how);
-    let part_count: usize = rounds.iter().map(Vec::len).sum();
-    let mut anchors = anchors;
-    anchors.sort_by_key(|a| a.anchor.seq);
-    let mut prev_hash = Some(prev_hash);
-    let mut parts_read = 0;
+    let mut reads = RoundReads {
+        part_count: rounds.iter().map(Vec::len).sum(),
+        parts_started: 0,
+        anchors,
+        prev_hash: Some(prev_hash),
+    };
+    reads.anchors.sort_by_key(|a| a.anchor.seq);
     let mut joined = Joined::default();
     let mut rows = round::RowChecks::new(db, from, head_seq).await?;
-    for ranges in rounds {
-        let mut reads = Vec::with_capacity(ranges.len());
-        for &(first, last) in &ranges {
-            parts_read += 1;
-            // A part checks the anchors in its run; the first also those
-            // before `from` (skipped), the last those past the head (a
-            // truncation).
-            let mine = if parts_read == part_count {
-                std::mem::take(&mut anchors)
-            } else {
-                let end = anchors.partition_point(|a| a.anchor.seq <= last);
-                anchors.drain(..end).collect()
-            };
-            let links_to = prev_hash.take().flatten();
-            reads.push(read_part(db, key, (first, last), links_to, mine));
-        }
+    let mut rounds = rounds.into_iter();
+    let mut next = rounds.next().map(|ranges| reads.start(db, key, ranges));
+    while let Some(round) = next.take() {
         let mut hands = HandReplay::default();
-        let last_read = parts_read;
-        let first_read = last_read - reads.len() + 1;
-        for (i, read) in reads.into_iter().enumerate() {
+        for (i, read) in round.reads.into_iter().enumerate() {
             let part = read
                 .await
                 .map_err(|e| StoreError::Internal(format!("verify thread: {e}")))??;
-            hands.absorb(joined.join(part, first_read + i == part_count));
+            let last_part = round.first_part + i == reads.part_count;
+            hands.absorb(joined.join(part, last_part));
         }
         phase_done("a round's chain walk and replay");
         if joined.problem.is_some() {
             // Nothing after the first problem is vouched for.
             break;
         }
-        let (round_first, round_last) = (ranges[0].0, ranges[ranges.len() - 1].1);
+        // The next round's runs are read while this round's rows are
+        // checked (the walk on this machine's CPUs, the rows' reads mostly
+        // on the database's): memory holds two rounds' hands at most.
+        next = rounds.next().map(|ranges| reads.start(db, key, ranges));
+        let (round_first, round_last) = round.seqs;
         if joined.truncated.is_some() || round_last < round_first {
             // A truncation pending (a later run's records decide what it
             // is), or nothing read.
@@ -229,6 +266,7 @@ pub async fn verify_in_parts(
         let problem = rows.round(db, hands, (window_first, round_last)).await?;
         phase_done("a round's projection check");
         if problem.is_some() {
+            // The next round's reads, begun, are let finish unread.
             joined.problem = problem;
             break;
         }

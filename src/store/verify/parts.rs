@@ -83,7 +83,8 @@ pub(super) fn split(from: i64, head: i64, parts_max: usize, records_min: i64) ->
 
 /// Records a round holds: its hands' expected rows are kept until the
 /// round's rows are compared (~740 bytes a hand, ~15 records a hand: ~50
-/// MB a round), so this bounds a whole verification's memory. A round
+/// MB a round), and the next round is read while they are, so this bounds
+/// a whole verification's memory at two rounds' hands. A round
 /// costs a few queries beyond its rows; its parts still get
 /// `PART_RECORDS_MIN` records each.
 pub(super) const ROUND_RECORDS: i64 = 1_000_000;

@@ -2,8 +2,9 @@
 //! in rounds of records (`mod.rs`); once a round's parts are read, the rows
 //! whose `last_seq` falls in the round's window are compared with the
 //! hands it replayed (`hand_search.rs`, then `hand_rows.rs`, each reading
-//! the window by `hands_by_last_seq`), and the round's hands are let go.
-//! So memory holds one round's hands, and PostgreSQL reads one round's
+//! the window by `hands_by_last_seq`), and the round's hands are let go;
+//! the next round's runs are read meanwhile. So memory holds two rounds'
+//! hands, and PostgreSQL reads one round's
 //! rows by index (nothing sorted on disk), however long the log. What spans rounds is carried: each
 //! table's count of hands opened (their numbers) and the name keys.
 
