@@ -27,19 +27,19 @@ const DIFFERS: &str = "WHERE a.hands IS NULL OR d.hands IS NULL OR a.hands <> d.
 /// (`day` is the hand's `opened_at` day, the others its columns of the
 /// same name; the last two the state and the correction), and the word
 /// between the first two in a group's name ("2026-11-02 at B01, closed").
-struct DayRollup {
+struct RollupShape {
     table: &'static str,
     keys: [&'static str; 4],
     between: &'static str,
 }
 
-const DAY_ROLLUPS: [DayRollup; 2] = [
-    DayRollup {
+const DAY_ROLLUPS: [RollupShape; 2] = [
+    RollupShape {
         table: "hand_days",
         keys: ["day", "table_id", "status", "corrected"],
         between: "at",
     },
-    DayRollup {
+    RollupShape {
         table: "hand_dealer_days",
         keys: ["dealer", "day", "status", "corrected"],
         between: "on",
@@ -50,7 +50,7 @@ const DAY_ROLLUPS: [DayRollup; 2] = [
 /// its name, then the hands' sums, then the row's. From a day on (`$1`, the
 /// first day a verification from an anchor touched, `YYYY-MM-DD`: every
 /// hand opened that day compares above it) or, `since` false, every day.
-fn days_sql(rollup: &DayRollup, since: bool) -> String {
+fn days_sql(rollup: &RollupShape, since: bool) -> String {
     let table = rollup.table;
     let (hands, days) = if since {
         (
