@@ -313,12 +313,7 @@ mod tests {
             ("table=B01&bank_min=100", None),
         ];
         for (query, rollup) in cases {
-            let pairs: Vec<(String, String)> = query
-                .split('&')
-                .filter(|p| !p.is_empty())
-                .filter_map(|p| p.split_once('='))
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect();
+            let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).expect(query);
             let filter = HandFilter::parse(&pairs).expect(query);
             assert_eq!(day_rollup(&filter), rollup, "{query}");
         }
