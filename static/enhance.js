@@ -1,4 +1,4 @@
-// pitbook's progressive enhancement (issue 16): a page's POST forms are sent
+// pitbook's progressive enhancement: a page's POST forms are sent
 // without a page load. The answer's <main> replaces this page's, the address
 // follows the redirect, and the next field to work is focused and kept in
 // view — so a dealer entering wager after wager never loses the form or
@@ -8,6 +8,19 @@
 
 (() => {
   const main = () => document.querySelector('main');
+
+  // A form's own properties, read through HTMLFormElement's getters: a
+  // control named after one (`<input name="action">`) shadows `form.action`
+  // and would be read instead. The submitter's formaction / formmethod win,
+  // as in the browser's own submission.
+  const formGetter = (name) => Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, name).get;
+  const formAction = formGetter('action');
+  const formMethod = formGetter('method');
+  const formElements = formGetter('elements');
+  const target = (form, submitter) =>
+    submitter?.hasAttribute('formaction') ? submitter.formAction : formAction.call(form);
+  const method = (form, submitter) =>
+    submitter?.hasAttribute('formmethod') ? submitter.formMethod : formMethod.call(form);
 
   /** The field to work next: one marked invalid, else one the page autofocuses. */
   function focusNext(root) {
@@ -41,14 +54,14 @@
     return true;
   }
 
-  async function send(form, submitter) {
+  async function send(form, submitter, url) {
     // The form's data first: a disabled submitter is left out of it, and a
     // form with two buttons (Assign, Remove) needs the one pressed.
     const body = new URLSearchParams(new FormData(form, submitter));
     const buttons = form.querySelectorAll('button');
     buttons.forEach((b) => (b.disabled = true));
     try {
-      const answer = await fetch(form.action, {
+      const answer = await fetch(url, {
         method: 'POST',
         body,
         credentials: 'same-origin',
@@ -60,8 +73,15 @@
       // refusal beside its field): shown in place. Anything else: load it.
       if (!type.startsWith('text/html') || !show(html, answer.url)) location.assign(answer.url);
     } catch {
-      // The network failed: send the form the ordinary way.
-      form.submit();
+      // The network failed: send the form the ordinary way, with the
+      // pressed button's name and value, which submit() leaves out.
+      if (submitter?.name) {
+        const pressed = Object.assign(document.createElement('input'), { type: 'hidden' });
+        pressed.name = submitter.name;
+        pressed.value = submitter.value;
+        form.append(pressed);
+      }
+      HTMLFormElement.prototype.submit.call(form);
     } finally {
       buttons.forEach((b) => (b.disabled = false));
     }
@@ -69,17 +89,20 @@
 
   document.addEventListener('submit', (event) => {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || form.method !== 'post' || form.dataset.plain !== undefined) return;
-    if (new URL(form.action, location.href).origin !== location.origin) return;
+    const submitter = event.submitter;
+    if (!(form instanceof HTMLFormElement) || form.hasAttribute('data-plain')) return;
+    if (method(form, submitter) !== 'post') return;
+    const url = target(form, submitter);
+    if (new URL(url, location.href).origin !== location.origin) return;
     event.preventDefault();
-    send(form, event.submitter);
+    send(form, submitter, url);
   });
 
   // A one-character input (a die) moves on to the next field when filled.
   document.addEventListener('input', (event) => {
     const input = event.target;
     if (!(input instanceof HTMLInputElement) || input.maxLength !== 1 || input.value.length !== 1) return;
-    const fields = [...input.form.elements].filter((e) => e.matches('input:not([type=hidden]), button'));
+    const fields = [...formElements.call(input.form)].filter((e) => e.matches('input:not([type=hidden]), button'));
     fields[fields.indexOf(input) + 1]?.focus();
   });
 

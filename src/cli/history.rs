@@ -31,7 +31,7 @@ pub struct FilterArgs {
     table: Option<String>,
     /// A quick pick on the cardroom's clock: shift, today or yesterday.
     #[arg(long)]
-    when: Option<String>,
+    period: Option<String>,
     /// One day on the cardroom's clock (2026-11-24).
     #[arg(long)]
     date: Option<String>,
@@ -76,7 +76,7 @@ pub struct FilterArgs {
 /// Each flag and the filter key it gives (`domain::history::filter`).
 const FLAGS: [(&str, &str); 14] = [
     ("--table", "table"),
-    ("--when", "when"),
+    ("--period", "period"),
     ("--date", "date"),
     ("--from", "from"),
     ("--to", "to"),
@@ -101,7 +101,7 @@ impl FilterArgs {
         };
         let values = [
             &self.table,
-            &self.when,
+            &self.period,
             &self.date,
             &self.from,
             &self.to,

@@ -13,6 +13,7 @@ use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 
+use crate::domain::common::field_error::FieldError;
 use crate::domain::staff::{Action, allows};
 use crate::store::kept_games::{self, KeptGame, KeptGameError, StoredGame};
 use crate::web::double_hand_poker::play::forms::Fields;
@@ -29,8 +30,6 @@ const LISTED_GAMES: i64 = 30;
 pub(super) trait KeptPages: KeptGame {
     /// Where its pages are (`/dice`): the list, and `{PATH}/{id}` a game.
     const PATH: &'static str;
-    /// What a refused action's message ends with.
-    const REFUSED: &'static str;
     /// A new game from the start form, or the field refused and why.
     fn new_game(fields: &Fields) -> Result<Self, (String, String)>;
     /// A game's columns in the list, between when it started and its link.
@@ -38,12 +37,12 @@ pub(super) trait KeptPages: KeptGame {
     /// The list page (the game's template over [`GamesList`]).
     fn list_page(list: GamesList) -> Response;
     /// A game's page: `typed` what a refused form had typed, `error` the
-    /// refusal's status and message.
+    /// refusal, shown beside its field's input when the page has one.
     fn game_page(
         staff: &Staff,
         stored: &StoredGame<Self>,
         typed: Vec<(String, String)>,
-        error: Option<(StatusCode, String)>,
+        error: Option<Refusal>,
     ) -> Response;
     /// The action a form asks for, or the page that answers the form
     /// without recording anything (a refusal, a preview; boxed, as a
@@ -268,15 +267,34 @@ async fn show<G: KeptPages>(
     Ok(G::game_page(&staff, &stored, Vec::new(), None))
 }
 
+/// A refused form on a game's page: its status, the field the refusal
+/// names (empty when none; the page shows the message beside that field's
+/// input when it has one, else above the forms) and the message.
+pub(super) struct Refusal {
+    pub status: StatusCode,
+    pub field: String,
+    pub message: String,
+}
+
+impl Refusal {
+    /// Bad input: 422, the core's field and message.
+    pub fn of(e: FieldError) -> Refusal {
+        Refusal {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            field: e.field().to_string(),
+            message: e.message().to_string(),
+        }
+    }
+}
+
 /// The game's page with a refused form: 422, what was typed, and why.
 pub(super) fn refused<G: KeptPages>(
     staff: &Staff,
     stored: &StoredGame<G>,
     typed: &[(String, String)],
-    message: String,
+    e: FieldError,
 ) -> Response {
-    let error = (StatusCode::UNPROCESSABLE_ENTITY, message + G::REFUSED);
-    G::game_page(staff, stored, typed.to_vec(), Some(error))
+    G::game_page(staff, stored, typed.to_vec(), Some(Refusal::of(e)))
 }
 
 async fn act<G: KeptPages>(
@@ -300,8 +318,8 @@ async fn act<G: KeptPages>(
         .collect();
     let action = G::action_of(&staff, &current, &fields, &typed).map_err(|page| *page)?;
     let Ok(version) = fields.get("version").trim().parse::<i64>() else {
-        let message = "version: missing; reload the page".to_string();
-        return Ok(refused(&staff, &current, &typed, message));
+        let e = FieldError::new("version", "missing; reload the page");
+        return Ok(refused(&staff, &current, &typed, e));
     };
     let actor = &staff.0.user.username;
     let key = fields.get("idempotency_key");
@@ -316,13 +334,17 @@ async fn act<G: KeptPages>(
     );
     match done.await {
         Ok(_) => Ok(Redirect::to(&format!("{}/{id}", G::PATH)).into_response()),
-        Err(e @ KeptGameError::Rules { .. }) => {
+        Err(KeptGameError::Rules(e)) => {
             let stored = load::<G>(&state, &id).await?;
-            Ok(refused(&staff, &stored, &typed, e.to_string()))
+            Ok(refused(&staff, &stored, &typed, e))
         }
         Err(e @ KeptGameError::Stale { .. }) => {
             let stored = load::<G>(&state, &id).await?;
-            let error = (StatusCode::CONFLICT, format!("{e}. Nothing was recorded."));
+            let error = Refusal {
+                status: StatusCode::CONFLICT,
+                field: String::new(),
+                message: format!("{e}. Nothing was recorded."),
+            };
             Ok(G::game_page(&staff, &stored, typed, Some(error)))
         }
         Err(KeptGameError::Unknown(id)) => Err(not_found(&id).into()),

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# The end-to-end browser test (issue 6): starts `pitbook serve` on a fresh
-# SQLite database in a temporary directory, on a free 127.0.0.1 port, and runs
-# e2e.mjs (Debian's chromium driven by playwright-core) against it: the first
-# admin's one-time password, the forced password change, a table, and the
-# seed's $200 example hand through the pages, with the numbers checked on the
-# final screen. Then the server is stopped and `pitbook audit verify` must
-# pass on the database it wrote. Then the page checks (issue 16): a second
-# fresh server, and pages.mjs visits every page at 390 and 1024 px (no
-# sideways scrolling, no serious or critical axe-core violation, 44 px
-# targets), making the data it needs itself; `audit verify` again.
+# The browser tests: starts `pitbook serve` on a fresh SQLite database in a
+# temporary directory, on a free 127.0.0.1 port, and runs Debian's chromium
+# (driven by playwright-core) against it, every step clicked, tapped or typed
+# on the real page: e2e.mjs (the first admin's one-time password, the forced
+# change, a table, the seed's $200 example hand), then on the same server
+# dealer.mjs, history.mjs, training.mjs, shifts.mjs, games.mjs (Tripoley and
+# the dice games, a round also with scripts off) and forms.mjs (every other
+# POST form, clicked once). Then the server is stopped and `pitbook audit
+# verify` must pass on the database it wrote. Then a second fresh server,
+# and pages.mjs visits every page at 390 and 1024 px (no sideways scrolling,
+# no serious or critical axe-core violation, 44 px targets), making the data
+# it needs itself; `audit verify` again.
 #
 # Needs /usr/bin/chromium (apt-get install chromium) and `npm ci` in this
 # directory; .ci/run installs both when missing.
@@ -20,7 +22,8 @@
 # argon2 is optimised in the dev profile too (Cargo.toml).
 #
 # Artefacts: target/browser/final.png (the final screen),
-# target/browser/pages/*.png (every page at both widths) and, on a failure,
+# target/browser/pages/*.png (every page at both widths),
+# target/browser/games/*.png and forms/*.png (every step) and, on a failure,
 # target/browser/failure.png, the server's log and then the end of the
 # failing script's output again. Every script starts chromium the same way
 # (chromium.mjs).
@@ -31,7 +34,7 @@ target_dir=${CARGO_TARGET_DIR:-$root/target}
 out_dir=$root/target/browser
 mkdir -p "$out_dir"
 rm -f "$out_dir/final.png" "$out_dir/failure.png" "$out_dir/serve.log"
-rm -rf "$out_dir/pages"
+rm -rf "$out_dir/pages" "$out_dir/games" "$out_dir/forms"
 
 if [[ -n "${PITBOOK_BIN:-}" ]]; then
     bin=$PITBOOK_BIN
@@ -145,18 +148,25 @@ run_script() {
 
 start_server e2e
 run_script e2e.mjs "$password"
-# The dealer's hand by touch, by keyboard, Back then resubmit (issue 16),
+# The dealer's hand by touch, by keyboard, Back then resubmit,
 # on e2e's table; the admin's password is the one e2e.mjs set.
 run_script dealer.mjs browser-test-passphrase-42
-# Reviewing the history (issue 17): search, a hand by number, replay, a
+# Reviewing the history: search, a hand by number, replay, a
 # note, export — on the same server's hands.
 run_script history.mjs browser-test-passphrase-42
-# Training a new dealer (issue 18): a trainee's practice drill wrong then
+# Training a new dealer: a trainee's practice drill wrong then
 # right on a phone, their progress, the side-by-side page.
 run_script training.mjs browser-test-passphrase-42
-# A shift (issue 19): opened for DHP-1, two hands with a dealer change
+# A shift: opened for DHP-1, two hands with a dealer change
 # between, closed and signed, the report's drop checked.
 run_script shifts.mjs browser-test-passphrase-42
+# Tripoley and the dice games kept by clicks, scripts on: a Tripoley round
+# step by step (refusals beside their fields), a 10,000 game to a win, a
+# poker dice round; the Tripoley round again with scripts off.
+run_script games.mjs browser-test-passphrase-42
+# Every other POST form clicked once, scripts on (an API token from the CLI).
+DATABASE_URL=$db_url PITBOOK_AUDIT_KEY_FILE=$key_file PITBOOK_BIN=$bin \
+    run_script forms.mjs browser-test-passphrase-42
 verify
 
 start_server pages

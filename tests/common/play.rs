@@ -51,7 +51,7 @@ pub fn attr(html: &str, name: &str) -> String {
 /// unit 0.01), with the form fields `extra` added or replacing those.
 pub async fn create_table(b: &mut Browser, name: &str, extra: &[(&str, &str)]) -> Page {
     let mut fields = vec![
-        ("name", name),
+        ("table", name),
         ("profile", "lucky-chances"),
         ("seats", "7"),
         ("min_unit", "0.01"),

@@ -29,7 +29,11 @@ async fn new_game(b: &mut Browser, players: &str, target: &str) -> String {
     let page = b
         .post(
             "/dice",
-            &[("csrf", &csrf), ("players", players), ("target", target)],
+            &[
+                ("csrf", &csrf),
+                ("players", players),
+                ("target_score", target),
+            ],
         )
         .await;
     assert_eq!(page.status, 303, "{}", page.body);
@@ -51,7 +55,7 @@ async fn a_game_is_kept_to_its_end(backend: Backend) {
         action(
             &mut dana,
             &game,
-            &[("action", "throw"), ("dice", "1 1 1 5 2 3")]
+            &[("intent", "throw"), ("dice", "1 1 1 5 2 3")]
         )
         .await
         .status,
@@ -63,13 +67,13 @@ async fn a_game_is_kept_to_its_end(backend: Backend) {
     assert!(page.body.contains("Keep 5 = 50"));
     assert!(!page.body.contains("Keep 1 1 1 2"));
     assert_eq!(
-        action(&mut dana, &game, &[("action", "keep"), ("keep", "1 1 1 5")])
+        action(&mut dana, &game, &[("intent", "keep"), ("keep", "1 1 1 5")])
             .await
             .status,
         303
     );
     assert_eq!(
-        action(&mut dana, &game, &[("action", "stop")]).await.status,
+        action(&mut dana, &game, &[("intent", "stop")]).await.status,
         303
     );
     let page = dana.get(&game).await;
@@ -80,7 +84,7 @@ async fn a_game_is_kept_to_its_end(backend: Backend) {
         action(
             &mut dana,
             &game,
-            &[("action", "throw"), ("dice", "2 3 4 6 6 2")]
+            &[("intent", "throw"), ("dice", "2 3 4 6 6 2")]
         )
         .await
         .status,
@@ -95,7 +99,7 @@ async fn a_game_is_kept_to_its_end(backend: Backend) {
     let form = [
         ("csrf", csrf.as_str()),
         ("version", "5"),
-        ("action", "throw"),
+        ("intent", "throw"),
         ("dice", "1 2 3 4 5 6"),
     ];
     let page = dana.post(&game, &form).await;
@@ -128,10 +132,10 @@ async fn bad_input_roles_stale_pages_and_double_taps(backend: Backend) {
     // Five dice when six are left; a face of 7; a keep with a non-scoring die.
     for (fields, needle) in [
         (
-            vec![("action", "throw"), ("dice", "1 2 3 4 5")],
+            vec![("intent", "throw"), ("dice", "1 2 3 4 5")],
             "6 dice are left",
         ),
-        (vec![("action", "throw"), ("dice", "1 2 3 4 5 7")], "7"),
+        (vec![("intent", "throw"), ("dice", "1 2 3 4 5 7")], "7"),
     ] {
         let page = action(&mut dana, &game, &fields).await;
         assert_eq!(page.status, 422, "{fields:?}: {}", page.body);
@@ -141,13 +145,13 @@ async fn bad_input_roles_stale_pages_and_double_taps(backend: Backend) {
         action(
             &mut dana,
             &game,
-            &[("action", "throw"), ("dice", "1 5 2 3 4 4")]
+            &[("intent", "throw"), ("dice", "1 5 2 3 4 4")]
         )
         .await
         .status,
         303
     );
-    let page = action(&mut dana, &game, &[("action", "keep"), ("keep", "1 2")]).await;
+    let page = action(&mut dana, &game, &[("intent", "keep"), ("keep", "1 2")]).await;
     assert_eq!(page.status, 422);
     assert!(
         page.body.contains("does not score") || page.body.contains("not every die"),
@@ -156,12 +160,12 @@ async fn bad_input_roles_stale_pages_and_double_taps(backend: Backend) {
     );
     // Recording 150 is below the opening.
     assert_eq!(
-        action(&mut dana, &game, &[("action", "keep"), ("keep", "1 5")])
+        action(&mut dana, &game, &[("intent", "keep"), ("keep", "1 5")])
             .await
             .status,
         303
     );
-    let page = action(&mut dana, &game, &[("action", "stop")]).await;
+    let page = action(&mut dana, &game, &[("intent", "stop")]).await;
     assert_eq!(page.status, 422);
     assert!(page.body.contains("below the opening"), "{}", page.body);
     assert_eq!(records(&app, "ten_thousand_action").await, 2);
@@ -169,7 +173,7 @@ async fn bad_input_roles_stale_pages_and_double_taps(backend: Backend) {
     // A double tap: the same form twice records once; an old page is stale.
     let page = dana.get(&game).await;
     let mut form = hidden_fields(&page.body);
-    form.push(("action", "throw".to_string()));
+    form.push(("intent", "throw".to_string()));
     form.push(("dice", "2 2 2 3".to_string()));
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
     assert_eq!(dana.post(&game, &pairs).await.status, 303);
@@ -192,12 +196,12 @@ async fn bad_input_roles_stale_pages_and_double_taps(backend: Backend) {
     let form = [
         ("csrf", csrf.as_str()),
         ("version", "4"),
-        ("action", "keep"),
+        ("intent", "keep"),
         ("keep", "2 2 2"),
     ];
     let page = audrey.post(&game, &form).await;
     assert_eq!(page.status, 403);
-    let page = dana.post(&game, &[("action", "stop")]).await;
+    let page = dana.post(&game, &[("intent", "stop")]).await;
     assert_eq!(page.status, 403);
     assert_eq!(records(&app, "ten_thousand_action").await, 3);
 }
@@ -223,7 +227,7 @@ async fn a_poker_dice_round_is_kept_to_its_winner(backend: Backend) {
         action(
             &mut dana,
             &game,
-            &[("action", "throw"), ("rolled", "A A K Q J")]
+            &[("intent", "throw"), ("rolled", "A A K Q J")]
         )
         .await
         .status,
@@ -233,7 +237,7 @@ async fn a_poker_dice_round_is_kept_to_its_winner(backend: Backend) {
     let page = action(
         &mut dana,
         &game,
-        &[("action", "throw"), ("held", "N N"), ("rolled", "A K K")],
+        &[("intent", "throw"), ("held", "N N"), ("rolled", "A K K")],
     )
     .await;
     assert_eq!(page.status, 422, "{}", page.body);
@@ -246,7 +250,7 @@ async fn a_poker_dice_round_is_kept_to_its_winner(backend: Backend) {
     let page = action(
         &mut dana,
         &game,
-        &[("action", "throw"), ("held", "A A"), ("rolled", "K K")],
+        &[("intent", "throw"), ("held", "A A"), ("rolled", "K K")],
     )
     .await;
     assert_eq!(page.status, 422, "{}", page.body);
@@ -254,7 +258,7 @@ async fn a_poker_dice_round_is_kept_to_its_winner(backend: Backend) {
         action(
             &mut dana,
             &game,
-            &[("action", "throw"), ("held", "A A"), ("rolled", "A K K")]
+            &[("intent", "throw"), ("held", "A A"), ("rolled", "A K K")]
         )
         .await
         .status,
@@ -263,7 +267,7 @@ async fn a_poker_dice_round_is_kept_to_its_winner(backend: Backend) {
     let page = dana.get(&game).await;
     assert!(page.body.contains("Full de ases y reyes"), "{}", page.body);
     assert_eq!(
-        action(&mut dana, &game, &[("action", "stand")])
+        action(&mut dana, &game, &[("intent", "stand")])
             .await
             .status,
         303
@@ -272,14 +276,14 @@ async fn a_poker_dice_round_is_kept_to_its_winner(backend: Backend) {
         action(
             &mut dana,
             &game,
-            &[("action", "throw"), ("rolled", "Q Q Q J N")]
+            &[("intent", "throw"), ("rolled", "Q Q Q J N")]
         )
         .await
         .status,
         303
     );
     assert_eq!(
-        action(&mut dana, &game, &[("action", "stand")])
+        action(&mut dana, &game, &[("intent", "stand")])
             .await
             .status,
         303
@@ -295,7 +299,7 @@ async fn a_poker_dice_round_is_kept_to_its_winner(backend: Backend) {
     let form = [
         ("csrf", csrf.as_str()),
         ("version", "6"),
-        ("action", "throw"),
+        ("intent", "throw"),
         ("rolled", "A A A A A"),
     ];
     let page = dana.post(&game, &form).await;

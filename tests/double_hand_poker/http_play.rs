@@ -159,7 +159,7 @@ async fn roles_are_checked_at_every_step(backend: Backend) {
             "/tables",
             &[
                 ("csrf", &csrf),
-                ("name", "X"),
+                ("table", "X"),
                 ("seats", "7"),
                 ("profile", "nevada"),
             ],
@@ -370,7 +370,7 @@ async fn the_table_list_and_the_csrf_of_forms(backend: Backend) {
     let page = sue
         .post(
             "/tables",
-            &[("name", "NOCSRF"), ("seats", "7"), ("profile", "nevada")],
+            &[("table", "NOCSRF"), ("seats", "7"), ("profile", "nevada")],
         )
         .await;
     assert_eq!(page.status, 403);

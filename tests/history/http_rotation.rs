@@ -372,7 +372,7 @@ async fn the_table_page_shows_the_clock_and_keeps_refusals(backend: Backend) {
     let csrf = sam.csrf("/shifts").await;
     let form = [
         ("csrf", csrf.as_str()),
-        ("name", "Ted"),
+        ("tppp", "Ted"),
         ("company", "Acme"),
         ("badge", "TP 1"),
     ];
@@ -386,14 +386,14 @@ async fn the_table_page_shows_the_clock_and_keeps_refusals(backend: Backend) {
     let csrf = sam.csrf("/shifts").await;
     let form = [
         ("csrf", csrf.as_str()),
-        ("name", "Ted"),
+        ("tppp", "Ted"),
         ("company", "Acme"),
         ("badge", "TP-1"),
     ];
     assert_eq!(sam.post("/shifts/tppps", &form).await.status, 303);
     // Mark at the table; an override without a reason is refused beside it.
     let csrf = sam.csrf("/tables/CA-1").await;
-    let form = [("csrf", csrf.as_str()), ("name", "Ted"), ("op", "mark")];
+    let form = [("csrf", csrf.as_str()), ("tppp", "Ted"), ("op", "mark")];
     assert_eq!(sam.post("/tables/CA-1/tppps", &form).await.status, 303);
     let page = sam.get("/tables/CA-1").await;
     assert!(page.body.contains("id=\"tppps-here\">Ted"), "{}", page.body);

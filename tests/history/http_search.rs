@@ -93,9 +93,9 @@ async fn each_filter_keeps_its_hands_with_the_sets_totals(backend: Backend) {
         ("wager_min=50", &["TT #1", "T1 #2", "T1 #1"]),
         ("table=T1&number=2", &["T1 #2"]),
         ("number=%231", &["TT #1", "T1 #1"]),
-        ("when=today", &["T1 #3", "TT #1", "T1 #2", "T1 #1"]),
-        ("when=shift", &["T1 #3", "TT #1", "T1 #2", "T1 #1"]),
-        ("when=yesterday", &[]),
+        ("period=today", &["T1 #3", "TT #1", "T1 #2", "T1 #1"]),
+        ("period=shift", &["T1 #3", "TT #1", "T1 #2", "T1 #1"]),
+        ("period=yesterday", &[]),
         ("date=2001-01-01", &[]),
         (
             "from=2001-01-01T00:00",
@@ -206,7 +206,7 @@ async fn dealers_may_not_search_but_auditors_may(backend: Backend) {
     app.add_user("aud", Role::Auditor).await;
     for (user, status) in [("dee", 403), ("aud", 200)] {
         let client = app.client_with_token(&app.token_for(user).await);
-        for path in ["/api/v1/hands", "/api/v1/players/history?name=Ann"] {
+        for path in ["/api/v1/hands", "/api/v1/players/history?player=Ann"] {
             let response = client.get(app.url(path)).send().await.unwrap();
             assert_eq!(response.status().as_u16(), status, "{user} {path}");
         }
@@ -215,7 +215,9 @@ async fn dealers_may_not_search_but_auditors_may(backend: Backend) {
 
 async fn a_players_history_has_each_hand_with_their_money(backend: Backend) {
     let app = four_hands(backend).await;
-    let (status, body) = app.get_json("/api/v1/players/history?name=%20ANN%20").await;
+    let (status, body) = app
+        .get_json("/api/v1/players/history?player=%20ANN%20")
+        .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         body["totals"],
@@ -242,28 +244,28 @@ async fn a_players_history_has_each_hand_with_their_money(backend: Backend) {
             row("T1 #1", "60.00", "-60.00")
         ]
     );
-    let (_, pat) = app.get_json("/api/v1/players/history?name=pat").await;
+    let (_, pat) = app.get_json("/api/v1/players/history?player=pat").await;
     assert_eq!(pat["totals"]["net"], "70.00", "the PD's net over its hands");
     assert_eq!(pat["hands"][0]["role"], "pd");
-    let (_, cy) = app.get_json("/api/v1/players/history?name=Cy").await;
+    let (_, cy) = app.get_json("/api/v1/players/history?player=Cy").await;
     assert_eq!(
         (&cy["hands"][0]["received"], &cy["totals"]["hands"]),
         (&json!(null), &json!(1))
     );
     // No exact match: the names holding it are offered.
-    let (_, partial) = app.get_json("/api/v1/players/history?name=a").await;
+    let (_, partial) = app.get_json("/api/v1/players/history?player=a").await;
     assert_eq!(partial["totals"]["hands"], 0);
     assert_eq!(partial["did_you_mean"], json!(["Ann", "Pat"]));
-    let (status, body) = app.get_json("/api/v1/players/history?name=").await;
+    let (status, body) = app.get_json("/api/v1/players/history?player=").await;
     assert_eq!(
         (status, crate::common::bad_input_body(&body).0),
-        (422, "name".to_string())
+        (422, "player".to_string())
     );
     let page = app
         .login(crate::common::TEST_ADMIN, crate::common::TEST_PASSWORD)
         .await;
     let html = page
-        .get(app.url("/history/player?name=an"))
+        .get(app.url("/history/player?player=an"))
         .send()
         .await
         .unwrap()

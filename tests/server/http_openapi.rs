@@ -345,8 +345,10 @@ async fn every_answer_of_the_stateful_routes_meets_the_contract(backend: Backend
         .await;
     assert_eq!(found["totals"]["hands"], 1, "{found}");
     let ann = "/api/v1/players/history";
-    admin.call("GET", ann, &[], "?name=ann", None, 200).await;
-    admin.call("GET", ann, &[], "?name=nobody", None, 200).await;
+    admin.call("GET", ann, &[], "?player=ann", None, 200).await;
+    admin
+        .call("GET", ann, &[], "?player=nobody", None, 200)
+        .await;
 
     // The floor: a TPPP, marked; the rotation clock and its override.
     let tppp = example("post", "/api/v1/tppps");

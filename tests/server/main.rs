@@ -9,6 +9,7 @@ mod common;
 
 mod cli_serve;
 mod contract;
+mod form_names;
 mod http_headers;
 mod http_health;
 mod http_metrics;

@@ -52,7 +52,11 @@ async fn an_admin_adds_an_account_with_a_one_time_password(backend: Backend) {
     let page = ada
         .post(
             "/users",
-            &[("csrf", &csrf), ("username", "dana"), ("role", "dealer")],
+            &[
+                ("csrf", &csrf),
+                ("username", "dana"),
+                ("staff_role", "dealer"),
+            ],
         )
         .await;
     assert_eq!(page.status, 200, "{}", page.body);
@@ -92,10 +96,14 @@ async fn an_admin_adds_an_account_with_a_one_time_password(backend: Backend) {
         let page = ada
             .post(
                 "/users",
-                &[("csrf", &csrf), ("username", username), ("role", role)],
+                &[
+                    ("csrf", &csrf),
+                    ("username", username),
+                    ("staff_role", role),
+                ],
             )
             .await;
-        assert_eq!(page.status, 200, "{}", page.body);
+        assert_eq!(page.status, 422, "{}", page.body);
         assert!(
             page.body.contains(&format!("id=\"{field}\">")) && page.body.contains(&esc(message)),
             "{username} {role}: {}",
@@ -107,7 +115,7 @@ async fn an_admin_adds_an_account_with_a_one_time_password(backend: Backend) {
     assert_eq!(records(&app, "user_added").await, before);
     // Without the form's CSRF token: 403, nothing written.
     let page = ada
-        .post("/users", &[("username", "eve"), ("role", "dealer")])
+        .post("/users", &[("username", "eve"), ("staff_role", "dealer")])
         .await;
     assert_eq!(page.status, 403);
     assert_eq!(records(&app, "user_added").await, before);
@@ -204,7 +212,10 @@ async fn the_last_enabled_admin_is_kept(backend: Backend) {
         page.body
     );
     let page = ada
-        .post("/users/ada/role", &[("csrf", &csrf), ("role", "dealer")])
+        .post(
+            "/users/ada/role",
+            &[("csrf", &csrf), ("staff_role", "dealer")],
+        )
         .await;
     assert!(
         page.body.contains(&format!(
@@ -233,7 +244,7 @@ async fn a_role_change_applies_at_once_and_is_recorded(backend: Backend) {
     let page = ada
         .post(
             "/users/dana/role",
-            &[("csrf", &csrf), ("role", "supervisor")],
+            &[("csrf", &csrf), ("staff_role", "supervisor")],
         )
         .await;
     assert!(
@@ -250,8 +261,9 @@ async fn a_role_change_applies_at_once_and_is_recorded(backend: Backend) {
         ("root", "\"root\" is not a role"),
     ] {
         let page = ada
-            .post("/users/dana/role", &[("csrf", &csrf), ("role", role)])
+            .post("/users/dana/role", &[("csrf", &csrf), ("staff_role", role)])
             .await;
+        assert_eq!(page.status, 422, "{}", page.body);
         assert!(
             page.body
                 .contains(&format!("id=\"role-error-dana\">{}", esc(message))),
@@ -260,9 +272,12 @@ async fn a_role_change_applies_at_once_and_is_recorded(backend: Backend) {
         );
     }
     let page = ada
-        .post("/users/nobody/role", &[("csrf", &csrf), ("role", "dealer")])
+        .post(
+            "/users/nobody/role",
+            &[("csrf", &csrf), ("staff_role", "dealer")],
+        )
         .await;
-    assert_eq!(page.status, 200);
+    assert_eq!(page.status, 422, "{}", page.body);
     assert!(!page.body.contains("is now"));
     assert_eq!(
         payloads(&app, "role_changed").await,
@@ -312,7 +327,7 @@ async fn an_admin_lists_and_revokes_tokens(backend: Backend) {
     let mut ada = signed_in(&app, "ada", Role::Admin).await;
     let page = ada.get("/users/dana/tokens").await;
     assert_eq!(page.status, 200);
-    let id = input_value(&page.body, "id");
+    let id = input_value(&page.body, "token_id");
     assert!(
         page.body.contains(&format!("<tr id=\"token-{id}\">")),
         "{}",
@@ -324,7 +339,10 @@ async fn an_admin_lists_and_revokes_tokens(backend: Backend) {
     );
     let csrf = csrf_of(&page.body);
     let page = ada
-        .post("/users/dana/tokens/revoke", &[("csrf", &csrf), ("id", &id)])
+        .post(
+            "/users/dana/tokens/revoke",
+            &[("csrf", &csrf), ("token_id", &id)],
+        )
         .await;
     assert!(
         page.body.contains(&format!("Revoked API token {id}")),
@@ -335,7 +353,10 @@ async fn an_admin_lists_and_revokes_tokens(backend: Backend) {
     let me = app.url("/api/v1/me");
     assert_eq!(api.get(&me).send().await.expect("me").status(), 401);
     let page = ada
-        .post("/users/dana/tokens/revoke", &[("csrf", &csrf), ("id", &id)])
+        .post(
+            "/users/dana/tokens/revoke",
+            &[("csrf", &csrf), ("token_id", &id)],
+        )
         .await;
     assert!(
         page.body.contains("id=\"id-error\">no live token"),
@@ -358,12 +379,12 @@ async fn only_admins_run_accounts(backend: Backend) {
     let mut sam = signed_in(&app, "sam", Role::Supervisor).await;
     let csrf = csrf_of(&sam.get("/").await.body);
     let posts: [(&str, &[(&str, &str)]); 6] = [
-        ("/users", &[("username", "eve"), ("role", "admin")]),
+        ("/users", &[("username", "eve"), ("staff_role", "admin")]),
         ("/users/dana/disable", &[]),
         ("/users/dana/enable", &[]),
-        ("/users/sam/role", &[("role", "admin")]),
+        ("/users/sam/role", &[("staff_role", "admin")]),
         ("/users/dana/reset-password", &[]),
-        ("/users/test-admin/tokens/revoke", &[("id", "x")]),
+        ("/users/test-admin/tokens/revoke", &[("token_id", "x")]),
     ];
     let mut denied = 0;
     for (path, fields) in posts {

@@ -88,7 +88,7 @@ async fn a_price_with_no_buyer_is_refused_beside_its_field(backend: Backend) {
     let mut dana = signed_in(&app, "dana", Role::Dealer).await;
     let game = new_game(&mut dana).await;
     let step = |fields: &[(&str, &str)]| {
-        let mut v = vec![f("action", "step")];
+        let mut v = vec![f("intent", "step")];
         v.extend(fields.iter().map(|(k, v)| f(*k, *v)));
         v
     };
@@ -166,7 +166,7 @@ async fn a_price_with_no_buyer_is_refused_beside_its_field(backend: Backend) {
     // The whole-round form on a fresh game: the same refusal, beside its field.
     let other = new_game(&mut dana).await;
     let mut round = deal();
-    round.extend([f("action", "round"), f("buyer", ""), f("price", "5")]);
+    round.extend([f("intent", "round"), f("buyer", ""), f("price", "5")]);
     let page = post(&mut dana, &other, &round).await;
     assert_eq!(page.status, 422, "{}", page.body);
     assert!(error_beside(&page, "buyer").contains("a price of 5 chips was typed"));

@@ -228,7 +228,7 @@ async fn a_game_is_played_through_the_pages(backend: Backend) {
 
     // Check the deal: the hands read back and the payouts previewed, nothing recorded.
     let mut check = round_one();
-    check.push(f("action", "check"));
+    check.push(f("intent", "check"));
     let page = action(&mut dana, &game, &check).await;
     assert_eq!(page.status, 200, "{}", page.body);
     assert!(page.body.contains("id=\"readings\""), "{}", page.body);
@@ -242,7 +242,7 @@ async fn a_game_is_played_through_the_pages(backend: Backend) {
 
     let expected_one = engine_round(&round_one_input());
     let mut pay = round_one();
-    pay.push(f("action", "round"));
+    pay.push(f("intent", "round"));
     let page = action(&mut dana, &game, &pay).await;
     assert_eq!(page.status, 303, "{}", page.body);
     let page = dana.get(&game).await;
@@ -264,7 +264,7 @@ async fn a_game_is_played_through_the_pages(backend: Backend) {
 
     let expected_two = engine_round(&round_two_input(&expected_one));
     let mut pay = round_two();
-    pay.push(f("action", "round"));
+    pay.push(f("intent", "round"));
     let page = action(&mut dana, &game, &pay).await;
     assert_eq!(page.status, 303, "{}", page.body);
     let page = dana.get(&game).await;
@@ -286,7 +286,7 @@ async fn a_game_is_played_through_the_pages(backend: Backend) {
         &mut dana,
         &game,
         &[
-            f("action", "final"),
+            f("intent", "final"),
             f(format!("final_{}", seat("Dee")), "2c 3c 4c 5c 7d"),
             f(format!("final_{}", seat("Ann")), "Ah Kh Qh Jh Th"),
             f(format!("final_{}", seat("Bo")), "2d 3d 4d 5d 7s"),
@@ -357,11 +357,14 @@ async fn bad_input_is_refused_beside_the_form(backend: Backend) {
             *v = format!("{v} Ah");
         }
     }
-    twice.push(f("action", "round"));
+    twice.push(f("intent", "round"));
     let page = action(&mut dana, &game, &twice).await;
     assert_eq!(page.status, 422, "{}", page.body);
     assert!(page.body.contains("dealt twice"), "{}", page.body);
-    assert!(page.body.contains("id=\"form-error\""));
+    // Beside Bo's hand, which is marked invalid.
+    let beside = format!("id=\"hand_{}-error\">Ah is dealt twice", seat("Bo"));
+    assert!(page.body.contains(&beside), "{}", page.body);
+    assert!(!page.body.contains("id=\"form-error\""), "{}", page.body);
     // The typed hands are still in the form.
     assert!(page.body.contains(deal_of("Cy")), "{}", page.body);
     // A buyer not at the table.
@@ -371,7 +374,7 @@ async fn bad_input_is_refused_beside_the_form(backend: Backend) {
             *v = "Zed".into();
         }
     }
-    stranger.push(f("action", "round"));
+    stranger.push(f("intent", "round"));
     let page = action(&mut dana, &game, &stranger).await;
     assert_eq!(page.status, 422, "{}", page.body);
     // Beside the buyer, the message only.
@@ -384,7 +387,7 @@ async fn bad_input_is_refused_beside_the_form(backend: Backend) {
     let mut words = round_one();
     words.push(f(format!("contrib_{}", seat("Bo")), "ten"));
     words.retain(|(k, v)| !(k == &format!("contrib_{}", seat("Bo")) && v == "10"));
-    words.push(f("action", "round"));
+    words.push(f("intent", "round"));
     let page = action(&mut dana, &game, &words).await;
     assert_eq!(page.status, 422, "{}", page.body);
     assert!(
@@ -399,7 +402,7 @@ async fn bad_input_is_refused_beside_the_form(backend: Backend) {
     let page = dana.get(&cadaco).await;
     assert!(!page.body.contains("id=\"step-spare\""));
     let mut spare = round_one();
-    spare.push(f("action", "round"));
+    spare.push(f("intent", "round"));
     let page = action(&mut dana, &cadaco, &spare).await;
     assert_eq!(page.status, 422, "{}", page.body);
     assert!(page.body.contains("cadaco"), "{}", page.body);
@@ -424,7 +427,7 @@ async fn roles_stale_pages_double_submits_and_csrf(backend: Backend) {
     assert_eq!(page.status, 403);
     let mut form = round_one();
     form.extend([
-        f("action", "round"),
+        f("intent", "round"),
         f("version", "1"),
         f("csrf", csrf.clone()),
     ]);
@@ -433,7 +436,7 @@ async fn roles_stale_pages_double_submits_and_csrf(backend: Backend) {
 
     // CSRF missing.
     let mut form = round_one();
-    form.extend([f("action", "round"), f("version", "1")]);
+    form.extend([f("intent", "round"), f("version", "1")]);
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     assert_eq!(dana.post(&game, &pairs).await.status, 403);
     assert_eq!(records(&app, "tripoley_round").await, 0);
@@ -442,7 +445,7 @@ async fn roles_stale_pages_double_submits_and_csrf(backend: Backend) {
     let page = dana.get(&game).await;
     let mut form = round_one();
     form.extend([
-        f("action", "round"),
+        f("intent", "round"),
         f("csrf", input_value(&page.body, "csrf")),
         f("version", input_value(&page.body, "version")),
         f(
@@ -456,7 +459,7 @@ async fn roles_stale_pages_double_submits_and_csrf(backend: Backend) {
     assert_eq!(records(&app, "tripoley_round").await, 1);
     let mut stale = round_two();
     stale.extend([
-        f("action", "round"),
+        f("intent", "round"),
         f("csrf", input_value(&page.body, "csrf")),
         f("version", "1"),
         f("idempotency_key", "another-key"),
@@ -488,7 +491,7 @@ async fn unknown_games_and_a_form_without_its_version(backend: Backend) {
         let form = [
             ("csrf", csrf.as_str()),
             ("version", "1"),
-            ("action", "final"),
+            ("intent", "final"),
         ];
         assert_eq!(dana.post(&unknown, &form).await.status, 404);
     }
@@ -496,7 +499,7 @@ async fn unknown_games_and_a_form_without_its_version(backend: Backend) {
     let game = new_game(&mut dana, "classic").await;
     let csrf = dana.csrf(&game).await;
     let page = dana
-        .post(&game, &[("csrf", csrf.as_str()), ("action", "final")])
+        .post(&game, &[("csrf", csrf.as_str()), ("intent", "final")])
         .await;
     assert_eq!(page.status, 422, "{}", page.body);
     assert!(
@@ -514,7 +517,7 @@ async fn unknown_games_and_a_form_without_its_version(backend: Backend) {
     assert_eq!(page.status, 303, "{}", page.body);
     let dice = page.location;
     let csrf = dana.csrf(&dice).await;
-    let form = [("csrf", csrf.as_str()), ("action", "stop")];
+    let form = [("csrf", csrf.as_str()), ("intent", "stop")];
     let page = dana.post(&dice, &form).await;
     assert_eq!(page.status, 422, "{}", page.body);
     assert!(

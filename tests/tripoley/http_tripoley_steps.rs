@@ -37,7 +37,7 @@ async fn step(b: &mut Browser, game: &str, fields: &[(String, String)]) -> Page 
             "idempotency_key",
             input_value(&page.body, "idempotency_key"),
         ),
-        f("action", "step"),
+        f("intent", "step"),
     ];
     all.extend(fields.iter().cloned());
     let pairs: Vec<(&str, &str)> = all.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
@@ -145,15 +145,22 @@ async fn to_michigan(app: &TestApp, dana: &mut Browser, game: &str) {
     assert!(page.body.contains("id=\"step-error\""), "{}", page.body);
     let page = step(dana, game, &bet("Ann", "bet", "11")).await;
     assert_eq!(page.status, 422, "{}", page.body);
+    // Beside the chips typed, which are kept.
     assert!(
         page.body
-            .contains("chips: 11 is more than the bet limit of 10 a bet"),
+            .contains("id=\"step_chips-error\">11 is more than the bet limit of 10 a bet"),
         "{}",
         page.body
     );
+    assert!(page.body.contains("value=\"11\""), "{}", page.body);
     let page = step(dana, game, &bet("Ann", "bet", "ten")).await;
     assert_eq!(page.status, 422, "{}", page.body);
-    assert!(page.body.contains("chips: &#34;ten&#34;"), "{}", page.body);
+    assert!(
+        page.body
+            .contains("id=\"step_chips-error\">&#34;ten&#34; is not a whole number"),
+        "{}",
+        page.body
+    );
     assert_eq!(records(app, "tripoley_bet").await, 0);
     ok(dana, game, &bet("Ann", "bet", "10")).await;
     ok(dana, game, &bet("Bo", "call", "")).await;
@@ -313,14 +320,11 @@ async fn the_michigan_entered_as_a_result_pays_the_round(backend: Backend) {
             f(format!("left_{}", seat("Dee")), "2"),
         ]
     };
-    // Bo holds 10 cards: 30 left is refused by the engine, beside the form.
+    // Bo holds 10 cards: 30 left is refused by the engine, beside Bo's field.
     let page = step(&mut dana, &game, &result("30")).await;
     assert_eq!(page.status, 422, "{}", page.body);
-    assert!(
-        page.body.contains("michigan.cards_left.Bo: 30"),
-        "{}",
-        page.body
-    );
+    let beside = format!("id=\"result_left_{}-error\">30", seat("Bo"));
+    assert!(page.body.contains(&beside), "{}", page.body);
     // What was typed is kept.
     assert!(
         page.body.contains("value=\"Ann\" selected"),
@@ -328,7 +332,7 @@ async fn the_michigan_entered_as_a_result_pays_the_round(backend: Backend) {
         page.body
     );
     let bo = format!(
-        "name=\"left_{}\" inputmode=\"numeric\" size=\"3\" value=\"30\"",
+        "name=\"left_{}\" inputmode=\"numeric\" size=\"3\" autofocus aria-invalid=\"true\" aria-describedby=\"result_left_{0}-error\" value=\"30\"",
         seat("Bo")
     );
     assert!(page.body.contains(&bo), "{}", page.body);
@@ -348,7 +352,7 @@ async fn steps_stale_repeated_and_by_auditors_record_once_or_not_at_all(backend:
     let game = new_game(&mut dana).await;
     let page = dana.get(&game).await;
     let mut form = hidden_fields(&page.body);
-    form.push(("action", "step".to_string()));
+    form.push(("intent", "step".to_string()));
     form.push(("step", "ante".to_string()));
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
     assert_eq!(dana.post(&game, &pairs).await.status, 303);
@@ -377,8 +381,9 @@ async fn steps_stale_repeated_and_by_auditors_record_once_or_not_at_all(backend:
     bad[4].1 = bad[4].1.replace("Qh", "Xx");
     let page = step(&mut dana, &game, &bad).await;
     assert_eq!(page.status, 422, "{}", page.body);
+    let beside = format!("id=\"step_hand_{}-error\">", seat("Dee"));
     assert!(
-        page.body.contains("hands.Dee") && page.body.contains("Xx"),
+        page.body.contains(&beside) && page.body.contains("Xx"),
         "{}",
         page.body
     );
@@ -395,7 +400,7 @@ async fn steps_stale_repeated_and_by_auditors_record_once_or_not_at_all(backend:
             &[
                 ("csrf", &csrf),
                 ("version", "2"),
-                ("action", "step"),
+                ("intent", "step"),
                 ("step", "deal"),
             ],
         )

@@ -225,7 +225,7 @@ pub async fn run(db: &Db, queries: u64, seed: u64) -> Result<(), CliError> {
     let mut found = 0;
     for _ in 0..queries {
         let name = rng.pick(&names).clone();
-        let query = PlayerQuery::parse(&[("name".to_string(), name)])
+        let query = PlayerQuery::parse(&[("player".to_string(), name)])
             .map_err(|e| CliError::Failure(format!("player history: {e:?}")))?;
         let started = Instant::now();
         let history = history::player::history(db, &query)

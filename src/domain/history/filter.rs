@@ -198,7 +198,7 @@ pub const FILTERS: &[(&str, Parser)] = &[
 ];
 
 /// The keys of the time range and of paging, beside [`FILTERS`].
-const RANGE_KEYS: [&str; 4] = ["when", "date", "from", "to"];
+const RANGE_KEYS: [&str; 4] = ["period", "date", "from", "to"];
 const PAGING_KEYS: [&str; 2] = ["after", "limit"];
 
 /// How a name is compared: trimmed, NFC, lower case (as `hand_people`
@@ -296,7 +296,7 @@ fn time(key: &str, value: &str) -> Result<LocalDateTime, FieldError> {
 
 fn range(given: &[(&str, &str)]) -> Result<Option<TimeRange>, FieldError> {
     let get = |key: &str| given.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
-    let (when, date, from, to) = (get("when"), get("date"), get("from"), get("to"));
+    let (when, date, from, to) = (get("period"), get("date"), get("from"), get("to"));
     if let Some(when) = when {
         let period = [Period::Shift, Period::Today, Period::Yesterday]
             .into_iter()
@@ -304,11 +304,11 @@ fn range(given: &[(&str, &str)]) -> Result<Option<TimeRange>, FieldError> {
         let Some(period) = period else {
             let message =
                 format!("\"{when}\" is not a quick pick; choose shift, today or yesterday");
-            return Err(FieldError::new("when", message).with_value(when));
+            return Err(FieldError::new("period", message).with_value(when));
         };
         if date.is_some() || from.is_some() || to.is_some() {
             let message = "choose a quick pick or dates, not both";
-            return Err(FieldError::new("when", message).with_value(when));
+            return Err(FieldError::new("period", message).with_value(when));
         }
         return Ok(Some(TimeRange::Period(period)));
     }

@@ -72,10 +72,16 @@ fn the_time_range_is_a_quick_pick_a_date_or_from_to() {
     };
     let at = |date, hour, minute| LocalDateTime { date, hour, minute };
     let cases: Vec<(Given<'_>, Option<TimeRange>)> = vec![
-        (&[("when", "shift")], Some(TimeRange::Period(Period::Shift))),
-        (&[("when", "Today")], Some(TimeRange::Period(Period::Today))),
         (
-            &[("when", "yesterday")],
+            &[("period", "shift")],
+            Some(TimeRange::Period(Period::Shift)),
+        ),
+        (
+            &[("period", "Today")],
+            Some(TimeRange::Period(Period::Today)),
+        ),
+        (
+            &[("period", "yesterday")],
             Some(TimeRange::Period(Period::Yesterday)),
         ),
         (
@@ -152,14 +158,14 @@ fn every_bad_input_is_refused_naming_its_field_and_value() {
             "is not after",
         ),
         (
-            &[("when", "last week")],
-            "when",
+            &[("period", "last week")],
+            "period",
             "last week",
             "is not a quick pick",
         ),
         (
-            &[("when", "today"), ("date", "2026-11-24")],
-            "when",
+            &[("period", "today"), ("date", "2026-11-24")],
+            "period",
             "today",
             "not both",
         ),

@@ -16,7 +16,7 @@ pub struct PlayerQuery {
 }
 
 impl PlayerQuery {
-    /// From the query string: `name` (required), `after`, `limit`.
+    /// From the query string: `player` (the name, required), `after`, `limit`.
     pub fn parse(pairs: &[(String, String)]) -> Result<PlayerQuery, Vec<FieldError>> {
         let get = |key: &str| {
             pairs
@@ -25,12 +25,12 @@ impl PlayerQuery {
                 .map(|(_, v)| v.trim())
         };
         let mut errors = Vec::new();
-        let name = get("name").unwrap_or("");
+        let name = get("player").unwrap_or("");
         if name.is_empty() {
-            errors.push(FieldError::new("name", "a player's name is required"));
+            errors.push(FieldError::new("player", "a player's name is required"));
         } else if name.chars().count() > NAME_CHARS_MAX {
             errors.push(
-                FieldError::new("name", format!("at most {NAME_CHARS_MAX} characters"))
+                FieldError::new("player", format!("at most {NAME_CHARS_MAX} characters"))
                     .with_value(name),
             );
         }

@@ -9,9 +9,9 @@ pub(super) mod api;
 
 use askama::Template;
 use axum::Router;
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
+use crate::domain::common::field_error::FieldError;
 use crate::domain::poker_dice::{RoundAction, RoundKeeper, RoundResponse};
 use crate::domain::staff::allows;
 use crate::domain::ten_thousand::{
@@ -20,7 +20,9 @@ use crate::domain::ten_thousand::{
 use crate::store::dice_games::{DiceAction, DiceGame, DiceState};
 use crate::web::double_hand_poker::play::forms::Fields;
 use crate::web::error::internal;
-use crate::web::kept_games::{self, GamesList, KEEP, KeptPages, players, refused, whole_number};
+use crate::web::kept_games::{
+    self, GamesList, KEEP, KeptPages, Refusal, players, refused, whole_number,
+};
 use crate::web::staff::page;
 use crate::web::{AppState, PageContext, Staff, Typed};
 
@@ -50,7 +52,6 @@ impl std::ops::Deref for ListPage {
 
 impl KeptPages for DiceState {
     const PATH: &'static str = "/dice";
-    const REFUSED: &'static str = "";
 
     fn new_game(fields: &Fields) -> Result<Self, (String, String)> {
         new_game(fields)
@@ -72,10 +73,10 @@ impl KeptPages for DiceState {
     fn game_page(
         staff: &Staff,
         stored: &DiceGame,
-        _typed: Vec<(String, String)>,
-        error: Option<(StatusCode, String)>,
+        typed: Vec<(String, String)>,
+        error: Option<Refusal>,
     ) -> Response {
-        render(staff, stored, error)
+        render(staff, stored, typed, error)
     }
 
     fn action_of(
@@ -84,7 +85,7 @@ impl KeptPages for DiceState {
         fields: &Fields,
         typed: &[(String, String)],
     ) -> Result<DiceAction, Box<Response>> {
-        action_of(&stored.game, fields).map_err(|m| Box::new(refused(staff, stored, typed, m)))
+        action_of(&stored.game, fields).map_err(|e| Box::new(refused(staff, stored, typed, e)))
     }
 }
 
@@ -111,7 +112,9 @@ fn new_game(fields: &Fields) -> Result<DiceState, (String, String)> {
     }
     let options = GameOptionsRecord {
         dice: number(fields, "dice")?,
-        target: number(fields, "target")?,
+        // The control is `target_score`: one named `target` would shadow
+        // the form's own property (tests/server/form_names.rs).
+        target: whole_number(fields, "target_score", "target")?,
         min_record: number(fields, "min_record")?,
         opening: number(fields, "opening")?,
         hot_dice_must_roll: Some(!fields.get("hot_dice_must_roll").is_empty()),
@@ -155,8 +158,53 @@ struct GamePage<'a> {
     can_stop: bool,
     can_keep: bool,
     idempotency_key: String,
-    error: String,
+    form: FormState,
 }
+
+/// What a refused form left on the page: what was typed, the refusal
+/// beside its input (`dice`, `rolled`, `held`) or above the forms.
+#[derive(Default)]
+struct FormState {
+    typed: Vec<(String, String)>,
+    /// A refusal about no input on the page.
+    error: String,
+    /// The input a refusal is about, and its message.
+    beside: (String, String),
+}
+
+impl FormState {
+    fn of(typed: Vec<(String, String)>, error: Option<Refusal>) -> FormState {
+        let (error, beside) = match error {
+            Some(r) if BESIDE.contains(&r.field.as_str()) => (String::new(), (r.field, r.message)),
+            Some(r) if r.field.is_empty() => (r.message, Default::default()),
+            Some(r) => (format!("{}: {}", r.field, r.message), Default::default()),
+            None => Default::default(),
+        };
+        FormState {
+            typed,
+            error,
+            beside,
+        }
+    }
+
+    /// The refusal's message when it is about the input `name`.
+    fn error_on(&self, name: &str) -> &str {
+        if self.beside.0 == name {
+            &self.beside.1
+        } else {
+            ""
+        }
+    }
+
+    /// What was typed into `name` (kept when a throw is refused).
+    fn typed(&self, name: &str) -> String {
+        self.typed.value_or(name, "")
+    }
+}
+
+/// The inputs a refusal is shown beside: the throw's dice (10,000), the
+/// dice thrown and held (poker dice).
+const BESIDE: [&str; 3] = ["dice", "rolled", "held"];
 
 fn turn_rows(sheet: &ScoreSheet) -> Vec<TurnRow> {
     sheet
@@ -202,12 +250,17 @@ fn turn_rows(sheet: &ScoreSheet) -> Vec<TurnRow> {
         .collect()
 }
 
-fn render(staff: &Staff, game: &DiceGame, error: Option<(StatusCode, String)>) -> Response {
-    let status = error.as_ref().map(|(s, _)| *s);
-    let error = error.map(|(_, m)| m).unwrap_or_default();
+fn render(
+    staff: &Staff,
+    game: &DiceGame,
+    typed: Vec<(String, String)>,
+    error: Option<Refusal>,
+) -> Response {
+    let status = error.as_ref().map(|r| r.status);
+    let form = FormState::of(typed, error);
     let body = match &game.game {
-        DiceState::TenThousand(keeper) => ten_thousand_page(staff, game, keeper, error),
-        DiceState::PokerDice(keeper) => poker_page(staff, game, keeper, error),
+        DiceState::TenThousand(keeper) => ten_thousand_page(staff, game, keeper, form),
+        DiceState::PokerDice(keeper) => poker_page(staff, game, keeper, form),
     };
     match status {
         Some(s) => (s, body).into_response(),
@@ -215,7 +268,7 @@ fn render(staff: &Staff, game: &DiceGame, error: Option<(StatusCode, String)>) -
     }
 }
 
-fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: String) -> Response {
+fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, form: FormState) -> Response {
     let (sheet, progress) = match (keeper.sheet(), keeper.progress()) {
         (Ok(s), Ok(p)) => (s, p),
         (Err(e), _) | (_, Err(e)) => return internal(e),
@@ -247,7 +300,7 @@ fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, error: Str
         pending,
         can_keep: allows(user.role, KEEP),
         idempotency_key: uuid::Uuid::new_v4().to_string(),
-        error,
+        form,
     })
 }
 
@@ -264,10 +317,10 @@ struct RoundPage<'a> {
     throws_taken: usize,
     can_keep: bool,
     idempotency_key: String,
-    error: String,
+    form: FormState,
 }
 
-fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, error: String) -> Response {
+fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, form: FormState) -> Response {
     let user = &staff.0.user;
     let current = keeper
         .players
@@ -285,14 +338,14 @@ fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, error: Strin
         throws_taken,
         can_keep: allows(user.role, KEEP),
         idempotency_key: uuid::Uuid::new_v4().to_string(),
-        error,
+        form,
     })
 }
 
 /// The form's action for the game's kind, or why it is refused.
-fn action_of(game: &DiceState, fields: &Fields) -> Result<DiceAction, String> {
-    let dice = |name: &str| parse_dice_text(fields.get(name)).map_err(|m| format!("{name}: {m}"));
-    Ok(match (game, fields.get("action")) {
+fn action_of(game: &DiceState, fields: &Fields) -> Result<DiceAction, FieldError> {
+    let dice = |name: &str| parse_dice_text(fields.get(name)).map_err(|m| FieldError::new(name, m));
+    Ok(match (game, fields.get("intent")) {
         (DiceState::TenThousand(_), "throw") => DiceAction::TenThousand(KeeperAction::Throw {
             dice: dice("dice")?,
         }),
@@ -305,6 +358,9 @@ fn action_of(game: &DiceState, fields: &Fields) -> Result<DiceAction, String> {
             rolled: fields.get("rolled").to_string(),
         }),
         (DiceState::PokerDice(_), "stand") => DiceAction::PokerDice(RoundAction::Stand),
-        (_, other) => return Err(format!("action: \"{other}\" is not an action of this game")),
+        (_, other) => {
+            let message = format!("\"{other}\" is not an action of this game");
+            return Err(FieldError::new("intent", message));
+        }
     })
 }

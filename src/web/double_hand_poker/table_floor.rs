@@ -100,7 +100,9 @@ fn refusal_of(e: ShiftError) -> Result<String, StoreError> {
 
 #[derive(Deserialize)]
 pub(super) struct TpppForm {
-    #[serde(default)]
+    /// The TPPP's name; the control is `tppp` (a control named `name`
+    /// would shadow the form's own property).
+    #[serde(default, rename = "tppp")]
     name: String,
     /// `mark` or `unmark`.
     #[serde(default)]

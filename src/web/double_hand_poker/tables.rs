@@ -43,7 +43,9 @@ pub fn router() -> Router<AppState> {
 
 #[derive(Deserialize, Default, Clone)]
 pub(super) struct TableForm {
-    #[serde(default)]
+    /// The control is `table`: one named `name` would shadow the form's own
+    /// `name` property (tests/server/form_names.rs).
+    #[serde(default, rename = "table")]
     name: String,
     #[serde(default)]
     profile: String,

@@ -28,7 +28,7 @@ use crate::web::{ApiError, AppState, ErrorBody, Staff};
         ("wager_min" = Option<String>, Query, description = "A wager of at least this (an amount)."),
         ("number" = Option<String>, Query, description = "The hand's number at its table (`1042` or `#1042`)."),
         ("note" = Option<String>, Query, description = "Words in a note on the hand."),
-        ("when" = Option<String>, Query, description = "A quick pick: shift, today or yesterday (not with dates)."),
+        ("period" = Option<String>, Query, description = "A quick pick: shift, today or yesterday (not with dates)."),
         ("date" = Option<String>, Query, description = "One day on the cardroom's clock (`2026-11-24`)."),
         ("from" = Option<String>, Query, description = "Opened at or after (`2026-11-24` or `2026-11-24T18:30`)."),
         ("to" = Option<String>, Query, description = "Opened before (after `from`)."),

@@ -46,7 +46,7 @@ const PAGING: [&str; 2] = ["after", "limit"];
         ("wager_min" = Option<String>, Query, description = "As the search."),
         ("number" = Option<String>, Query, description = "As the search."),
         ("note" = Option<String>, Query, description = "As the search."),
-        ("when" = Option<String>, Query, description = "As the search."),
+        ("period" = Option<String>, Query, description = "As the search."),
         ("date" = Option<String>, Query, description = "As the search."),
         ("from" = Option<String>, Query, description = "As the search."),
         ("to" = Option<String>, Query, description = "As the search."),

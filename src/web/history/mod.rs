@@ -126,7 +126,7 @@ impl SearchPageView {
     fn other_errors(&self) -> Vec<&(String, String)> {
         const FORM: [&str; 14] = [
             "table",
-            "when",
+            "period",
             "date",
             "from",
             "to",

@@ -1,4 +1,4 @@
-//! A player's history: `/history/player?name=…` and
+//! A player's history: `/history/player?player=…` and
 //! `GET /api/v1/players/history?name=…` — every hand the name appears in
 //! (as PD or bettor, any case) with their money, and the totals; the names
 //! holding it when none is exactly it.
@@ -39,7 +39,7 @@ pub(super) async fn page(
         .await?;
     let typed = pairs
         .iter()
-        .find(|(k, _)| k == "name")
+        .find(|(k, _)| k == "player")
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
     let mut view = PlayerPage {
@@ -87,7 +87,7 @@ pub(super) async fn page(
 /// and paged, with the totals.
 #[utoipa::path(get, path = "/api/v1/players/history", operation_id = "player_history", tag = "history",
     params(
-        ("name" = String, Query, description = "The player's whole name, any case."),
+        ("player" = String, Query, description = "The player's whole name, any case."),
         ("after" = Option<String>, Query, description = "The `next` cursor of the page before."),
         ("limit" = Option<i64>, Query, description = "Hands a page, 1 to 500; default 50."),
     ),
@@ -95,7 +95,7 @@ pub(super) async fn page(
         (status = 200, description = "The hands, the totals, and the names that hold the name \
 when none is exactly it (`did_you_mean`).", body = PlayerHistory),
         (status = 403, description = "Not an admin, supervisor or auditor (`forbidden`).", body = ErrorBody),
-        (status = 422, description = "No name (`name`), or a bad `after` or `limit`.", body = ErrorBody),
+        (status = 422, description = "No name (`player`), or a bad `after` or `limit`.", body = ErrorBody),
     ))]
 pub(super) async fn api(
     State(state): State<AppState>,

@@ -122,7 +122,9 @@ async fn registry(
 
 #[derive(serde::Deserialize, Default)]
 pub(super) struct TpppForm {
-    #[serde(default)]
+    /// The control is `tppp` (one named `name` would shadow the form's own
+    /// property); its errors are the core's, on `name`.
+    #[serde(default, rename = "tppp")]
     name: String,
     #[serde(default)]
     company: String,

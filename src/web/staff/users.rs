@@ -11,7 +11,8 @@ use crate::web::{PageError, PageResult};
 use askama::Template;
 use axum::Router;
 use axum::extract::State;
-use axum::http::Uri;
+use axum::http::{StatusCode, Uri};
+use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use serde::Deserialize;
 
@@ -107,13 +108,19 @@ async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> PageResult
             row
         })
         .collect();
+    // A refused form is the page again, beside its field: 422.
+    let status = if outcome.add_error.is_some() || outcome.row_error.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
     let add = outcome.add.unwrap_or_default();
     let (add_username_error, add_role_error) = match &outcome.add_error {
         Some(e) if e.field() == "role" => (None, Some(e.message().to_string())),
         Some(e) => (Some(e.message().to_string()), None),
         None => (None, None),
     };
-    Ok(page(&UsersPage {
+    let body = page(&UsersPage {
         ctx: PageContext::of(staff),
         rows,
         roles: Role::ALL.iter().map(|r| r.as_str()).collect(),
@@ -127,7 +134,8 @@ async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> PageResult
         },
         add_username_error,
         add_role_error,
-    }))
+    });
+    Ok((status, body).into_response())
 }
 
 async fn list(State(state): State<AppState>, staff: Staff, uri: Uri) -> PageResult {
@@ -139,7 +147,9 @@ async fn list(State(state): State<AppState>, staff: Staff, uri: Uri) -> PageResu
 struct AddForm {
     #[serde(default)]
     username: String,
-    #[serde(default)]
+    /// The control is `staff_role`: one named `role` would shadow the
+    /// form's own `role` property.
+    #[serde(default, rename = "staff_role")]
     role: String,
 }
 
@@ -255,7 +265,7 @@ async fn enable(
 
 #[derive(Deserialize)]
 struct RoleForm {
-    #[serde(default)]
+    #[serde(default, rename = "staff_role")]
     role: String,
 }
 
@@ -340,13 +350,18 @@ async fn render_tokens(
         }
         Err(AccountError::Store(e)) => return Err(PageError::internal(e)),
     };
-    Ok(page(&TokensPage {
+    let status = match error {
+        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        None => StatusCode::OK,
+    };
+    let body = page(&TokensPage {
         ctx: PageContext::of(staff),
         account: name.to_string(),
         tokens,
         notice,
         error,
-    }))
+    });
+    Ok((status, body).into_response())
 }
 
 async fn tokens(
@@ -363,7 +378,8 @@ async fn tokens(
 
 #[derive(Deserialize)]
 struct RevokeForm {
-    #[serde(default)]
+    /// The control is `token_id` (one named `id` would shadow the form's id).
+    #[serde(default, rename = "token_id")]
     id: String,
 }
 

@@ -14,7 +14,6 @@
 
 use askama::Template;
 use axum::Router;
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use rust_decimal::Decimal;
 use serde_json::Value;
@@ -27,7 +26,7 @@ use crate::domain::tripoley::{Profile, TripoleyError};
 use crate::store::tripoley::{StoredGame, TripoleyAction};
 use crate::web::double_hand_poker::play::forms::Fields;
 use crate::web::error::internal;
-use crate::web::kept_games::{self, GamesList, KEEP, KeptPages};
+use crate::web::kept_games::{self, GamesList, KEEP, KeptPages, Refusal};
 use crate::web::staff::page;
 use crate::web::{AppState, PageContext, Staff, Typed};
 
@@ -52,7 +51,6 @@ pub fn router() -> Router<AppState> {
 
 impl KeptPages for TripoleyGame {
     const PATH: &'static str = "/tripoley";
-    const REFUSED: &'static str = ". Nothing was recorded.";
 
     fn new_game(fields: &Fields) -> Result<Self, (String, String)> {
         index::new_game(fields)
@@ -72,13 +70,8 @@ impl KeptPages for TripoleyGame {
         staff: &Staff,
         stored: &StoredGame,
         typed: Vec<(String, String)>,
-        error: Option<(StatusCode, String)>,
+        error: Option<Refusal>,
     ) -> Response {
-        let error = error.map(|(status, message)| Refusal {
-            status,
-            field: String::new(),
-            message,
-        });
         render(staff, stored, typed, Vec::new(), error)
     }
 
@@ -109,15 +102,15 @@ impl KeptPages for TripoleyGame {
             Some(fe) => refuse(fe),
             None => Box::new(internal(e)),
         };
-        let action = match fields.get("action") {
+        let action = match fields.get("intent") {
             "check" | "round" => {
                 let entry = round_entry(game, fields).map_err(refuse)?;
-                let out = if fresh || fields.get("action") == "check" {
+                let out = if fresh || fields.get("intent") == "check" {
                     Some(game.apply_round(&entry).map_err(checked)?.1)
                 } else {
                     None
                 };
-                if let (Some(out), "check") = (out, fields.get("action")) {
+                if let (Some(out), "check") = (out, fields.get("intent")) {
                     // Step 1–4 checked by the engine, nothing recorded.
                     let said = out.outcome.steps.iter().map(|s| s.explanation.clone());
                     return Err(Box::new(render(
@@ -150,7 +143,7 @@ impl KeptPages for TripoleyGame {
             "final" => TripoleyAction::Final(final_hands(game, fields)),
             other => {
                 return Err(refuse(FieldError::new(
-                    "action",
+                    "intent",
                     format!("\"{other}\" is not an action of this game"),
                 )));
             }
@@ -159,27 +152,8 @@ impl KeptPages for TripoleyGame {
     }
 }
 
-/// A refused form on the game page: its status, the field it names (the
-/// page shows it beside that field when the field is on the page, else
-/// above the form) and the message.
-struct Refusal {
-    status: StatusCode,
-    field: String,
-    message: String,
-}
-
-impl Refusal {
-    fn of(e: FieldError) -> Refusal {
-        Refusal {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            field: e.field().to_string(),
-            message: e.message().to_string(),
-        }
-    }
-}
-
-/// The fields a refusal is shown beside (their inputs are on both forms).
-const BESIDE: [&str; 2] = ["spare.auction.buyer", "spare.auction.price"];
+/// What every refusal on the game page ends with.
+const NOTHING_RECORDED: &str = ". Nothing was recorded.";
 
 /// A player's line in the balances and the round form.
 struct SeatRow {
@@ -230,14 +204,24 @@ struct GamePage<'a> {
     error: String,
     /// The refusal sent by the step form (else by another form).
     error_in_step: bool,
-    /// A refusal beside its field: the field and the message.
+    /// A refusal beside its input: the input's name and the message.
     beside: (String, String),
 }
 
 impl GamePage<'_> {
-    /// The refusal's message when it is about `field`, else nothing.
-    fn error_on(&self, field: &str) -> &str {
-        if self.beside.0 == field {
+    /// The refusal's message when the step form sent it about the input
+    /// named `control`, else nothing.
+    fn step_error_on(&self, control: &str) -> &str {
+        if self.error_in_step && self.beside.0 == control {
+            &self.beside.1
+        } else {
+            ""
+        }
+    }
+
+    /// The same for the whole-round form.
+    fn round_error_on(&self, control: &str) -> &str {
+        if !self.error_in_step && self.beside.0 == control {
             &self.beside.1
         } else {
             ""
@@ -335,17 +319,19 @@ fn render(
     let fields = Fields(typed.clone());
     let status = error.as_ref().map(|r| r.status);
     let steps = steps::view(game, &progress);
-    let error_in_step = fields.get("action") == "step";
+    let error_in_step = fields.get("intent") == "step";
     let (error, beside) = match error {
-        Some(r) if BESIDE.contains(&r.field.as_str()) && game.profile == Profile::Classic => {
-            let message = format!("{}{}", r.message, TripoleyGame::REFUSED);
-            (String::new(), (r.field, message))
-        }
-        Some(r) if r.field.is_empty() => (r.message, Default::default()),
-        Some(r) => {
-            let message = format!("{}: {}{}", r.field, r.message, TripoleyGame::REFUSED);
-            (message, Default::default())
-        }
+        Some(r) => match steps::control_of(game, error_in_step, steps.phase, &r.field) {
+            Some(control) => {
+                let message = format!("{}{NOTHING_RECORDED}", r.message);
+                (String::new(), (control, message))
+            }
+            None if r.field.is_empty() => (r.message, Default::default()),
+            None => {
+                let message = format!("{}: {}{NOTHING_RECORDED}", r.field, r.message);
+                (message, Default::default())
+            }
+        },
         None => Default::default(),
     };
     let body = page(&GamePage {

@@ -8,7 +8,7 @@ use crate::domain::tripoley::betting::{BetAction, Offer};
 use crate::domain::tripoley::game::TripoleyGame;
 use crate::domain::tripoley::michigan_play::Turn;
 use crate::domain::tripoley::round_steps::{Phase, Progress, RoundStep};
-use crate::domain::tripoley::{StepKind, best_five};
+use crate::domain::tripoley::{Profile, StepKind, best_five};
 
 use super::whole;
 use crate::domain::common::field_error::{AsFieldError, FieldError};
@@ -250,6 +250,54 @@ pub(super) fn by_seat(game: &TripoleyGame, fields: &Fields, prefix: &str) -> Vec
             Some((name.clone(), text.to_string()))
         })
         .collect()
+}
+
+/// The input a refused field was typed in, on the form that sent it (the
+/// step form at `phase`, else the whole-round form), when that form has
+/// one: `hand_2` for `hands.Bo`, `price` for `spare.auction.price`,
+/// `chips` for a bet's chips… The page shows the refusal beside it.
+pub(super) fn control_of(
+    game: &TripoleyGame,
+    in_step: bool,
+    phase: &str,
+    field: &str,
+) -> Option<String> {
+    let on = |step_phase: &str, on_round_form: bool| {
+        if in_step {
+            phase == step_phase
+        } else {
+            on_round_form
+        }
+    };
+    let seat = |prefix: &str, player: &str| {
+        let i = game.players.iter().position(|p| p == player)?;
+        Some(format!("{prefix}{i}"))
+    };
+    let classic = game.profile == Profile::Classic;
+    if let Some(player) = field.strip_prefix("hands.") {
+        return match player {
+            "spare" => on("deal", true).then(|| "hand_spare".to_string()),
+            _ => seat("hand_", player).filter(|_| on("deal", true)),
+        };
+    }
+    // (field, input, the step's phase, on the whole-round form: its poker
+    // table's cells show no message, so their refusals go above it).
+    let per_seat = [
+        ("poker.shown.", "shown_", "showdown", false),
+        ("michigan.cards_left.", "left_", "michigan", true),
+    ];
+    for (head, prefix, step_phase, round) in per_seat {
+        if let Some(player) = field.strip_prefix(head) {
+            return seat(prefix, player).filter(|_| on(step_phase, round));
+        }
+    }
+    let control = match field {
+        "spare.auction.buyer" if classic && on("spare", true) => "buyer",
+        "spare.auction.price" if classic && on("spare", true) => "price",
+        "chips" if on("betting", false) => "chips",
+        _ => return None,
+    };
+    Some(control.to_string())
 }
 
 /// The spare's auction as the form gives it: the core refuses a price with

@@ -1,0 +1,317 @@
+// Tripoley and the dice games kept at the table, driven as a host does:
+// every step clicked, tapped or typed on the real page, with the scripts on
+// (as on every tablet), each checked on the page after it and screenshotted
+// (a step that changes nothing on screen fails):
+//   1. a Tripoley round step by step: antes, the deal (read back, a card
+//      dealt twice refused beside its hand), the spare sold, the money
+//      cards, the betting action by action (a bet over the limit refused
+//      beside the chips), the showdown, the Michigan card by card, the
+//      payouts;
+//   2. the same round with the scripts off: the same balances at the end;
+//   3. a 10,000 game to a win (a throw with a 7 refused beside the dice);
+//   4. a poker dice round to its winner (three dice on a first throw
+//      refused beside the dice thrown).
+// After every step the browser must still be on the game's page: a form
+// the script sent to the wrong address (a control shadowing the form's
+// `action`) lands elsewhere.
+//
+// Runs after e2e.mjs on its server (the admin's password is the one e2e set).
+
+import { launch } from './chromium.mjs';
+import { Flow, Mismatch, environment, expect, signedIn, text } from './harness.mjs';
+
+const env = environment('games');
+const DEAL = {
+  Dee: 'Qh 3s 5s 7s Qs 3h 8h 6d 5c Qc',
+  Ann: 'Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac',
+  Bo: '8d 9d Td Th 7c 6h 5h 3d Qd Tc',
+  Cy: 'Jh 2c 4s 6s Js 2h 7h 4d 3c Jc',
+  spare: 'Kh Kd 4c 5d 2s Ks 4h 9h 7d 6c Kc',
+};
+const SEATING = ['Dee', 'Ann', 'Bo', 'Cy'];
+
+/** The browser is on `path` (the form went where it should). */
+function onPage(page, path) {
+  const at = new URL(page.url()).pathname;
+  expect(at === path, `the browser left the game for ${page.url()} (expected ${path})`);
+}
+
+/** The number of sentences in "This round so far". */
+async function soFar(page) {
+  return page.locator('#so-far li').count();
+}
+
+/** Waits until the round's sentences number more than `before`. */
+async function moreSaid(page, before) {
+  await page.waitForFunction((n) => document.querySelectorAll('#so-far li').length > n, before);
+}
+
+async function phase(page, label) {
+  await page.locator('#step-heading', { hasText: `step by step: ${label}` }).waitFor();
+}
+
+async function version(page, form = '#step-form') {
+  return page.locator(`${form} input[name="version"]`).inputValue();
+}
+
+/** A refusal shown beside the input `id`, marked invalid, typed text kept. */
+async function refusedBeside(page, id, words, typed) {
+  const error = page.locator(`#${id}-error`);
+  await error.waitFor();
+  const said = (await error.textContent()).trim();
+  expect(said.length > 0 && said.includes(words), `beside ${id}: expected "${words}", found "${said}"`);
+  const input = page.locator(`#${id}`);
+  expect((await input.getAttribute('aria-invalid')) === 'true', `${id} is not marked invalid`);
+  expect((await input.inputValue()) === typed, `${id} lost what was typed: "${await input.inputValue()}"`);
+}
+
+/** Starts a classic Tripoley game from the list page's form; its path. */
+async function startTripoley(flow) {
+  let path = '';
+  await flow.step('start a game', async (page) => {
+    await page.goto(`${env.base}/tripoley`);
+    const form = page.locator('#new-game');
+    await form.getByLabel('Players in seating order').fill(SEATING.join(', '));
+    await form.getByLabel('Chips each').fill('40');
+    await form.getByLabel('Value of one chip').fill('0.25');
+    await form.getByLabel('Bet limit').fill('10');
+    await form.getByRole('button', { name: 'Start the game' }).click();
+    await page.waitForURL((u) => /^\/tripoley\/[^/]+$/.test(u.pathname));
+    path = new URL(page.url()).pathname;
+    await phase(page, 'the ante');
+    expect((await text(page, '#rules')).includes('Players + board: 160 chips'), 'the rules line');
+  });
+  return path;
+}
+
+/** A whole Tripoley round by clicks on `path`; the balances at its end. */
+async function tripoleyRound(flow, path) {
+  const page = flow.page;
+  await flow.step('collect the antes', async () => {
+    const before = await soFar(page);
+    await page.getByRole('button', { name: 'Collect the antes' }).click();
+    await phase(page, 'the deal');
+    onPage(page, path);
+    expect((await soFar(page)) > before, 'the antes are not in "this round so far"');
+  });
+  const hand = (seat) => page.locator(`#step_hand_${seat}`);
+  await flow.step('type the deal with a card twice: refused beside the hand', async () => {
+    const before = await version(page);
+    for (const [seat, name] of SEATING.entries()) await hand(seat).fill(DEAL[name]);
+    await page.locator('#step_hand_spare').fill(DEAL.spare);
+    // Bo's 8d typed as Ann's Ah: the Ah is dealt twice.
+    const twice = DEAL.Bo.replace('8d', 'Ah');
+    await hand(2).fill(twice);
+    await page.getByRole('button', { name: 'Record the deal' }).click();
+    await refusedBeside(page, 'step_hand_2', 'Ah is dealt twice', twice);
+    onPage(page, path);
+    expect((await version(page)) === before, 'a refused deal changed the version: something was recorded');
+    expect((await hand(1).inputValue()) === DEAL.Ann, "Ann's typed hand was lost");
+    await phase(page, 'the deal');
+  });
+  await flow.step('read the hands back (records nothing)', async () => {
+    await hand(2).fill(DEAL.Bo);
+    await page.getByRole('button', { name: 'Read the hands back' }).click();
+    await page.locator('#step-readings').waitFor();
+    expect((await text(page, '#step-readings')).includes('Four of a kind'), 'the read-back names the four kings');
+    await phase(page, 'the deal');
+  });
+  await flow.step('record the deal', async () => {
+    await page.getByRole('button', { name: 'Record the deal' }).click();
+    await phase(page, 'the spare hand');
+    onPage(page, path);
+  });
+  await flow.step('the spare sold to Cy for 2', async () => {
+    await page.getByLabel('Sold at auction to').selectOption('Cy');
+    await page.getByLabel('Price (chips, paid to the dealer)').fill('2');
+    await page.getByRole('button', { name: 'Record the spare hand' }).click();
+    await phase(page, 'the money cards');
+    expect((await text(page, '#money-cards')).includes('Ann holds the Ah'), 'the money cards list');
+  });
+  await flow.step('pay the money cards', async () => {
+    await page.getByRole('button', { name: 'Pay the money cards' }).click();
+    await phase(page, 'the betting');
+    expect((await text(page, '#to-act')).startsWith('Ann to act'), 'Ann acts first');
+  });
+  await flow.step('a bet of 11 over the limit of 10: refused beside the chips', async () => {
+    const before = await version(page);
+    await page.locator('#step_chips').fill('11');
+    await page.getByRole('button', { name: 'Bet', exact: true }).click();
+    await refusedBeside(page, 'step_chips', 'more than the bet limit of 10', '11');
+    expect((await version(page)) === before, 'a refused bet changed the version');
+    expect((await text(page, '#to-act')).startsWith('Ann to act'), 'still Ann to act');
+  });
+  const bets = [
+    ['Ann bets 10', async () => { await page.locator('#step_chips').fill('10'); await page.getByRole('button', { name: 'Bet', exact: true }).click(); }, 'Bo'],
+    ['Bo calls', () => page.getByRole('button', { name: /^Call 10/ }).click(), 'Cy'],
+    ['Cy calls', () => page.getByRole('button', { name: /^Call 10/ }).click(), 'Dee'],
+  ];
+  for (const [name, act, next] of bets) {
+    await flow.step(name, async () => {
+      await act();
+      await page.locator('#to-act', { hasText: `${next} to act` }).waitFor();
+      onPage(page, path);
+    });
+  }
+  await flow.step('Dee folds', async () => {
+    await page.getByRole('button', { name: 'Fold' }).click();
+    await phase(page, 'the showdown');
+  });
+  await flow.step('the showdown: Ann shows two pair', async () => {
+    await page.getByLabel('Ann shows').fill('As Ad 8s 8c Ts');
+    await page.getByRole('button', { name: 'Record the showdown' }).click();
+    await phase(page, 'the Michigan');
+    await page.locator('#michigan-turn').waitFor();
+  });
+  let cards = 0;
+  while (await page.locator('#michigan-turn').count()) {
+    const who = await text(page, '#michigan-turn strong');
+    const card = page.locator('#step-form button[name="card"]').first();
+    const value = await card.getAttribute('value');
+    await flow.step(`Michigan: ${who} plays the ${value}`, async () => {
+      const before = await soFar(page);
+      await card.click();
+      // The next card's screen, or the round paid out.
+      await page.waitForFunction(
+        (n) => !document.querySelector('#michigan-turn') || document.querySelectorAll('#so-far li').length > n,
+        before,
+      );
+      onPage(page, path);
+      // The last card pays the round out: read aloud, round 2 next.
+      if (!(await page.locator('#michigan-turn').count())) {
+        await page.locator('#last-steps li').first().waitFor();
+        expect((await text(page, '#round-entry')).startsWith('Round 2: Ann deals'), 'round 2 is next, Ann deals');
+        expect((await text(page, '#history tbody tr td:nth-child(2)')) === 'Dee', 'the rounds list: round 1 dealt by Dee');
+      }
+    });
+    cards += 1;
+    expect(cards <= 52, 'the Michigan never ends');
+  }
+  expect(cards > 0, 'no Michigan card was played');
+  const chips = await page.locator('#balances td.chips').allTextContents();
+  console.log(`      ${cards} Michigan cards; chips after the round ${chips.join(', ')}`);
+  return chips;
+}
+
+async function tenThousand(flow) {
+  const page = flow.page;
+  let path = '';
+  const turn = (who) => page.locator('#turn', { hasText: `${who}'s turn` }).waitFor();
+  await flow.step('start a 10,000 game to 1,000', async () => {
+    await page.goto(`${env.base}/dice`);
+    const form = page.locator('#new-game');
+    await form.getByLabel('Game').selectOption('ten-thousand');
+    await form.getByLabel('Players in order').fill('Anastasia, Benedikt');
+    await form.getByLabel('Target (default 10,000)').fill('1000');
+    await form.getByRole('button', { name: 'Start the game' }).click();
+    await page.waitForURL((u) => /^\/dice\/[^/]+$/.test(u.pathname));
+    path = new URL(page.url()).pathname;
+    await turn('Anastasia');
+  });
+  await flow.step('a throw with a 7: refused beside the dice', async () => {
+    await page.getByLabel(/dice thrown/).fill('1 1 1 2 3 7');
+    await page.getByRole('button', { name: 'Enter the throw' }).click();
+    await refusedBeside(page, 'dice-thrown', '7', '1 1 1 2 3 7');
+    onPage(page, path);
+  });
+  await flow.step('Anastasia throws 1 1 1 2 3 4', async () => {
+    await page.getByLabel(/dice thrown/).fill('1 1 1 2 3 4');
+    await page.getByRole('button', { name: 'Enter the throw' }).click();
+    await page.locator('#keeps').waitFor();
+    onPage(page, path);
+  });
+  await flow.step('she keeps 1 1 1 for 1,000', async () => {
+    await page.getByRole('button', { name: /^Keep 1 1 1 = 1000$/ }).click();
+    await page.getByRole('button', { name: /^Stop and record/ }).waitFor();
+    onPage(page, path);
+  });
+  await flow.step('she stops and records 1,000', async () => {
+    await page.getByRole('button', { name: /^Stop and record/ }).click();
+    await turn('Benedikt');
+    const totals = await page.locator('#totals tbody tr').allTextContents();
+    expect(totals.some((t) => /Anastasia\s*1,?000/.test(t)), `the totals: ${totals}`);
+  });
+  await flow.step('Benedikt throws 2 3 4 6 6 2: bust, and the game is over', async () => {
+    await page.getByLabel(/dice thrown/).fill('2 3 4 6 6 2');
+    await page.getByRole('button', { name: 'Enter the throw' }).click();
+    await page.locator('#winner').waitFor();
+    onPage(page, path);
+    expect((await text(page, '#winner')).includes('Anastasia'), `the winner: ${await text(page, '#winner')}`);
+  });
+}
+
+async function pokerDice(flow) {
+  const page = flow.page;
+  let path = '';
+  await flow.step('start a poker dice round', async () => {
+    await page.goto(`${env.base}/dice`);
+    const form = page.locator('#new-game');
+    await form.getByLabel('Game').selectOption('poker-dice');
+    await form.getByLabel('Players in order').fill('Anastasia, Benedikt');
+    await form.getByRole('button', { name: 'Start the game' }).click();
+    await page.waitForURL((u) => /^\/dice\/[^/]+$/.test(u.pathname));
+    path = new URL(page.url()).pathname;
+    await page.locator('#turn', { hasText: 'Anastasia throws (0 taken)' }).waitFor();
+  });
+  await flow.step('three dice on a first throw: refused beside the dice', async () => {
+    await page.getByLabel('Dice thrown').fill('A A K');
+    await page.getByRole('button', { name: 'Enter the throw' }).click();
+    await refusedBeside(page, 'rolled', 'make 3 dice, not 5', 'A A K');
+    onPage(page, path);
+  });
+  const throws = [
+    ['Anastasia throws A A K Q J', null, 'A A K Q J', 'Anastasia throws (1 taken)'],
+    ['she holds A A and throws A K K: aces full', 'A A', 'A K K', 'Anastasia throws (2 taken)'],
+  ];
+  for (const [name, held, rolled, after] of throws) {
+    await flow.step(name, async () => {
+      if (held) await page.getByLabel('Dice held from the last throw').fill(held);
+      await page.getByLabel('Dice thrown').fill(rolled);
+      await page.getByRole('button', { name: 'Enter the throw' }).click();
+      await page.locator('#turn', { hasText: after }).waitFor();
+      onPage(page, path);
+    });
+  }
+  await flow.step('Anastasia stands', async () => {
+    await page.getByRole('button', { name: 'Anastasia stands' }).click();
+    await page.locator('#turn', { hasText: 'Benedikt throws (0 taken)' }).waitFor();
+    expect((await text(page, '#hands')).includes('Full de ases y reyes'), 'her full house in the hands');
+  });
+  await flow.step('Benedikt throws Q Q Q J N', async () => {
+    await page.getByLabel('Dice thrown').fill('Q Q Q J N');
+    await page.getByRole('button', { name: 'Enter the throw' }).click();
+    await page.locator('#turn', { hasText: 'Benedikt throws (1 taken)' }).waitFor();
+  });
+  await flow.step('Benedikt stands: Anastasia wins', async () => {
+    await page.getByRole('button', { name: 'Benedikt stands' }).click();
+    await page.locator('#winner').waitFor();
+    onPage(page, path);
+    expect((await text(page, '#winner')).includes('Anastasia'), `the winner: ${await text(page, '#winner')}`);
+  });
+}
+
+const browser = await launch();
+try {
+  const tablet = { viewport: { width: 1024, height: 768 }, hasTouch: true };
+  const on = await signedIn(browser, env, tablet);
+  const withScripts = new Flow(env, 'games', 'tripoley', on);
+  const chipsOn = await tripoleyRound(withScripts, await startTripoley(withScripts));
+  await tenThousand(new Flow(env, 'games', '10000', on));
+  await pokerDice(new Flow(env, 'games', 'poker-dice', on));
+  await on.context.close();
+
+  const off = await signedIn(browser, env, { ...tablet, javaScriptEnabled: false });
+  const noScripts = new Flow(env, 'games', 'tripoley-no-script', off);
+  const chipsOff = await tripoleyRound(noScripts, await startTripoley(noScripts));
+  expect(
+    JSON.stringify(chipsOn) === JSON.stringify(chipsOff),
+    `the same round ends differently with and without scripts: ${chipsOn} against ${chipsOff}`,
+  );
+  await off.context.close();
+  console.log('games: passed');
+} catch (e) {
+  console.error(`games: FAILED: ${e instanceof Mismatch ? e.message : e.stack}`);
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+}
