@@ -113,7 +113,8 @@ try {
   });
   await step('touch: one step confirmed beside it, the rest and the close at once', async () => {
     const first = page.locator('#current-step');
-    const confirm = first.getByRole('button', { name: 'Done: confirm this step' });
+    // The button says what the dealer did: the step's money move.
+    const confirm = first.getByRole('button', { name: /^(Paid|Collected|Returned) / });
     await confirm.tap();
     await page.locator('#walk li.done').first().waitFor();
     await page.getByRole('button', { name: 'Confirm all and close the hand' }).tap();

@@ -240,11 +240,24 @@ try {
     await expectText(page.locator('#svg-in-action'), 'In action: 200.00', 'the bank in action before settling');
   });
 
-  await step('settlement: confirm the first step (in action 140.00), then all', async () => {
+  await step('settlement: the money first; confirm the first step (in action 140.00), then all', async () => {
     const steps = page.locator('#walk li');
     const count = await steps.count();
     if (count !== 4) throw new Mismatch(`the walkthrough: expected 4 steps, found ${count}`);
-    await page.getByRole('button', { name: 'Done: confirm this step' }).click();
+    // Each step opens with the chips to move, before the result.
+    const moves = await page.locator('#walk li .moves').evaluateAll((ps) => ps.map((p) => p.innerText.replace(/\s+/g, ' ').trim()));
+    const expected = [
+      'COLLECT 60.00 from Ann (seat 4)',
+      'PAY 60.00 to Bo (seat 5)',
+      'COLLECT 80.00 from Cy (seat 6) RETURN 20.00 (no action)',
+      'RETURN 40.00 to Di (seat 7) — no action',
+    ];
+    if (JSON.stringify(moves) !== JSON.stringify(expected)) {
+      throw new Mismatch(`the money moves: expected ${JSON.stringify(expected)}, found ${JSON.stringify(moves)}`);
+    }
+    const first = await page.locator('#walk li').first().evaluate((li) => li.innerText.trim().split('\n')[0]);
+    if (!first.startsWith('COLLECT 60.00')) throw new Mismatch(`the first step's first words: "${first}"`);
+    await page.getByRole('button', { name: 'Collected 60.00 from Ann' }).click();
     await expectText(page.locator('#svg-in-action'), 'In action: 140.00', 'the drawing after the first step');
     await page.locator('#walk li.done').first().waitFor();
     if ((await page.locator('#walk li.done').count()) !== 1) {

@@ -33,7 +33,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { launch } from './chromium.mjs';
-import { Flow, Mismatch, environment, expect, signedIn, text } from './harness.mjs';
+import { Flow, Mismatch, TRIPOLEY_DEAL as DEAL, environment, expect, signedIn, text } from './harness.mjs';
 
 const env = environment('forms');
 const CLI = ['PITBOOK_BIN', 'DATABASE_URL', 'PITBOOK_AUDIT_KEY_FILE'];
@@ -356,13 +356,6 @@ async function houseWay(flow) {
   });
 }
 
-const DEAL = {
-  Dee: 'Qh 3s 5s 7s Qs 3h 8h 6d 5c Qc',
-  Ann: 'Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac',
-  Bo: '8d 9d Td Th 7c 6h 5h 3d Qd Tc',
-  Cy: 'Jh 2c 4s 6s Js 2h 7h 4d 3c Jc',
-  spare: 'Kh Kd 4c 5d 2s Ks 4h 9h 7d 6c Kc',
-};
 /** The deal's fields: seats 0–3 (Dee, Ann, Bo, Cy) and the spare given the cards of `from`'s. */
 const dealt = (from) => Object.fromEntries(['hand_0', 'hand_1', 'hand_2', 'hand_3', 'hand_spare'].map((f, i) => [f, DEAL[from[i]]]));
 // Round 1 (tests/tripoley/http_tripoley_games.rs): Cy buys the spare for 2,

@@ -18,17 +18,9 @@
 // Runs after e2e.mjs on its server (the admin's password is the one e2e set).
 
 import { launch } from './chromium.mjs';
-import { Flow, Mismatch, environment, expect, signedIn, text } from './harness.mjs';
+import { Flow, Mismatch, TRIPOLEY_DEAL as DEAL, TRIPOLEY_SEATING as SEATING, environment, expect, signedIn, text } from './harness.mjs';
 
 const env = environment('games');
-const DEAL = {
-  Dee: 'Qh 3s 5s 7s Qs 3h 8h 6d 5c Qc',
-  Ann: 'Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac',
-  Bo: '8d 9d Td Th 7c 6h 5h 3d Qd Tc',
-  Cy: 'Jh 2c 4s 6s Js 2h 7h 4d 3c Jc',
-  spare: 'Kh Kd 4c 5d 2s Ks 4h 9h 7d 6c Kc',
-};
-const SEATING = ['Dee', 'Ann', 'Bo', 'Cy'];
 
 /** The browser is on `path` (the form went where it should). */
 function onPage(page, path) {

@@ -10,6 +10,17 @@ import { failFast } from './chromium.mjs';
 
 export class Mismatch extends Error {}
 
+/** docs/tripoley.md's classic deal: each hand as typed, Dee dealing first. */
+export const TRIPOLEY_DEAL = {
+  Dee: 'Qh 3s 5s 7s Qs 3h 8h 6d 5c Qc',
+  Ann: 'Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac',
+  Bo: '8d 9d Td Th 7c 6h 5h 3d Qd Tc',
+  Cy: 'Jh 2c 4s 6s Js 2h 7h 4d 3c Jc',
+  spare: 'Kh Kd 4c 5d 2s Ks 4h 9h 7d 6c Kc',
+};
+/** Its seating, clockwise: seat 0 deals the first round. */
+export const TRIPOLEY_SEATING = ['Dee', 'Ann', 'Bo', 'Cy'];
+
 /** PITBOOK_URL, PITBOOK_ADMIN_PASSWORD and PITBOOK_OUT_DIR, checked. */
 export function environment(script) {
   const base = process.env.PITBOOK_URL || '';

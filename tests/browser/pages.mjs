@@ -33,6 +33,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { failFast, launch } from './chromium.mjs';
+import { TRIPOLEY_DEAL as DEAL, TRIPOLEY_SEATING as SEATING } from './harness.mjs';
 
 const BASE = must('PITBOOK_URL');
 const ONE_TIME = must('PITBOOK_ADMIN_PASSWORD');
@@ -155,14 +156,6 @@ async function hand(page, table, upTo) {
   return id;
 }
 
-const DEAL = {
-  Ann: 'Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac',
-  Bo: '8d 9d Td Th 7c 6h 5h 3d Qd Tc',
-  Cy: 'Jh 2c 4s 6s Js 2h 7h 4d 3c Jc',
-  Dee: 'Qh 3s 5s 7s Qs 3h 8h 6d 5c Qc',
-  spare: 'Kh Kd 4c 5d 2s Ks 4h 9h 7d 6c Kc',
-};
-const SEATING = ['Dee', 'Ann', 'Bo', 'Cy'];
 
 async function tripoleyGame(page) {
   return postForm(page, '/tripoley', {

@@ -371,3 +371,46 @@ proptest! {
         prop_assert_eq!(first, typed);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(5_000))]
+
+    /// The money a page says to move at each step is the settlement's: a
+    /// win pays the winnings beside the stake, a loss collects what was
+    /// covered, what had no action goes back, and a push or a bet with no
+    /// action at all goes back whole; the confirm button says the same.
+    #[test]
+    fn the_money_moves_are_the_settlements(r in raw()) {
+        use pitbook::domain::double_hand_poker::settle::Verb;
+        let sc = Scenario::from_input(&input(&r)).unwrap();
+        let s = settle(&sc).unwrap();
+        for st in &s.steps {
+            let moves = st.moves();
+            let amount_of = |verb: Verb| moves.iter().filter(|m| m.verb == verb).fold(Money::ZERO, |a, m| a + m.amount);
+            let (paid, collected, returned) = (amount_of(Verb::Pay), amount_of(Verb::Collect), amount_of(Verb::Return));
+            let (first, done) = match moves.first().map(|m| m.verb) {
+                Some(Verb::Pay) => {
+                    prop_assert_eq!(st.to_bettor(), st.amount + paid);
+                    prop_assert_eq!(returned, st.no_action());
+                    (Verb::Pay, "Paid ")
+                }
+                Some(Verb::Collect) => {
+                    prop_assert_eq!(collected, st.covered());
+                    prop_assert_eq!(st.to_bettor(), returned);
+                    prop_assert_eq!(returned, st.no_action());
+                    (Verb::Collect, "Collected ")
+                }
+                Some(Verb::Return) => {
+                    prop_assert_eq!(moves.len(), 1);
+                    prop_assert_eq!(st.to_bettor(), st.amount);
+                    prop_assert_eq!(returned, st.amount);
+                    (Verb::Return, "Returned ")
+                }
+                None => return Err(TestCaseError::fail("a step with no money move")),
+            };
+            prop_assert!(moves.len() <= 2 && moves[1..].iter().all(|m| m.verb == Verb::Return));
+            prop_assert!(first != Verb::Pay || st.outcome == Outcome::Player);
+            prop_assert!(st.done_words().starts_with(done), "{}", st.done_words());
+        }
+    }
+}

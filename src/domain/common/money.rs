@@ -177,6 +177,26 @@ impl Money {
         std::str::from_utf8(&buf[at..]).unwrap_or_default()
     }
 
+    /// For a person reading a page: thousands separated, at least two
+    /// decimals, a real minus sign — "1,234.50", "−868.96", "0.005".
+    pub fn to_display(self) -> String {
+        let canonical = Money(self.0.abs()).to_canonical();
+        let (whole, fraction) = canonical.split_once('.').unwrap_or((&canonical, ""));
+        let mut out = String::with_capacity(canonical.len() + whole.len() / 3 + 3);
+        if self.is_negative() {
+            out.push('\u{2212}');
+        }
+        for (i, digit) in whole.chars().enumerate() {
+            if i > 0 && (whole.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(digit);
+        }
+        out.push('.');
+        out.push_str(fraction);
+        out
+    }
+
     /// Dealer-friendly form for explanations: "$60", "$12.50", "-$5".
     pub fn to_dollars(self) -> String {
         let abs = self.0.abs().normalize();
@@ -401,7 +421,34 @@ mod tests {
 
     use super::*;
 
+    #[test]
+    fn display_groups_thousands_with_a_real_minus() {
+        for (text, shown) in [
+            ("0", "0.00"),
+            ("60", "60.00"),
+            ("999.5", "999.50"),
+            ("1000", "1,000.00"),
+            ("54248.76", "54,248.76"),
+            ("-868.96", "\u{2212}868.96"),
+            ("1234567.005", "1,234,567.005"),
+        ] {
+            assert_eq!(Money::parse(text).unwrap().to_display(), shown, "{text}");
+        }
+    }
+
     proptest! {
+        /// The display is the canonical text with its separators dropped
+        /// and its minus sign ASCII again.
+        #[test]
+        fn display_reads_back_as_the_canonical_text(
+            lo in any::<u32>(), mid in any::<u32>(), negative in any::<bool>(), scale in 0u32..=6,
+        ) {
+            let money = Money(Decimal::from_parts(lo, mid, 0, negative, scale));
+            prop_assume!(!money.is_zero());
+            let back = money.to_display().replace(',', "").replace('\u{2212}', "-");
+            prop_assert_eq!(back, money.to_canonical());
+        }
+
         /// The canonical text written digit by digit is what rust_decimal
         /// writes, for any decimal (any scale, sign and size).
         #[test]

@@ -18,6 +18,7 @@ mod engine;
 mod error;
 mod hands;
 mod input;
+mod moves;
 mod output;
 mod ratio;
 mod scenario;
@@ -30,6 +31,7 @@ pub use input::{
     ActionInput, BracketInput, CollectionInput, HandInput, PdInput, ScenarioInput, SeatMap, SetBy,
     WagerInput,
 };
+pub use moves::{Move, Verb};
 pub use output::{Conservation, Settlement, Step, Total, Totals};
 pub use ratio::Ratio;
 pub use scenario::{Action, Collection, DEFAULT_SEATS, PD_KEY, Pd, Scenario, Wager};

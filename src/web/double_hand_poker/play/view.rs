@@ -6,7 +6,7 @@ use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState, Phase};
 use crate::domain::double_hand_poker::hand_words::{self, SeatWords};
 use crate::domain::double_hand_poker::options::RuleOptions;
-use crate::domain::double_hand_poker::settle::{self, Schedule, Settlement};
+use crate::domain::double_hand_poker::settle::{self, Move, Schedule, Settlement, Verb};
 use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
 use crate::store::double_hand_poker::hands::HandView;
 use crate::web::svg::Svg;
@@ -66,10 +66,39 @@ pub struct StepRow {
     pub seat: u8,
     pub bettor: String,
     pub amount: String,
+    /// The chips to move, first and large (`Step::moves`).
+    pub moves: Vec<MoveRow>,
+    /// The confirm button's words: "Paid Bo 60.00".
+    pub done_words: String,
     pub outcome: &'static str,
     pub explanation: String,
     pub in_action_after: String,
     pub confirmed: bool,
+}
+
+/// One movement of chips as a page shows it: PAY 60.00 to Bo (seat 5).
+pub struct MoveRow {
+    /// PAY, COLLECT or RETURN.
+    pub verb: &'static str,
+    /// Its style (`pay`, `collect`, `return`): a colour beside the word.
+    pub class: &'static str,
+    pub amount: String,
+    pub whom: String,
+}
+
+impl From<&Move> for MoveRow {
+    fn from(m: &Move) -> MoveRow {
+        MoveRow {
+            verb: m.verb.word(),
+            class: match m.verb {
+                Verb::Pay => "pay",
+                Verb::Collect => "collect",
+                Verb::Return => "return",
+            },
+            amount: m.amount.to_display(),
+            whom: m.whom.clone(),
+        }
+    }
 }
 
 pub struct TotalRow {
@@ -286,6 +315,8 @@ pub fn step_rows(s: &Settlement<'_>, loaded: &Loaded) -> Vec<StepRow> {
             seat: st.seat,
             bettor: st.bettor.to_string(),
             amount: st.amount.to_string(),
+            moves: st.moves().iter().map(MoveRow::from).collect(),
+            done_words: st.done_words(),
             outcome: match st.outcome {
                 crate::domain::double_hand_poker::outcome::Outcome::Player => "player wins",
                 crate::domain::double_hand_poker::outcome::Outcome::Pd => "PD wins",
