@@ -196,7 +196,7 @@ async fn list_page<G: KeptPages>(
                 .map(|g| ListedGame {
                     cells: G::cells(g),
                     id: g.id.clone(),
-                    started: g.created_at.clone(),
+                    started: crate::web::time::when(state.time_zone, &g.created_at).local,
                 })
                 .collect(),
             can_keep: allows(staff.0.user.role, KEEP),

@@ -12,11 +12,13 @@ pub(crate) mod history;
 pub mod json;
 mod kept_games;
 pub mod metrics;
+mod nav;
 pub mod openapi;
 pub mod page;
 pub mod server;
 pub mod shifts;
 mod staff;
+mod styleguide;
 mod svg;
 pub mod time;
 mod training;
@@ -121,6 +123,7 @@ pub fn router(state: AppState) -> Router {
         .merge(double_hand_poker::router())
         .merge(history::router())
         .merge(staff::router())
+        .merge(styleguide::router())
         .merge(assets::router())
         .merge(audit::router())
         .merge(dice_games::router())

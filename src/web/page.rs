@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Form, http};
 use serde::de::DeserializeOwned;
 
+use super::nav::NavLink;
 use super::{AppState, Staff};
 
 /// What every signed-in page shows and posts: the user, the role, and the
@@ -21,15 +22,28 @@ pub struct PageContext {
     pub username: String,
     pub role: &'static str,
     pub csrf: String,
+    /// The navigation bar: the role's sections, the page's marked.
+    pub nav: Vec<NavLink>,
+    /// The cardroom's clock, for [`Self::time`].
+    pub zone: chrono_tz::Tz,
 }
 
 impl PageContext {
     pub fn of(staff: &Staff) -> PageContext {
+        let user = &staff.0.user;
         PageContext {
-            username: staff.0.user.username.clone(),
-            role: staff.0.user.role.as_str(),
+            username: user.username.clone(),
+            role: user.role.as_str(),
             csrf: staff.0.csrf_token.clone(),
+            nav: super::nav::links(user.role, &staff.1.path),
+            zone: staff.1.zone,
         }
+    }
+
+    /// A recorded time (RFC 3339 UTC, as stored) on the cardroom's clock,
+    /// to the second: `2026-12-06 14:02:11 PST`.
+    pub fn time(&self, recorded: &str) -> String {
+        super::time::when(self.zone, recorded).local
     }
 }
 

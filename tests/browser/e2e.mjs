@@ -135,7 +135,8 @@ try {
   });
 
   await step('create table DHP-1 (lucky-chances, 7 seats)', async () => {
-    await page.getByRole('link', { name: 'Tables and hands' }).click();
+    // The home page's card for the section (the bar has its own link).
+    await page.locator('#tables-link').click();
     await expectPath(page, /^\/tables$/, 'the tables page');
     const form = page.locator('form#new-table');
     const name = form.getByLabel('Name');
@@ -282,7 +283,8 @@ try {
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())),
     );
     const nets = Object.fromEntries(summary.map((cells) => [cells[0], cells[3]]));
-    const expected = { Ann: '-60.00', Bo: '60.00', Cy: '-80.00', Di: '0.00', 'Dana (PD)': '80.00' };
+    // Money as a cashier reads it: two decimals, a real minus (U+2212).
+    const expected = { Ann: '\u221260.00', Bo: '60.00', Cy: '\u221280.00', Di: '0.00', 'Dana (PD)': '80.00' };
     for (const [who, net] of Object.entries(expected)) {
       if (nets[who] !== net) {
         throw new Mismatch(`the summary: ${who}'s net should be ${net}, found ${nets[who]} (rows ${JSON.stringify(summary)})`);
@@ -290,6 +292,18 @@ try {
     }
     if (summary.length !== Object.keys(expected).length) {
       throw new Mismatch(`the summary: expected ${Object.keys(expected).length} rows, found ${JSON.stringify(summary)}`);
+    }
+    // Its money columns line up: every amount cell and its header
+    // right-aligned, tabular digits, never wrapped.
+    const looks = await page.locator('#summary').evaluate((table) =>
+      [...table.querySelectorAll('tr')].flatMap((tr) => [...tr.children].slice(1)).map((cell) => {
+        const s = getComputedStyle(cell);
+        return `${s.textAlign} ${s.fontVariantNumeric} ${s.whiteSpace}`;
+      }),
+    );
+    const odd = looks.filter((l) => l !== 'right tabular-nums nowrap');
+    if (looks.length !== 4 * 6 || odd.length) {
+      throw new Mismatch(`the summary's money cells: ${looks.length} of them, not aligned: ${JSON.stringify(odd)}`);
     }
     await page.screenshot({ path: join(OUT, 'final.png'), fullPage: true });
   });

@@ -252,7 +252,7 @@ async function correctAndSign(flow, hand, report) {
     await fill(page.locator('#correct-form'), { seat: '5', outcome: 'pd', reason: 'Forms test: seat 5 misread' });
     await submit(page, page.getByRole('button', { name: 'Correct the result' }), hand);
     await shows(page, '#changes', 'Forms test: seat 5 misread');
-    await shows(page, 'h1', 'corrected');
+    await shows(page, '#hand-status', 'Corrected');
   });
   await flow.step("sign: the shift's superseded report signed again", async () => {
     await page.goto(`${env.base}${report}`);
@@ -317,7 +317,7 @@ async function voidForms(flow, hand) {
   await flow.step('void-confirm-form: the hand voided', async () => {
     await submit(page, page.locator('#void-confirmed'), hand);
     await shows(page, '#voided', 'This hand was voided');
-    await shows(page, 'h1', 'voided');
+    await shows(page, '#hand-status', 'Voided');
   });
 }
 

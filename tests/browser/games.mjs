@@ -54,6 +54,9 @@ async function refusedBeside(page, id, words, typed) {
   expect(said.length > 0 && said.includes(words), `beside ${id}: expected "${words}", found "${said}"`);
   const input = page.locator(`#${id}`);
   expect((await input.getAttribute('aria-invalid')) === 'true', `${id} is not marked invalid`);
+  // The error summary at the top links to the field.
+  const link = page.locator(`#error-summary a[href="#${id}"]`);
+  expect((await link.count()) === 1 && (await link.textContent()).includes(words), `no error summary linking to #${id}`);
   expect((await input.inputValue()) === typed, `${id} lost what was typed: "${await input.inputValue()}"`);
 }
 

@@ -3,7 +3,7 @@
 // Dana banked and Ann, Bo, Cy and Di bet, then the dealer test's hands).
 // Signed in as the admin (a reviewer), at a tablet's 1024×768:
 //   1. /history: search for a player by part of a name ("an": Dana, Ann),
-//      the totals and the hands listed;
+//      the totals and the hands listed, hand #1's money in numeric cells;
 //   2. open hand #1 by its number (/tables/DHP-1/hands/1 → the hand);
 //   3. replay it: Next to the end by click, back to the start with Home,
 //      then to the end again with → alone (the arrow keys' script);
@@ -85,6 +85,18 @@ try {
     const rows = await page.locator('#hands tbody tr').allInnerTexts();
     expect(rows.length === hands && rows.every((r) => /Dana|Ann/.test(r)), `the hands listed: ${JSON.stringify(rows)}`);
     expect((await page.locator('#hands a', { hasText: 'DHP-1 #1' }).count()) === 1, 'hand DHP-1 #1 is not among the hands found');
+    // Hand #1's money as a cashier reads it (bank 200, wagered 60 + 60 +
+    // 100 + 40, no collection, the PD up 80), each amount in a numeric
+    // cell: right-aligned, tabular digits, never wrapped.
+    const money = await page.locator('#hands tbody tr', { has: page.locator('a', { hasText: 'DHP-1 #1' }) }).evaluate((tr) =>
+      [...tr.querySelectorAll('td.num')].map((td) => {
+        const s = getComputedStyle(td);
+        return `${td.textContent.trim()} ${s.textAlign} ${s.fontVariantNumeric} ${s.whiteSpace}`;
+      }),
+    );
+    const aligned = (amount) => `${amount} right tabular-nums nowrap`;
+    const want = ['200.00', '260.00', '0.00', '80.00'].map(aligned);
+    expect(JSON.stringify(money) === JSON.stringify(want), `hand #1's money: ${JSON.stringify(money)}, not ${JSON.stringify(want)}`);
   });
 
   await step('open hand #1 by its number', async () => {

@@ -7,6 +7,7 @@
 // page is visited at 390 and 1024 px wide:
 //   - no horizontal scrolling (document scrollWidth <= innerWidth);
 //   - axe-core finds no serious or critical violation;
+//   - a signed-in page has the navigation bar, its section marked;
 //   - every visible button, input, select, link styled as a button, summary,
 //     the label of every checkbox and radio, and each seat link of the
 //     table drawing is at least 44 px high (and 44 px wide for the seats).
@@ -174,6 +175,7 @@ async function makeData(page) {
   const pages = [];
   const add = (name, path) => pages.push({ name, path });
   add('home', '/');
+  add('style guide', '/styleguide');
   add('password', '/password');
   add('users', '/users');
   // An account shows its one-time password once (200, no redirect).
@@ -366,6 +368,14 @@ async function checkPage(page, { name, path }, width, failures) {
   }
   for (const small of await smallTargets(page)) failures.push(`${where}: ${small}`);
   for (const control of await shadowingControls(page)) failures.push(`${where}: ${control}`);
+  // Signed in: the bar (not on a forced password change, where every
+  // section would lead back to it).
+  if (path !== '/login' && !name.includes('forced')) {
+    const nav = await navigation(page);
+    if (!nav.links) failures.push(`${where}: no navigation bar`);
+    const inSection = !['/', '/password', '/styleguide'].includes(new URL(path, BASE).pathname);
+    if (inSection && nav.current.length !== 1) failures.push(`${where}: the bar marks ${JSON.stringify(nav.current)}, not the page's one section`);
+  }
   const file = `${name.replace(/[^a-z0-9]+/gi, '-')}-${width}.png`;
   const shot = await page.screenshot({ path: join(OUT, file), fullPage: true });
   const twin = seen.get(`${width} ${shot.toString('base64')}`);
@@ -375,6 +385,15 @@ async function checkPage(page, { name, path }, width, failures) {
 
 /** Each page's screenshot at a width, to the page's name. */
 const seen = new Map();
+
+/** The navigation bar's links, and the labels of those marked current. */
+async function navigation(page) {
+  return page.evaluate(() => {
+    const links = [...document.querySelectorAll('header nav.sections a')];
+    const current = links.filter((a) => a.getAttribute('aria-current') === 'page').map((a) => a.textContent.trim());
+    return { links: links.length, current };
+  });
+}
 
 /** Form controls named after a property of their form (`action`, `id`…). */
 async function shadowingControls(page) {

@@ -4,7 +4,8 @@
 //   2. takes the box (a dealer change), runs a hand through the guided
 //      pages, leaves the box empty (a second change), runs another;
 //   3. closes the shift, which signs its report;
-//   4. the report: 2 hands, the room's drop equal to DHP-S's, signed, the
+//   4. the report: 2 hands, the room's totals (its foot) equal to DHP-S's,
+//      the PDs' and players' money, every number lined up, signed, the
 //      charts drawn, both dealer changes listed;
 //   5. the PD rotation: a california-2026 table CA-S, a TPPP registered on
 //      the Shifts page and marked at CA-S, the rotation clock on the table
@@ -134,9 +135,30 @@ try {
     const cells = async (row) => page.locator(`#totals-${row} td`).allInnerTexts();
     const room = await cells('room');
     const table = await cells('table-DHP-S');
-    expect(room[0] === '2', `2 hands in the shift, not ${room[0]}`);
-    expect(/^-?\$\d/.test(room[6]), `the room's drop is money: ${room[6]}`);
-    expect(room[6] === table[6], `the room's drop ${room[6]} is DHP-S's ${table[6]}`);
+    // Hands, closed, voided, corrected, open; wagered, drop, drop an hour,
+    // the PDs' result: Bo won both hands (60, then 80) from Dana, at a
+    // table with no collection. Money as a cashier reads it, a real minus.
+    const want = ['2', '2', '0', '0', '0', '140.00', '0.00', '0.00', '\u2212140.00'];
+    expect(JSON.stringify(room) === JSON.stringify(want), `the room's totals: ${JSON.stringify(room)}, not ${JSON.stringify(want)}`);
+    expect(JSON.stringify(table) === JSON.stringify(room), `DHP-S's totals ${JSON.stringify(table)} are the room's`);
+    expect((await page.locator('#totals tfoot tr.total#totals-room').count()) === 1, "the room's totals set apart, in the table's foot");
+    // Every number in the report's tables lines up: right-aligned, tabular
+    // digits, never wrapped; the headers of their columns right-aligned too.
+    const looks = await page.locator('main table:not(.report-chart)').evaluateAll((tables) =>
+      tables.flatMap((t) => [...t.querySelectorAll('tr')].flatMap((tr) => [...tr.children]))
+        .filter((cell) => /^(\u2212)?[\d,]+(\.\d\d)?$/.test(cell.textContent.trim()))
+        .map((cell) => {
+          const s = getComputedStyle(cell);
+          return `${cell.textContent.trim()} ${s.textAlign} ${s.fontVariantNumeric} ${s.whiteSpace}`;
+        }),
+    );
+    const odd = looks.filter((l) => !l.endsWith(' right tabular-nums nowrap'));
+    expect(looks.length >= 2 * 9 + 3 + 3 && odd.length === 0, `the report's numbers (${looks.length}) not lined up: ${JSON.stringify(odd)}`);
+    const rows = async (id) => page.locator(`#${id} tbody tr`).evaluateAll((trs) => trs.map((tr) => tr.innerText.split('\t').map((c) => c.trim())));
+    const pds = await rows('pds');
+    expect(JSON.stringify(pds) === JSON.stringify([['Dana', '2', '500.00', '\u2212140.00']]), `the PDs: ${JSON.stringify(pds)}`);
+    const players = await rows('players');
+    expect(JSON.stringify(players) === JSON.stringify([['Bo', '2', '140.00', '140.00']]), `the players: ${JSON.stringify(players)}`);
     expect((await page.locator('svg.report-chart').count()) === 4, 'four charts');
     expect((await page.locator('#report-DHP-S li').count()) >= 2, 'the dealer changes in the table section');
     await page.screenshot({ path: join(OUT, 'shift-report.png'), fullPage: true });

@@ -167,13 +167,18 @@ pub fn wager_rows(html: &str) -> Vec<String> {
     };
     let table = &html[start..start + html[start..].find("</table>").unwrap()];
     table
-        .split("<tr><td>")
+        .split("<tr><td")
         .skip(1)
         .map(|row| {
+            // Each cell's text, whatever its attributes (`<td class="num">`).
             let cells: Vec<&str> = row
-                .split("</td><td>")
+                .split("</td>")
                 .take(4)
-                .map(|c| c.trim_end_matches("</td>"))
+                .map(|c| {
+                    c.trim_start_matches("<td")
+                        .split_once('>')
+                        .map_or(c, |(_, t)| t)
+                })
                 .collect();
             cells.join(" ")
         })

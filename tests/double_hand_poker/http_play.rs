@@ -4,7 +4,7 @@
 //! pages, double submits and bad input; a supervisor voids a hand; the
 //! chain verifies afterwards.
 
-use crate::common::browser::{Browser, csrf_of, input_value, signed_in};
+use crate::common::browser::{Browser, csrf_of, input_value, signed_in, text_of};
 use crate::common::play::{
     DANA_BANKS_200, create_table, dana_banks_200, form_html, ok, open_hand, submit,
     table_with_dealer, void_hand,
@@ -78,13 +78,14 @@ async fn the_seed_example_runs_through_the_pages(backend: Backend) {
     let page = dana.get(&hand).await;
     assert!(page.body.contains("This hand is closed."), "{}", page.body);
     assert!(
-        page.body.contains("<td id=\"pd-net\">80.00</td>"),
-        "{}",
+        page.body
+            .contains("<td class=\"num\" id=\"pd-net\">80.00</td>"),
+        "the PD's net in a numeric cell: {}",
         page.body
     );
-    assert!(
-        page.body
-            .contains("money in 460.00 = money out 460.00: balanced"),
+    assert_eq!(
+        text_of(&page.body, "conservation"),
+        "money in 460.00 = money out 460.00: balanced",
         "{}",
         page.body
     );
@@ -341,7 +342,8 @@ async fn a_supervisor_voids_and_corrects_with_a_reason(backend: Backend) {
     let page = sue.get(&hand).await;
     // Seat 6 now wins: the PD pays 80 instead of taking it.
     assert!(
-        page.body.contains("<td id=\"pd-net\">-80.00</td>"),
+        page.body
+            .contains("<td class=\"num\" id=\"pd-net\">\u{2212}80.00</td>"),
         "{}",
         page.body
     );

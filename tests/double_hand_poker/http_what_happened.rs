@@ -116,14 +116,14 @@ async fn corrections_and_voids_show_who_when_why_and_what_changed(backend: Backe
     let page = dana.get(&first).await;
     assert!(
         page.body
-            .contains("<span class=\"badge corrected\">corrected</span>"),
+            .contains("<span class=\"tag corrected\" id=\"hand-status\">Corrected</span>"),
         "{}",
         page.body
     );
     let page = dana.get(&second).await;
     assert!(
         page.body
-            .contains("<span class=\"badge voided\">voided</span>"),
+            .contains("<span class=\"tag voided\" id=\"hand-status\">Voided</span>"),
         "{}",
         page.body
     );

@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use crate::common::browser::{plain_text, text_of};
 use crate::common::{Backend, TestApp, spawn_app};
 use crate::http_numbers::{play, whole_hand};
 use pitbook::domain::staff::Role;
@@ -278,8 +279,96 @@ async fn a_players_history_has_each_hand_with_their_money(backend: Backend) {
     );
 }
 
+/// The text of each numeric cell (`class="num"`) of table `id`, a row each
+/// (its header row first).
+fn numeric_cells(html: &str, id: &str) -> Vec<Vec<String>> {
+    let start = html
+        .find(&format!("<table id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no table #{id} in {html}"));
+    let table = &html[start..start + html[start..].find("</table>").unwrap()];
+    table
+        .split("<tr>")
+        .skip(1)
+        .map(|row| {
+            row.split(" class=\"num\">")
+                .skip(1)
+                .map(|cell| plain_text(&cell[..cell.find("</t").unwrap()]))
+                .collect()
+        })
+        .collect()
+}
+
+/// The search and a player's history write money as a cashier reads it
+/// (`Money::to_display`: thousands separated, two decimals, a real minus),
+/// each amount in a numeric cell, its header too; the JSON keeps its
+/// canonical strings (above).
+async fn the_pages_write_money_for_a_cashier(backend: Backend) {
+    let app = four_hands(backend).await;
+    let page = app
+        .login(crate::common::TEST_ADMIN, crate::common::TEST_PASSWORD)
+        .await;
+    let get = async |path: &str| {
+        let response = page.get(app.url(path)).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        response.text().await.unwrap()
+    };
+    let html = get("/history").await;
+    let totals: Vec<String> = [
+        "total-hands",
+        "total-wagered",
+        "total-collection",
+        "total-pd",
+    ]
+    .iter()
+    .map(|id| text_of(&html, id))
+    .collect();
+    assert_eq!(totals, ["4", "330.00", "0.00", "70.00"], "{html}");
+    let row = |cells: [&str; 4]| cells.map(String::from).to_vec();
+    assert_eq!(
+        numeric_cells(&html, "hands"),
+        [
+            row(["Bank", "Wagered", "Collection", "PD net"]),
+            row(["1,000.00", "0.00", "—", "—"]),
+            row(["300.00", "90.00", "0.00", "\u{2212}10.00"]),
+            row(["500.00", "120.00", "0.00", "80.00"]),
+            row(["200.00", "120.00", "0.00", "0.00"]),
+        ],
+        "{html}"
+    );
+
+    let html = get("/history/player?player=Ann").await;
+    let totals: Vec<String> = ["total-hands", "total-staked", "total-received", "total-net"]
+        .iter()
+        .map(|id| text_of(&html, id))
+        .collect();
+    assert_eq!(totals, ["3", "200.00", "0.00", "\u{2212}200.00"], "{html}");
+    let row = |cells: [&str; 3]| cells.map(String::from).to_vec();
+    assert_eq!(
+        numeric_cells(&html, "hands"),
+        [
+            row(["Staked", "Received", "Net"]),
+            row(["40.00", "0.00", "\u{2212}40.00"]),
+            row(["100.00", "0.00", "\u{2212}100.00"]),
+            row(["60.00", "0.00", "\u{2212}60.00"]),
+        ],
+        "{html}"
+    );
+    // Cy banks 1000 in a hand still open: nothing received yet, no net.
+    let html = get("/history/player?player=Cy").await;
+    assert_eq!(
+        numeric_cells(&html, "hands"),
+        [
+            row(["Staked", "Received", "Net"]),
+            row(["1,000.00", "open", "—"]),
+        ],
+        "{html}"
+    );
+    assert_eq!(text_of(&html, "total-staked"), "1,000.00", "{html}");
+}
+
 on_both_databases!(
     each_filter_keeps_its_hands_with_the_sets_totals,
+    the_pages_write_money_for_a_cashier,
     pages_follow_each_other_without_a_hand_twice_or_missing,
     bad_filters_are_refused_naming_the_field,
     dealers_may_not_search_but_auditors_may,

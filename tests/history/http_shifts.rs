@@ -5,7 +5,7 @@
 //! replaying it all and catching a tampered row; the pages' refusals
 //! beside their fields.
 
-use crate::common::browser::signed_in;
+use crate::common::browser::{plain_text, signed_in};
 use crate::common::{Backend, TestApp, bad_input_body, records, spawn_app, tamper, test_key};
 use pitbook::domain::common::money::Money;
 use pitbook::domain::staff::Role;
@@ -44,6 +44,22 @@ async fn post(app: &TestApp, path: &str, body: Value) -> (u16, Value) {
 
 fn money(v: &Value) -> Money {
     Money::parse(v.as_str().unwrap_or_else(|| panic!("money: {v}"))).expect("money")
+}
+
+/// The text of each numeric cell (`class="num"`) of the table row opened
+/// by `row` in `html`.
+fn numeric_cells(html: &str, row: &str) -> Vec<String> {
+    let start = html
+        .find(row)
+        .unwrap_or_else(|| panic!("no {row} in {html}"));
+    let row = &html[start..start + html[start..].find("</tr>").unwrap()];
+    row.split("<td class=\"num")
+        .skip(1)
+        .map(|cell| {
+            let text = &cell[cell.find('>').unwrap() + 1..];
+            plain_text(&text[..text.find("</td>").unwrap()])
+        })
+        .collect()
 }
 
 /// A small deterministic generator: the same "random" shift each run.
@@ -193,6 +209,28 @@ async fn a_shift_runs_and_its_report_adds_up(backend: Backend) {
     assert_eq!(per_table, drop, "the tables add up to the room");
     assert_eq!(report["dealer_changes"].as_array().map(Vec::len), Some(2));
     assert_eq!(report["anchors"].as_array().map(Vec::len), Some(2));
+
+    // The report's page: the room's totals in its table's foot, the counts
+    // and the JSON's amounts as a cashier reads them ("1,234.50", "−60.00").
+    let mut sam = signed_in(&app, "sam", Role::Supervisor).await;
+    let page = sam.get(&format!("/shifts/{id}/report")).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let room = &report["room"];
+    let mut want: Vec<String> = ["hands", "closed", "voided", "corrected", "open"]
+        .iter()
+        .map(|k| room[k].to_string())
+        .collect();
+    want.extend(
+        ["wagered", "drop", "drop_per_hour", "pd_net"]
+            .iter()
+            .map(|k| money(&room[k]).to_display()),
+    );
+    assert_eq!(
+        numeric_cells(&page.body, "<tfoot><tr class=\"total\" id=\"totals-room\">"),
+        want,
+        "{}",
+        page.body
+    );
 
     // Closing twice, a dealer change after: refused, nothing recorded.
     let (status, _) = post(&app, &format!("/api/v1/shifts/{id}/close"), json!({})).await;

@@ -1,5 +1,6 @@
 //! Staff: accounts and API tokens from the command line and over HTTP, the
-//! pages of signing in and of accounts, the login throttle, API auth.
+//! pages of signing in and of accounts, the navigation bar by role, the
+//! login throttle, API auth.
 
 #[macro_use]
 #[path = "../common/mod.rs"]
@@ -10,4 +11,5 @@ mod cli_user_tokens;
 mod http_accounts;
 mod http_api_auth;
 mod http_login_throttle;
+mod http_nav;
 mod http_staff;

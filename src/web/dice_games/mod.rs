@@ -196,6 +196,14 @@ impl FormState {
         }
     }
 
+    /// The id of the input the refusal is beside (for the error summary).
+    fn beside_id(&self) -> &str {
+        match self.beside.0.as_str() {
+            "dice" => "dice-thrown",
+            other => other,
+        }
+    }
+
     /// What was typed into `name` (kept when a throw is refused).
     fn typed(&self, name: &str) -> String {
         self.typed.value_or(name, "")

@@ -111,6 +111,8 @@ mod tests {
                 username: "dana".into(),
                 role: "dealer",
                 csrf: "x".into(),
+                nav: Vec::new(),
+                zone: chrono_tz::UTC,
             },
             form: ToolForm::of(&PreviewQuery {
                 cards: "JK Ah Kh 7c 7d 3s 2h".into(),

@@ -35,11 +35,13 @@ impl ClockView {
         }
     }
 
-    /// The notice's class: a warning looks like one.
+    /// The notice's kind: a warning looks like one, an expired clock
+    /// (the law's limit passed) like a danger.
     pub fn class(&self) -> &'static str {
         match self.state {
-            "warning" | "expired" => "notice warn",
-            _ => "notice",
+            "warning" => "notice warning",
+            "expired" => "notice danger",
+            _ => "notice info",
         }
     }
 

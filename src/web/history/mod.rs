@@ -16,9 +16,10 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 
 use crate::domain::common::field_error::FieldError;
+use crate::domain::common::money::Money;
 use crate::domain::history::{HandFilter, Status};
 use crate::domain::staff::Action;
-use crate::store::history::{self, HandRow, SearchPage};
+use crate::store::history::{self, HandRow, Totals};
 use crate::web::staff::page;
 use crate::web::time::{When, when};
 use crate::web::{AppState, PageContext, PageResult, Staff};
@@ -72,11 +73,54 @@ pub async fn check_filter(
     Ok(Ok((filter, bounds)))
 }
 
-/// A result as the page shows it.
+/// A result as the page shows it: its amounts as a person reads them
+/// (`Money::to_display`), "—" where the hand has none yet.
 pub(super) struct Shown {
     pub hand: HandRow,
     pub opened: When,
     pub status: &'static str,
+    pub bank: String,
+    pub wagered: String,
+    pub collection: String,
+    pub pd_net: String,
+}
+
+impl Shown {
+    fn of(h: &HandRow, zone: chrono_tz::Tz) -> Shown {
+        Shown {
+            hand: h.clone(),
+            opened: when(zone, &h.opened_at),
+            status: status_words(h),
+            bank: money_or_dash(h.bank),
+            wagered: h.wagered.to_display(),
+            collection: money_or_dash(h.house_collection),
+            pd_net: money_or_dash(h.pd_net),
+        }
+    }
+}
+
+/// An amount as a page shows it, or "—" for none.
+pub(super) fn money_or_dash(amount: Option<Money>) -> String {
+    amount.map_or_else(|| "—".to_string(), Money::to_display)
+}
+
+/// The search's totals as the page shows them.
+struct ShownTotals {
+    hands: i64,
+    wagered: String,
+    house_collection: String,
+    pd_results: String,
+}
+
+impl From<&Totals> for ShownTotals {
+    fn from(t: &Totals) -> ShownTotals {
+        ShownTotals {
+            hands: t.hands,
+            wagered: t.wagered.to_display(),
+            house_collection: t.house_collection.to_display(),
+            pd_results: t.pd_results.to_display(),
+        }
+    }
 }
 
 fn status_words(h: &HandRow) -> &'static str {
@@ -97,7 +141,8 @@ struct SearchPageView {
     typed: Vec<(String, String)>,
     /// Refusals by field.
     errors: Vec<(String, String)>,
-    results: Option<SearchPage>,
+    /// The totals of the hands found, once searched.
+    results: Option<ShownTotals>,
     shown: Vec<Shown>,
     next_link: Option<String>,
     /// The download links of these results, by format.
@@ -210,17 +255,13 @@ async fn search_page(
             view.shown = found
                 .hands
                 .iter()
-                .map(|h| Shown {
-                    hand: h.clone(),
-                    opened: when(state.time_zone, &h.opened_at),
-                    status: status_words(h),
-                })
+                .map(|h| Shown::of(h, state.time_zone))
                 .collect();
             view.next_link = found
                 .next
                 .as_deref()
                 .map(|n| next_link("/history", &pairs, n));
-            view.results = Some(found);
+            view.results = Some(ShownTotals::from(&found.totals));
             StatusCode::OK
         }
     };

@@ -9,7 +9,7 @@ use axum::extract::{Query, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
-use super::{Pairs, next_link, refused};
+use super::{Pairs, money_or_dash, next_link, refused};
 use crate::domain::history::PlayerQuery;
 use crate::domain::staff::Action;
 use crate::store::history::player::{PlayerHand, PlayerHistory, history};
@@ -24,8 +24,41 @@ struct PlayerPage {
     typed: String,
     error: String,
     found: Option<PlayerHistory>,
-    rows: Vec<(PlayerHand, When)>,
+    /// The totals as the page shows them, once found.
+    totals: Option<Totals>,
+    rows: Vec<Row>,
     next_link: Option<String>,
+}
+
+/// The totals' amounts as a person reads them (`Money::to_display`).
+struct Totals {
+    staked: String,
+    received: String,
+    net: String,
+}
+
+/// A hand of theirs as the page shows it: "open" for what is not received
+/// yet, "—" for no net yet.
+struct Row {
+    hand: PlayerHand,
+    at: When,
+    staked: String,
+    received: String,
+    net: String,
+}
+
+impl Row {
+    fn of(h: &PlayerHand, zone: chrono_tz::Tz) -> Row {
+        Row {
+            hand: h.clone(),
+            at: when(zone, &h.opened_at),
+            staked: h.staked.to_display(),
+            received: h
+                .received
+                .map_or_else(|| "open".to_string(), |r| r.to_display()),
+            net: money_or_dash(h.net),
+        }
+    }
 }
 
 pub(super) async fn page(
@@ -47,6 +80,7 @@ pub(super) async fn page(
         typed,
         error: String::new(),
         found: None,
+        totals: None,
         rows: Vec::new(),
         next_link: None,
     };
@@ -68,8 +102,13 @@ pub(super) async fn page(
             view.rows = found
                 .hands
                 .iter()
-                .map(|h| (h.clone(), when(state.time_zone, &h.opened_at)))
+                .map(|h| Row::of(h, state.time_zone))
                 .collect();
+            view.totals = Some(Totals {
+                staked: found.totals.staked.to_display(),
+                received: found.totals.received.to_display(),
+                net: found.totals.net.to_display(),
+            });
             view.next_link = found
                 .next
                 .as_deref()

@@ -17,7 +17,6 @@ use axum::routing::get;
 use axum::{Form, Json, Router};
 use serde::Deserialize;
 
-use crate::domain::staff::Action;
 use crate::store::staff::{self as store, AccountError, LoginError};
 use crate::web::{ApiError, AppState, CsrfForm, NoFields, PageContext};
 use session::{
@@ -236,8 +235,8 @@ async fn change_password(
 #[derive(Template)]
 #[template(path = "layout/home.html")]
 struct HomePage {
+    /// Its sections (the navigation's) are the role's start.
     ctx: PageContext,
-    can_manage_users: bool,
     /// After a password change: how many other sessions were signed out.
     signed_out: Option<u64>,
 }
@@ -248,11 +247,9 @@ struct HomeQuery {
 }
 
 async fn home(staff: Staff, Query(query): Query<HomeQuery>) -> Response {
-    let user = &staff.0.user;
     page(&HomePage {
         signed_out: query.signed_out,
         ctx: PageContext::of(&staff),
-        can_manage_users: crate::domain::staff::allows(user.role, Action::ManageUsers),
     })
 }
 

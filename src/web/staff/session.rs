@@ -77,7 +77,14 @@ fn login_csrf_valid_at(key: &AuditKey, sent: &str, now: i64) -> Result<(), CsrfR
 /// token. A cookie-authenticated API request other than GET/HEAD must send
 /// `Content-Type: application/json` (415 otherwise): with the SameSite=Strict
 /// cookie this keeps another site's form from posting to the API.
-pub struct Staff(pub Session);
+pub struct Staff(pub Session, pub Asked);
+
+/// What a signed-in page is drawn for: the path asked for (its section in
+/// the navigation bar) and the cardroom's time zone (its times).
+pub struct Asked {
+    pub path: String,
+    pub zone: chrono_tz::Tz,
+}
 
 impl FromRequestParts<AppState> for Staff {
     type Rejection = Response;
@@ -144,7 +151,11 @@ impl FromRequestParts<AppState> for Staff {
                 Redirect::to("/password").into_response()
             });
         }
-        Ok(Staff(session))
+        let asked = Asked {
+            path: path.to_string(),
+            zone: state.time_zone,
+        };
+        Ok(Staff(session, asked))
     }
 }
 

@@ -219,6 +219,17 @@ impl GamePage<'_> {
         }
     }
 
+    /// The id of the input the refusal is beside (for the error summary):
+    /// the step form's are `step_…` (a Michigan result's `result_…`).
+    fn beside_id(&self) -> String {
+        let control = &self.beside.0;
+        match (self.error_in_step, control.starts_with("left_")) {
+            (true, true) => format!("result_{control}"),
+            (true, false) => format!("step_{control}"),
+            (false, _) => control.clone(),
+        }
+    }
+
     /// The same for the whole-round form.
     fn round_error_on(&self, control: &str) -> &str {
         if !self.error_in_step && self.beside.0 == control {

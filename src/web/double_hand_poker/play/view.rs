@@ -51,6 +51,8 @@ impl Step {
     }
 }
 
+/// A wager as the wagers list shows it: its amount and the collection due
+/// as a person reads them (`Money::to_display`).
 pub struct WagerRow {
     pub id: String,
     pub seat: i64,
@@ -101,6 +103,8 @@ impl From<&Move> for MoveRow {
     }
 }
 
+/// A line of the summary: its amounts as a person reads them
+/// (`Money::to_display`: "1,234.50", "−60.00").
 pub struct TotalRow {
     pub name: String,
     pub staked: String,
@@ -234,12 +238,12 @@ impl Loaded {
                 id: w.id.clone(),
                 seat: w.seat,
                 bettor: w.bettor.clone(),
-                amount: w.amount.to_string(),
+                amount: w.amount.to_display(),
                 backline: w.backline,
                 collection: match &schedule {
                     Some(s) => s
                         .fee_for(w.amount)
-                        .map_or("outside the schedule".into(), |f| f.to_string()),
+                        .map_or("outside the schedule".into(), |f| f.to_display()),
                     None => "none".into(),
                 },
             })
@@ -332,10 +336,10 @@ pub fn step_rows(s: &Settlement<'_>, loaded: &Loaded) -> Vec<StepRow> {
 fn total_row(name: &str, t: &settle::Total) -> TotalRow {
     TotalRow {
         name: name.to_string(),
-        staked: t.staked.to_string(),
-        received: t.received.to_string(),
-        net: t.net.to_string(),
-        fee: t.fee.to_string(),
+        staked: t.staked.to_display(),
+        received: t.received.to_display(),
+        net: t.net.to_display(),
+        fee: t.fee.to_display(),
     }
 }
 
@@ -349,10 +353,10 @@ pub fn summary(s: &Settlement<'_>) -> Summary {
             .map(|(name, t)| total_row(name, t))
             .collect(),
         pd: total_row(&format!("{} (PD)", s.pd.player), &s.totals.pd),
-        pd_returned: s.pd_returned.to_string(),
-        house_collection: s.house_collection.to_string(),
-        money_in: c.money_in.to_string(),
-        money_out: c.money_out.to_string(),
+        pd_returned: s.pd_returned.to_display(),
+        house_collection: s.house_collection.to_display(),
+        money_in: c.money_in.to_display(),
+        money_out: c.money_out.to_display(),
         balanced: c.money_in == c.money_out && c.fees_taken == c.house_collection,
     }
 }
