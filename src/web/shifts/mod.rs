@@ -9,6 +9,7 @@ pub(super) mod api;
 mod chart;
 pub(super) mod floor_api;
 mod pages;
+mod report_lines;
 
 use axum::Router;
 use axum::http::{HeaderValue, header};

@@ -10,11 +10,9 @@ use axum::http::{StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 
 use super::chart::{Bar, bars_svg};
+use super::report_lines::{PdLine, PlayerLine, TableSection, TotalsRow, totals_row};
 use crate::domain::common::field_error::FieldError;
-use crate::domain::shifts::compliance::TpppActivity;
-use crate::domain::shifts::report::{
-    PdResult, PdTurn, PlayerResult, Report, Standing, TableReport, Totals, standing,
-};
+use crate::domain::shifts::report::{Report, Standing, standing};
 use crate::domain::shifts::{Shift, ShiftRefusal};
 use crate::domain::staff::{Action, allows};
 use crate::store::audit::now_text;
@@ -452,149 +450,6 @@ pub(super) async fn sign_again(
     .await
     .map_err(super::api)?;
     Ok(Redirect::to(&format!("/shifts/{id}/report")).into_response())
-}
-
-/// A report table's line: a name and its totals, as the page shows them
-/// (amounts by `Money::to_display`: "1,234.50", "−60.00").
-struct TotalsRow {
-    name: String,
-    anchor: String,
-    hands: u64,
-    closed: u64,
-    voided: u64,
-    corrected: u64,
-    open: u64,
-    wagered: String,
-    drop: String,
-    per_hour: String,
-    pd_net: String,
-}
-
-fn totals_row(name: &str, anchor: &str, t: &Totals) -> TotalsRow {
-    TotalsRow {
-        name: name.to_string(),
-        anchor: anchor.to_string(),
-        hands: t.hands,
-        closed: t.closed,
-        voided: t.voided,
-        corrected: t.corrected,
-        open: t.open,
-        wagered: t.wagered.to_display(),
-        drop: t.drop.to_display(),
-        per_hour: t.drop_per_hour.to_display(),
-        pd_net: t.pd_net.to_display(),
-    }
-}
-
-/// A PD's banks as the report shows them.
-struct PdLine {
-    name: String,
-    banks: u64,
-    banked: String,
-    net: String,
-}
-
-impl From<&PdResult> for PdLine {
-    fn from(p: &PdResult) -> PdLine {
-        PdLine {
-            name: p.name.clone(),
-            banks: p.banks,
-            banked: p.banked.to_display(),
-            net: p.net.to_display(),
-        }
-    }
-}
-
-/// A player's bets as the report shows them.
-struct PlayerLine {
-    name: String,
-    hands: u64,
-    staked: String,
-    net: String,
-}
-
-impl From<&PlayerResult> for PlayerLine {
-    fn from(p: &PlayerResult) -> PlayerLine {
-        PlayerLine {
-            name: p.name.clone(),
-            hands: p.hands,
-            staked: p.staked.to_display(),
-            net: p.net.to_display(),
-        }
-    }
-}
-
-/// A TPPP's banks at a table as the report shows them.
-struct TpppLine {
-    name: String,
-    company: String,
-    badge: String,
-    banks: u64,
-    banked: String,
-    net: String,
-}
-
-impl From<&TpppActivity> for TpppLine {
-    fn from(a: &TpppActivity) -> TpppLine {
-        TpppLine {
-            name: a.name.clone(),
-            company: a.company.clone(),
-            badge: a.badge.clone(),
-            banks: a.banks,
-            banked: a.banked.to_display(),
-            net: a.net.to_display(),
-        }
-    }
-}
-
-/// A PD's turn with the bank as the report shows it (the times in UTC,
-/// shown on the cardroom's clock by the page).
-struct TurnLine {
-    pd: String,
-    hands: u64,
-    from_number: i64,
-    from: String,
-    to_number: i64,
-    to: String,
-    net: String,
-}
-
-impl From<&PdTurn> for TurnLine {
-    fn from(r: &PdTurn) -> TurnLine {
-        TurnLine {
-            pd: r.pd.clone(),
-            hands: r.hands,
-            from_number: r.from_number,
-            from: r.from.clone(),
-            to_number: r.to_number,
-            to: r.to.clone(),
-            net: r.net.to_display(),
-        }
-    }
-}
-
-/// A table's part of the report: the part itself, its money as the page
-/// shows it.
-struct TableSection {
-    part: TableReport,
-    totals: TotalsRow,
-    pds: Vec<PdLine>,
-    players: Vec<PlayerLine>,
-    rotation: Vec<TurnLine>,
-    tppps: Vec<TpppLine>,
-}
-
-impl From<&TableReport> for TableSection {
-    fn from(t: &TableReport) -> TableSection {
-        TableSection {
-            part: t.clone(),
-            totals: totals_row(&t.table, &format!("table-{}", t.table), &t.totals),
-            pds: t.pds.iter().map(PdLine::from).collect(),
-            players: t.players.iter().map(PlayerLine::from).collect(),
-            rotation: t.rotation.iter().map(TurnLine::from).collect(),
-            tppps: t.tppps.iter().map(TpppLine::from).collect(),
-        }
-    }
 }
 
 #[derive(Template)]
