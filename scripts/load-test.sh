@@ -8,6 +8,7 @@
 #
 #   scripts/load-test.sh                     # 2000 hands, 16 tables
 #   HANDS=5000 TABLES=32 scripts/load-test.sh
+#   PITBOOK_BIN=/path/to/before/pitbook scripts/load-test.sh
 #
 # Only ever talks to 127.0.0.1. CARGO_TARGET_DIR is honoured.
 set -euo pipefail
@@ -22,8 +23,16 @@ SERVER_LOG=${SERVER_LOG:-info}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
-(cd "$root" && cargo build --release --locked --bin pitbook --example load)
-bin=$target/release/pitbook
+# PITBOOK_BIN: measure that binary (another commit's, for a before and
+# after in one run) instead of building this tree's; the load generator is
+# this tree's either way.
+if [[ -n ${PITBOOK_BIN:-} ]]; then
+    (cd "$root" && cargo build --release --locked --example load)
+    bin=$PITBOOK_BIN
+else
+    (cd "$root" && cargo build --release --locked --bin pitbook --example load)
+    bin=$target/release/pitbook
+fi
 load=$target/release/examples/load
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pitbook-load.XXXXXX")

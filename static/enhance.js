@@ -117,4 +117,17 @@
       if (document.activeElement === document.body) focusNext(main());
     }),
   );
+  // The sections on a phone: the Menu button shows and hides them (the CSS
+  // folds them only once this has run; without scripts they wrap).
+  const toggle = document.getElementById('menu-toggle');
+  const sections = document.getElementById('sections-nav');
+  if (toggle && sections) {
+    toggle.hidden = false;
+    sections.classList.add('collapsible');
+    toggle.addEventListener('click', () => {
+      const open = toggle.getAttribute('aria-expanded') !== 'true';
+      toggle.setAttribute('aria-expanded', String(open));
+      sections.classList.toggle('open', open);
+    });
+  }
 })();

@@ -69,3 +69,26 @@ pub fn router() -> Router<AppState> {
             )
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ASSETS;
+
+    /// The bytes of every served file of a content type.
+    fn total(kind: &str) -> usize {
+        ASSETS
+            .iter()
+            .filter(|(_, t, _)| t.starts_with(kind))
+            .map(|(_, _, body)| body.len())
+            .sum()
+    }
+
+    /// Pages stay light on a cardroom's tablet: every stylesheet together
+    /// at most 30 KB, every script at most 20 KB (docs/staff.md).
+    #[test]
+    fn the_styles_and_scripts_stay_within_their_budget() {
+        let (css, js) = (total("text/css"), total("text/javascript"));
+        assert!(css <= 30 * 1024, "CSS {css} bytes > 30 KB");
+        assert!(js <= 20 * 1024, "JS {js} bytes > 20 KB");
+    }
+}

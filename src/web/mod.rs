@@ -9,6 +9,7 @@ mod error;
 pub mod headers;
 mod health;
 pub(crate) mod history;
+mod home;
 pub mod json;
 mod kept_games;
 pub mod metrics;
@@ -123,6 +124,7 @@ pub fn router(state: AppState) -> Router {
         .merge(double_hand_poker::router())
         .merge(history::router())
         .merge(staff::router())
+        .merge(home::router())
         .merge(styleguide::router())
         .merge(assets::router())
         .merge(audit::router())

@@ -2,7 +2,8 @@
 // server (its table DHP-1 has one closed hand: Dana banked, Ann, Bo, Cy and
 // Di bet). Three runs:
 //   1. by touch at a tablet's 1024×768 (taps, the on-screen keyboard's
-//      typing): last hand's wagers placed again with one tap; the dice,
+//      typing): the home page's Continue back to the hand in progress;
+//      last hand's wagers placed again with one tap; the dice,
 //      the results, a step confirmed beside the step, the rest confirmed
 //      and the hand closed;
 //   2. by keyboard alone (Tab, typing, Space, Enter) from the closed hand's
@@ -88,6 +89,13 @@ try {
     await page.keyboard.type('200');
     await form.getByLabel('Bank two hands').tap();
     await form.getByRole('button', { name: 'Set the PD' }).tap();
+    await heading('2. Wagers');
+  });
+  await step('touch: home shows the hand in progress; Continue goes back to it', async () => {
+    await page.goto(`${BASE}/`);
+    const row = await page.locator('#start-DHP-1').innerText();
+    if (!/OPEN/i.test(row) || !row.includes('taking wagers')) throw new Mismatch(`the home row: ${row}`);
+    await page.locator('#continue-DHP-1').tap();
     await heading('2. Wagers');
   });
   await step("touch: last hand's four wagers placed again with one tap", async () => {

@@ -7,6 +7,10 @@
 // page is visited at 390 and 1024 px wide:
 //   - no horizontal scrolling (document scrollWidth <= innerWidth);
 //   - axe-core finds no serious or critical violation;
+//   - at most 150 KB of HTML;
+//   - every amount written 1,234.50 / −868.96, no raw timestamp, and at
+//     1024 px an amount's cell right-aligned in tabular digits, and no
+//     word of a table's cell broken across two lines (checks.mjs);
 //   - a signed-in page has the navigation bar, its section marked;
 //   - every visible button, input, select, link styled as a button, summary,
 //     the label of every checkbox and radio, and each seat link of the
@@ -34,6 +38,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { failFast, launch } from './chromium.mjs';
+import { brokenWords, moneyProblems, navigation, shadowingControls, smallTargets } from './checks.mjs';
 import { TRIPOLEY_DEAL as DEAL, TRIPOLEY_SEATING as SEATING } from './harness.mjs';
 
 const BASE = must('PITBOOK_URL');
@@ -42,6 +47,8 @@ const OUT = join(process.env.PITBOOK_OUT_DIR || 'target/browser', 'pages');
 const PASSWORD = 'pages-check-passphrase-16';
 const WIDTHS = [390, 1024];
 const MIN_TARGET = 44;
+// No page over 150 KB of HTML (a tablet on the cardroom's Wi-Fi).
+const MAX_HTML = 150 * 1024;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(BASE)) {
@@ -313,35 +320,6 @@ async function postFrom(page, from, to, fields, scope) {
   return response.headers().location;
 }
 
-/** Everything that must be at least 44 px high (or wide) but is not. */
-async function smallTargets(page) {
-  return page.evaluate((min) => {
-    const small = [];
-    const visible = (el) => {
-      const r = el.getBoundingClientRect();
-      const style = getComputedStyle(el);
-      return r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && !el.closest('details:not([open]) > :not(summary)');
-    };
-    const describe = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.name ? `[name=${el.name}]` : ''} "${(el.textContent || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 30)}"`;
-    const check = (el, what, needWidth = false) => {
-      if (!visible(el)) return;
-      const r = el.getBoundingClientRect();
-      if (r.height < min - 0.5 || (needWidth && r.width < min - 0.5)) {
-        small.push(`${what} ${describe(el)} is ${Math.round(r.width)}×${Math.round(r.height)} px`);
-      }
-    };
-    document.querySelectorAll('button, select, a.button, summary, input:not([type=hidden]):not([type=checkbox]):not([type=radio])')
-      .forEach((el) => check(el, 'target'));
-    document.querySelectorAll('input[type=checkbox], input[type=radio]').forEach((el) => {
-      const label = el.closest('label') || (el.id && document.querySelector(`label[for="${el.id}"]`));
-      // A box in a table cell is the cell's target (labelled by aria-label).
-      check(label || el.closest('td') || el, 'box label');
-    });
-    document.querySelectorAll('svg a').forEach((el) => check(el, 'drawing link', true));
-    return small;
-  }, MIN_TARGET);
-}
-
 async function checkPage(page, { name, path }, width, failures) {
   const where = `${name} (${path}) at ${width} px`;
   const response = await page.goto(`${BASE}${path}`);
@@ -349,6 +327,9 @@ async function checkPage(page, { name, path }, width, failures) {
     failures.push(`${where}: status ${response && response.status()}`);
     return;
   }
+  const bytes = (await response.body()).length;
+  if (bytes > MAX_HTML) failures.push(`${where}: ${bytes} bytes of HTML, over ${MAX_HTML}`);
+  if (bytes > largest.bytes) Object.assign(largest, { bytes, where });
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: window.innerWidth,
@@ -366,7 +347,9 @@ async function checkPage(page, { name, path }, width, failures) {
     const nodes = v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ');
     failures.push(`${where}: axe ${v.impact} ${v.id} (${v.help}): ${nodes}`);
   }
-  for (const small of await smallTargets(page)) failures.push(`${where}: ${small}`);
+  for (const small of await smallTargets(page, MIN_TARGET)) failures.push(`${where}: ${small}`);
+  for (const problem of await moneyProblems(page, width >= 1024)) failures.push(`${where}: ${problem}`);
+  if (width >= 1024) for (const word of await brokenWords(page)) failures.push(`${where}: ${word}`);
   for (const control of await shadowingControls(page)) failures.push(`${where}: ${control}`);
   // Signed in: the bar (not on a forced password change, where every
   // section would lead back to it).
@@ -383,27 +366,11 @@ async function checkPage(page, { name, path }, width, failures) {
   seen.set(`${width} ${shot.toString('base64')}`, name);
 }
 
+/** The largest page's HTML: its bytes and where. */
+const largest = { bytes: 0, where: '' };
+
 /** Each page's screenshot at a width, to the page's name. */
 const seen = new Map();
-
-/** The navigation bar's links, and the labels of those marked current. */
-async function navigation(page) {
-  return page.evaluate(() => {
-    const links = [...document.querySelectorAll('header nav.sections a')];
-    const current = links.filter((a) => a.getAttribute('aria-current') === 'page').map((a) => a.textContent.trim());
-    return { links: links.length, current };
-  });
-}
-
-/** Form controls named after a property of their form (`action`, `id`…). */
-async function shadowingControls(page) {
-  return page.evaluate(() => {
-    const blank = document.createElement('form');
-    return [...document.querySelectorAll('form [name]')]
-      .filter((control) => control.name in blank)
-      .map((control) => `a control named "${control.name}" shadows its form's own property`);
-  });
-}
 
 async function main() {
   mkdirSync(OUT, { recursive: true });
@@ -443,7 +410,7 @@ async function main() {
       await page.setViewportSize({ width, height: 800 });
       for (const p of pages) await checkPage(page, p, width, failures);
     }
-    console.log(`  checked ${pages.length + 1} pages at ${WIDTHS.join(' and ')} px`);
+    console.log(`  checked ${pages.length + 1} pages at ${WIDTHS.join(' and ')} px; the largest, ${largest.bytes} bytes of HTML: ${largest.where}`);
     await context.close();
   } finally {
     await browser.close();

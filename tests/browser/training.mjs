@@ -8,7 +8,8 @@
 //      the correct seat (checked against the rule worked out here) and the
 //      explanation;
 //   4. taps Next drill and answers right (tapping Answer): "Right", 1 of 2;
-//   5. opens their progress: 2 attempts, 50%, the day's chart;
+//   5. opens their progress: 2 attempts, 50%, the day's chart; on the
+//      phone the sections are folded under Menu, which opens them;
 //   6. the admin sees the trainee on the side-by-side page.
 // Every page is checked for sideways scrolling; a page or console error
 // fails the run.
@@ -136,6 +137,16 @@ try {
     expect(row[0] === '2' && row[1] === '50%', `the action-seat row: ${row.join(' | ')}`);
     expect(await page.locator('#trend-action-seat circle').count() === 1, 'one day on the chart');
     await page.screenshot({ path: join(OUT, 'training-progress.png'), fullPage: true });
+  });
+  await step('on the phone the sections fold under Menu, which opens them', async () => {
+    const menu = page.locator('#menu-toggle');
+    expect((await menu.innerText()).trim() === 'Menu · Training', `the menu names the section: ${await menu.innerText()}`);
+    const tables = page.locator('#sections-nav').getByRole('link', { name: 'Tables' });
+    expect(!(await tables.isVisible()), 'the sections are folded');
+    await menu.tap();
+    expect(await menu.getAttribute('aria-expanded') === 'true', 'the menu says it is open');
+    await Promise.all([page.waitForURL((u) => u.pathname === '/tables'), tables.tap()]);
+    await page.locator('h1', { hasText: 'Tables' }).waitFor();
   });
   page = adminPage;
   await step('the admin sees the trainee side by side with the others', async () => {

@@ -560,7 +560,7 @@ async fn trainees_run_hands_at_training_tables_only(backend: Backend) {
         page.body
     );
     let list = sup.get("/tables").await.body;
-    assert!(list.contains("badge training"), "{list}");
+    assert!(list.contains("tag training"), "{list}");
     assert!(!list.contains("BAD-1"), "nothing recorded for the bad form");
 
     let mut tom = signed_in(&app, "tom", Role::Trainee).await;

@@ -86,11 +86,16 @@ async fn a_refused_line_is_named_beside_the_box_and_nothing_is_recorded(backend:
             .unwrap_or_else(|| panic!("{typed:?}: the message beside the box:\n{}", page.body));
         let message = &page.body[error..error + page.body[error..].find("</p>").unwrap()];
         assert!(message.contains(said), "{typed:?}: {message}");
+        // Beside the box, and in the error summary at the top, linking to it.
         assert_eq!(
             page.body.matches(said).count(),
-            1,
-            "{typed:?}: said once: {}",
+            2,
+            "{typed:?}: said beside the box and in the summary: {}",
             page.body
+        );
+        assert!(
+            page.body.contains("<li><a href=\"#wager_lines\">"),
+            "{typed:?}"
         );
         let form = form_html(&page.body, "lines-form");
         let kept = typed.replace('"', "&#34;");

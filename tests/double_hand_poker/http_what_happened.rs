@@ -101,9 +101,9 @@ async fn corrections_and_voids_show_who_when_why_and_what_changed(backend: Backe
             "Seat 6&#39;s result corrected",
             "by sam",
             "the cards were misread",
-            "Before: seat 6: player wins; the PD&#39;s net -80.00.",
+            "Before: seat 6: player wins; the PD&#39;s net −80.00.",
             "After: seat 6: push; the PD&#39;s net +0.00.",
-            " UTC)",
+            " UTC\">",
         ] {
             assert!(changes.contains(needle), "{path}: {needle} in {changes}");
         }
@@ -122,8 +122,9 @@ async fn corrections_and_voids_show_who_when_why_and_what_changed(backend: Backe
     );
     let page = dana.get(&second).await;
     assert!(
-        page.body
-            .contains("<span class=\"tag voided\" id=\"hand-status\">Voided</span>"),
+        page.body.contains(
+            "<span class=\"tag voided\" id=\"hand-status\">Voided — misdeal found on review</span>"
+        ),
         "{}",
         page.body
     );
@@ -133,15 +134,15 @@ async fn corrections_and_voids_show_who_when_why_and_what_changed(backend: Backe
         "{changes}"
     );
     assert!(
-        changes.contains("Before: the PD&#39;s net -80.00. After: every bet returned."),
+        changes.contains("Before: the PD&#39;s net −80.00. After: every bet returned."),
         "{changes}"
     );
 
     let table = dana.get("/tables/DHP-1").await;
     assert_eq!(statuses(&table.body), ["voided", "closed, corrected"]);
     assert!(
-        table.body.contains(" UTC</small>"),
-        "UTC beside the local time"
+        table.body.contains(" UTC\">"),
+        "UTC in the local time's tooltip"
     );
 }
 

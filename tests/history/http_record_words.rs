@@ -57,7 +57,8 @@ async fn the_record_reads_as_sentences_on_the_cardrooms_clock(backend: Backend) 
             "{clock} in the cardroom's zone"
         );
     }
-    assert!(page.body.contains(" UTC</small>"));
+    // UTC in each time's tooltip.
+    assert!(page.body.contains(" UTC\">"));
     // The exact payloads are kept, beneath each sentence.
     let payloads = page
         .body

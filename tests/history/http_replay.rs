@@ -85,8 +85,9 @@ async fn every_step_of_a_changed_hand_replays_its_state(backend: Backend) {
     );
     assert_eq!(text_of(at(12), "replay-mark"), "void");
     assert_eq!(phase(12), "Voided: every bet is returned.");
-    // Times on the cardroom's clock with UTC beside.
-    assert!(text_of(at(12), "replay-when").contains(" UTC), by test-admin, record "));
+    // Times on the cardroom's clock, UTC in the tooltip.
+    assert!(text_of(at(12), "replay-when").contains(", by test-admin, record "));
+    assert!(at(12).contains(" UTC\">"));
 
     // The links: plain, to the neighbours; none past either end.
     let link = |step: usize, id: &str| {

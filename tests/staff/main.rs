@@ -10,6 +10,7 @@ mod cli_accounts;
 mod cli_user_tokens;
 mod http_accounts;
 mod http_api_auth;
+mod http_home;
 mod http_login_throttle;
 mod http_nav;
 mod http_staff;

@@ -66,7 +66,7 @@ fn deal() -> Vec<(String, String)> {
 fn chips(page: &Page, seat: usize) -> String {
     let row = format!("id=\"balance-{seat}\"");
     let at = page.body.find(&row).expect("balance row");
-    let cell = "<td class=\"chips\">";
+    let cell = "<td class=\"chips num\">";
     let start = page.body[at..].find(cell).expect("chips cell") + at + cell.len();
     let end = page.body[start..].find("</td>").expect("end") + start;
     page.body[start..end].to_string()

@@ -183,12 +183,18 @@ fn check_page(body: &str, result: &Value) {
         let at = body.find(&row).unwrap_or_else(|| panic!("{row}: {body}"));
         let rest = &body[at..at + 300];
         assert!(
-            rest.contains(&format!("<td class=\"chips\">{chips}</td>")),
+            rest.contains(&format!("<td class=\"chips num\">{chips}</td>")),
             "{p} {chips}: {rest}"
         );
         let money = result["money"][p].as_str().expect("money");
-        let dollars = format!("${}", money.trim_end_matches(".00"));
-        assert!(rest.contains(&dollars), "{p} {dollars}: {rest}");
+        // As every page shows money: 1,234.50.
+        let shown = format!(
+            "<td class=\"money num\">{}</td>",
+            pitbook::domain::common::money::Money::parse(money)
+                .expect("money")
+                .to_display()
+        );
+        assert!(rest.contains(&shown), "{p} {shown}: {rest}");
     }
     for s in SECTIONS {
         let chips = result["board"][s].as_u64().expect("section");
@@ -310,7 +316,7 @@ async fn a_game_is_played_through_the_pages(backend: Backend) {
     let ann = expected_two["chips"]["Ann"].as_u64().unwrap() + pot;
     assert!(
         page.body
-            .contains(&format!("<td class=\"chips\">{ann}</td>")),
+            .contains(&format!("<td class=\"chips num\">{ann}</td>")),
         "{}",
         page.body
     );

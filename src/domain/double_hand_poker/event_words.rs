@@ -38,6 +38,7 @@ pub fn sentence(before: Option<&HandState>, event: &HandEvent) -> String {
             option,
             declined,
         } => {
+            let bank = bank.to_display();
             let mut text = format!("{player} is the PD on seat {seat}, banking {bank}");
             if let Some(option) = option {
                 text.push_str(&format!(" ({})", option.describe()));
@@ -59,7 +60,7 @@ pub fn sentence(before: Option<&HandState>, event: &HandEvent) -> String {
             ..
         } => {
             let kind = if *backline { " backline" } else { "" };
-            format!("{bettor} bets {amount}{kind} on seat {seat}")
+            format!("{bettor} bets {}{kind} on seat {seat}", amount.to_display())
         }
         HandEvent::WagerRemoved { id, reason } => {
             format!("{} removed: {reason}", wager_named(before, id))
@@ -81,7 +82,10 @@ pub fn sentence(before: Option<&HandState>, event: &HandEvent) -> String {
         }
         HandEvent::HandClosed { settlement } => {
             match settlement.as_ref().and_then(|s| s.house_collection()) {
-                Some(fee) => format!("The hand is closed and settled; the house collects {fee}"),
+                Some(fee) => format!(
+                    "The hand is closed and settled; the house collects {}",
+                    fee.to_display()
+                ),
                 None => "The hand is closed and settled".to_string(),
             }
         }
@@ -148,7 +152,7 @@ fn wager_named(before: Option<&HandState>, id: &str) -> String {
             ..
         }) => {
             let kind = if *backline { " backline" } else { "" };
-            format!("{bettor}'s {amount}{kind} on seat {seat}")
+            format!("{bettor}'s {}{kind} on seat {seat}", amount.to_display())
         }
         None => format!("wager {id}"),
     }

@@ -68,7 +68,7 @@ fn state_words(state: &HandState, seat: Option<i64>) -> String {
 fn words(s: &settle::Settlement<'_>, seat: Option<i64>) -> String {
     let net = s.totals.pd.net;
     let sign = if net.is_negative() { "" } else { "+" };
-    let pd = format!("the PD's net {sign}{net}");
+    let pd = format!("the PD's net {sign}{}", net.to_display());
     let Some(seat) = seat else { return pd };
     let result = s
         .steps
@@ -127,7 +127,7 @@ mod tests {
                     "Seat 6's result corrected",
                     "the cards were misread",
                     // Cy's 100 took the last 80 in action; a push takes none.
-                    "seat 6: player wins; the PD's net -80.00",
+                    "seat 6: player wins; the PD's net \u{2212}80.00",
                     "seat 6: push; the PD's net +0.00",
                 )],
             ),
@@ -142,14 +142,14 @@ mod tests {
                         11,
                         "Seat 4's result corrected",
                         "Ann's hand was better",
-                        "seat 4: PD wins; the PD's net -80.00",
-                        "seat 4: player wins; the PD's net -200.00",
+                        "seat 4: PD wins; the PD's net \u{2212}80.00",
+                        "seat 4: player wins; the PD's net \u{2212}200.00",
                     ),
                     (
                         12,
                         "Voided",
                         "misdeal found on review",
-                        "the PD's net -200.00",
+                        "the PD's net \u{2212}200.00",
                         "every bet returned",
                     ),
                 ],

@@ -58,6 +58,14 @@ impl HandSummary {
         }
     }
 
+    /// The PD's bank as a page shows money (`2,000.00`), else a dash.
+    pub fn bank_shown(&self) -> String {
+        self.bank
+            .as_deref()
+            .and_then(|b| crate::domain::common::money::Money::parse(b).ok())
+            .map_or_else(|| "—".to_string(), |m| m.to_display())
+    }
+
     /// Whether the hand is still being played.
     pub fn is_open(&self) -> bool {
         matches!(self.status.as_str(), "betting" | "dealt")

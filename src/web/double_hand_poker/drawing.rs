@@ -172,6 +172,13 @@ struct SeatLayout {
     tag: Option<(Boxed, Tag)>,
 }
 
+/// A label's width in characters: a comma or a point is half of one.
+fn label_len(text: &str) -> f64 {
+    text.chars()
+        .map(|c| if matches!(c, ',' | '.') { 0.5 } else { 1.0 })
+        .sum()
+}
+
 impl TableDrawing<'_> {
     fn layout(&self, seat: i64) -> SeatLayout {
         let z = sizes(self.seats);
@@ -183,11 +190,11 @@ impl TableDrawing<'_> {
             next = d + z.button_r + 3.0;
             (xy.0 + u.0 * d, xy.1 + u.1 * d)
         });
-        let width = |chars: usize| (chars as f64 * z.char_w + 8.0) / 2.0;
+        let width = |chars: f64| (chars * z.char_w + 8.0) / 2.0;
         let tag = if self.pd_seat == Some(seat) {
             let name = format!("PD {}", short(self.pd_player.unwrap_or_default()));
             let bank = self.bank.clone().unwrap_or_default();
-            let chars = name.chars().count().max(bank.chars().count());
+            let chars = label_len(&name).max(label_len(&bank));
             let (at, _) = on_ray(xy, u, next, width(chars), z.font * 1.45);
             Some((at, Tag::Pd { name, bank }))
         } else {
@@ -195,7 +202,7 @@ impl TableDrawing<'_> {
             (!chips.is_empty()).then(|| {
                 // Wager amounts are bounded by the core (a few billions at most).
                 let total = chips.iter().fold(Money::ZERO, |sum, w| sum + w.amount);
-                let total = total.to_string();
+                let total = total.to_display();
                 let class = match (
                     chips.iter().any(|w| !w.backline),
                     chips.iter().any(|w| w.backline),
@@ -204,7 +211,7 @@ impl TableDrawing<'_> {
                     (false, true) => "chip backline",
                     _ => "chip",
                 };
-                let chars = total.chars().count();
+                let chars = label_len(&total);
                 let (at, _) = on_ray(xy, u, next, width(chars), z.font * 0.8);
                 (at, Tag::Wagers { total, class })
             })
@@ -232,7 +239,7 @@ impl TableDrawing<'_> {
                 .filter(|w| w.seat == seat)
                 .map(|w| {
                     let kind = if w.backline { " (backline)" } else { "" };
-                    format!("{} {}{kind}", w.bettor, w.amount)
+                    format!("{} {}{kind}", w.bettor, w.amount.to_display())
                 })
                 .collect();
             if !wagers.is_empty() {

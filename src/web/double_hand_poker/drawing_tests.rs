@@ -117,15 +117,15 @@ fn nothing_drawn_overlaps_and_the_action_button_stays_on_the_felt() {
                     seats,
                     pd_seat: Some(pd),
                     pd_player: Some(long),
-                    bank: Some("123456.78".into()),
+                    bank: Some("123,456.78".into()),
                     action_seat: Some(action),
                     wagers,
                     current_seat: None,
-                    in_action: Some("123456.78"),
+                    in_action: Some("123,456.78"),
                     seat_link: None,
                 };
                 let case = format!("{seats} seats, PD {pd}, ACTION {action}");
-                // "In action: 123456.78" at 15px bold, and "Dealer".
+                // "In action: 123,456.78" at 15px bold, and "Dealer".
                 let in_action = Boxed {
                     x: CX,
                     y: IN_ACTION_Y - 5.0,
@@ -153,7 +153,7 @@ fn nothing_drawn_overlaps_and_the_action_button_stays_on_the_felt() {
                         assert!(on_felt, "{case}: the button is off the felt at {x},{y}");
                     }
                     if let Some((_, Tag::Wagers { total, class })) = &l.tag {
-                        assert_eq!((total.as_str(), *class), ("24999.99", "chip mixed"));
+                        assert_eq!((total.as_str(), *class), ("24,999.99", "chip mixed"));
                     }
                 }
                 for (i, (sa, wa, a)) in all.iter().enumerate() {

@@ -26,7 +26,7 @@ impl Bar {
         Bar {
             label: label.to_string(),
             value: m.as_decimal().to_f64().unwrap_or(0.0),
-            shown: m.to_dollars(),
+            shown: m.to_display(),
         }
     }
 

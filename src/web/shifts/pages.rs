@@ -277,6 +277,15 @@ struct ShiftPage {
 }
 
 impl ShiftPage {
+    /// The id of the dealer change form's field a refusal is beside.
+    fn dealer_field(&self) -> &'static str {
+        if self.error_field == "table" {
+            "change-table"
+        } else {
+            "change-dealer"
+        }
+    }
+
     /// The message beside the dealer field, when the dealer form was
     /// refused for anything but its table.
     fn dealer_error(&self) -> &str {

@@ -1,5 +1,4 @@
-//! Staff pages: sign in and out, change password, the home page, the
-//! account list; the stylesheet. Every POST form is CSRF-checked; a form
+//! Staff pages: sign in and out, change password, the account list. Every POST form is CSRF-checked; a form
 //! that fails is shown again with what was typed (never a password) and
 //! the message beside its field.
 
@@ -10,7 +9,7 @@ use crate::web::PageResult;
 use askama::Template;
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
@@ -26,7 +25,6 @@ use session::{
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/", get(home))
         .route("/login", get(login_page).post(login))
         .route("/logout", axum::routing::post(logout))
         .route("/password", get(password_page).post(change_password))
@@ -230,27 +228,6 @@ async fn change_password(
         }
         Err(AccountError::Store(e)) => Err(ApiError::from(e).into()),
     }
-}
-
-#[derive(Template)]
-#[template(path = "layout/home.html")]
-struct HomePage {
-    /// Its sections (the navigation's) are the role's start.
-    ctx: PageContext,
-    /// After a password change: how many other sessions were signed out.
-    signed_out: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct HomeQuery {
-    signed_out: Option<u64>,
-}
-
-async fn home(staff: Staff, Query(query): Query<HomeQuery>) -> Response {
-    page(&HomePage {
-        signed_out: query.signed_out,
-        ctx: PageContext::of(&staff),
-    })
 }
 
 /// Who is signed in.

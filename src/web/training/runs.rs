@@ -63,6 +63,14 @@ impl Home {
             .map_or(String::new(), |e| e.message().to_string())
     }
 
+    /// The error summary's lines: each refused field's id and message.
+    fn summary(&self) -> Vec<(String, String)> {
+        self.errors
+            .iter()
+            .map(|e| (e.field().to_string(), e.message().to_string()))
+            .collect()
+    }
+
     fn typed(&self, field: &str, default: &str) -> String {
         self.typed.value_or(field, default)
     }

@@ -241,7 +241,7 @@ impl GamePage<'_> {
 }
 
 fn money(value: Money, chips: u64) -> String {
-    Money::from_decimal(value.as_decimal() * Decimal::from(chips)).to_dollars()
+    Money::from_decimal(value.as_decimal() * Decimal::from(chips)).to_display()
 }
 
 fn explanations(result: &Value) -> Vec<String> {

@@ -139,8 +139,24 @@ impl Step<'_> {
     pub fn explanation(&self) -> String {
         let mut s = String::with_capacity(96);
         // Writing to a String cannot fail.
-        let _ = write!(s, "{}", Explanation(self));
+        let _ = write!(
+            s,
+            "{}",
+            Explanation {
+                step: self,
+                shown: false
+            }
+        );
         s
+    }
+
+    /// The explanation as the pages show it: amounts as `1,234.50`.
+    pub fn explanation_shown(&self) -> String {
+        Explanation {
+            step: self,
+            shown: true,
+        }
+        .to_string()
     }
 }
 
@@ -163,7 +179,13 @@ impl Serialize for Step<'_> {
         st.serialize_field("to_pd", &Canonical(self.to_pd()))?;
         st.serialize_field("breakage", &Canonical(self.breakage()))?;
         st.serialize_field("fee", &Canonical(self.fee))?;
-        st.serialize_field("explanation", &Explanation(self))?;
+        st.serialize_field(
+            "explanation",
+            &Explanation {
+                step: self,
+                shown: false,
+            },
+        )?;
         st.end()
     }
 }
@@ -217,8 +239,38 @@ impl utoipa::ToSchema for Step<'_> {
     }
 }
 
-/// Renders a step's sentence without intermediate allocations.
-struct Explanation<'s, 'a>(&'s Step<'a>);
+/// Renders a step's sentence without intermediate allocations: its
+/// amounts as the JSON's explanation writes them (`$1234.5`), or, `shown`,
+/// as the pages show money (`1,234.50`).
+struct Explanation<'s, 'a> {
+    step: &'s Step<'a>,
+    shown: bool,
+}
+
+impl Explanation<'_, '_> {
+    fn money(&self, m: Money) -> Amount {
+        Amount {
+            m,
+            shown: self.shown,
+        }
+    }
+}
+
+/// An amount of an explanation, in its style.
+struct Amount {
+    m: Money,
+    shown: bool,
+}
+
+impl Display for Amount {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if self.shown {
+            f.write_str(&self.m.to_display())
+        } else {
+            Dollars(self.m).fmt(f)
+        }
+    }
+}
 
 impl Serialize for Explanation<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -228,13 +280,13 @@ impl Serialize for Explanation<'_, '_> {
 
 impl Display for Explanation<'_, '_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let st = self.0;
+        let st = self.step;
         let u = &st.units;
         write!(f, "Seat {}, {}", st.seat, st.bettor)?;
         if st.backline {
             f.write_str(" (backline)")?;
         }
-        write!(f, ", {}", Dollars(st.amount))?;
+        write!(f, ", {}", self.money(st.amount))?;
         if !st.payout.is_even() {
             write!(f, " at {}", st.payout)?;
         }
@@ -242,54 +294,70 @@ impl Display for Explanation<'_, '_> {
             if u.amount == u.covered {
                 Ok(())
             } else {
-                write!(f, " and return {} with no action", Dollars(st.no_action()))
+                write!(
+                    f,
+                    " and return {} with no action",
+                    self.money(st.no_action())
+                )
             }
         };
         if u.covered == 0 {
-            write!(f, " gets no action: return {}; ", Dollars(st.amount))?;
+            write!(f, " gets no action: return {}; ", self.money(st.amount))?;
             return if u.after == 0 {
                 f.write_str("the bank is used up")
             } else {
                 write!(
                     f,
                     "the {} left in action cannot cover it",
-                    Dollars(st.in_action_after())
+                    self.money(st.in_action_after())
                 )
             };
         }
         match st.outcome {
             Outcome::Player => {
-                write!(f, " wins: pay {} from the bank", Dollars(st.consumed()))?;
+                write!(f, " wins: pay {} from the bank", self.money(st.consumed()))?;
                 if u.amount != u.covered {
-                    write!(f, " on {} covered", Dollars(st.covered()))?;
+                    write!(f, " on {} covered", self.money(st.covered()))?;
                 }
                 no_action(f)?;
                 if u.breakage_num != 0 {
                     write!(
                         f,
                         " (breakage {} stays with the bank)",
-                        Dollars(st.breakage())
+                        self.money(st.breakage())
                     )?;
                 }
             }
             Outcome::Pd => {
-                write!(f, " loses: collect {} for the bank", Dollars(st.covered()))?;
+                write!(
+                    f,
+                    " loses: collect {} for the bank",
+                    self.money(st.covered())
+                )?;
                 no_action(f)?;
                 if u.before - u.after != u.covered {
-                    write!(f, " ({} of the bank leaves action)", Dollars(st.consumed()))?;
+                    write!(
+                        f,
+                        " ({} of the bank leaves action)",
+                        self.money(st.consumed())
+                    )?;
                 }
             }
             Outcome::Push => {
-                write!(f, " pushes: return {}", Dollars(st.amount))?;
+                write!(f, " pushes: return {}", self.money(st.amount))?;
                 if u.before != u.after {
-                    write!(f, "; {} of the bank leaves action", Dollars(st.consumed()))?;
+                    write!(
+                        f,
+                        "; {} of the bank leaves action",
+                        self.money(st.consumed())
+                    )?;
                 }
             }
         }
         if u.after == 0 {
             f.write_str("; the bank is used up")
         } else {
-            write!(f, "; {} left in action", Dollars(st.in_action_after()))
+            write!(f, "; {} left in action", self.money(st.in_action_after()))
         }
     }
 }

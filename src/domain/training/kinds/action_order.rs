@@ -35,7 +35,7 @@ impl Question {
         let mut out = format!(
             "The PD sits in seat {} with a bank of {}. {}. The wagers, in the order placed:\n",
             s.pd.seat,
-            s.pd.bank.to_dollars(),
+            s.pd.bank.to_display(),
             action_words(s)
         );
         for w in &s.wagers {
@@ -45,7 +45,7 @@ impl Question {
                 w.seat,
                 w.bettor,
                 if w.backline { " (backline)" } else { "" },
-                w.amount.to_dollars()
+                w.amount.to_display()
             ));
         }
         if let Some(order) = s.options.as_ref().and_then(|o| o.backline_order) {

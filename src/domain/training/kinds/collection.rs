@@ -41,15 +41,15 @@ impl Question {
         for b in &self.schedule {
             out.push_str(&format!(
                 "  {} to {}: {}\n",
-                b.from.to_dollars(),
-                b.to.to_dollars(),
-                b.fee.to_dollars()
+                b.from.to_display(),
+                b.to.to_display(),
+                b.fee.to_display()
             ));
         }
         out.push_str(&format!(
             "What is the collection on a {} of {}?",
             self.of,
-            self.amount.to_dollars()
+            self.amount.to_display()
         ));
         out
     }
@@ -57,7 +57,7 @@ impl Question {
 
 impl Answer {
     pub fn words(&self) -> String {
-        format!("{}.", self.fee.to_dollars())
+        format!("{}.", self.fee.to_display())
     }
 }
 
@@ -127,12 +127,12 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
     let explanation = match bracket {
         Some(b) => format!(
             "{} is in the bracket {} to {}: collect {}.",
-            amount.to_dollars(),
-            b.from.to_dollars(),
-            b.to.to_dollars(),
-            fee.to_dollars()
+            amount.to_display(),
+            b.from.to_display(),
+            b.to.to_display(),
+            fee.to_display()
         ),
-        None => format!("Collect {}.", fee.to_dollars()),
+        None => format!("Collect {}.", fee.to_display()),
     };
     (
         Question {

@@ -73,7 +73,7 @@ impl Question {
             "The PD ({}) sits in seat {} with a bank of {}. {}.",
             s.pd.player,
             s.pd.seat,
-            s.pd.bank.to_dollars(),
+            s.pd.bank.to_display(),
             action_words(s)
         );
         if let Some(o) = &s.options {
@@ -94,7 +94,7 @@ impl Question {
                 w.seat,
                 w.bettor,
                 if w.backline { " (backline)" } else { "" },
-                w.amount.to_dollars(),
+                w.amount.to_display(),
                 w.payout
                     .as_deref()
                     .map_or(String::new(), |p| format!(" at {p}"))
@@ -130,14 +130,14 @@ impl Answer {
                 format!(
                     "{} {}",
                     if n == PD_KEY { "the PD" } else { n },
-                    m.to_dollars()
+                    m.to_display()
                 )
             })
             .collect();
         format!(
             "Net: {}; returned to the PD: {}.",
             nets.join(", "),
-            self.pd_returned.to_dollars()
+            self.pd_returned.to_display()
         )
     }
 }
@@ -161,10 +161,14 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
         net: Nets(net),
         pd_returned: settlement.pd_returned,
     };
-    let mut explanation: Vec<String> = settlement.steps.iter().map(|s| s.explanation()).collect();
+    let mut explanation: Vec<String> = settlement
+        .steps
+        .iter()
+        .map(|s| s.explanation_shown())
+        .collect();
     explanation.push(format!(
         "Return {} to the PD.",
-        settlement.pd_returned.to_dollars()
+        settlement.pd_returned.to_display()
     ));
     let explanation = explanation.join(". ").replace("..", ".");
     drop(settlement);

@@ -73,10 +73,10 @@ impl Question {
             "The PD has {} in action. Next: seat {}, {}, {}{ratio}; {result}.{push} \
              How much is covered, returned with no action, paid to the bettor in all, \
              paid to the PD in all, and left in action?",
-            s.pd.bank.to_dollars(),
+            s.pd.bank.to_display(),
             w.seat,
             w.bettor,
-            w.amount.to_dollars()
+            w.amount.to_display()
         )
     }
 }
@@ -85,11 +85,11 @@ impl Answer {
     pub fn words(&self) -> String {
         format!(
             "Covered {}, no action {}, to the bettor {}, to the PD {}, left in action {}.",
-            self.covered.to_dollars(),
-            self.no_action.to_dollars(),
-            self.to_bettor.to_dollars(),
-            self.to_pd.to_dollars(),
-            self.in_action_after.to_dollars()
+            self.covered.to_display(),
+            self.no_action.to_display(),
+            self.to_bettor.to_display(),
+            self.to_pd.to_display(),
+            self.in_action_after.to_display()
         )
     }
 }
@@ -147,7 +147,7 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
         to_pd: step.to_pd(),
         in_action_after: step.in_action_after(),
     };
-    let explanation = step.explanation();
+    let explanation = step.explanation_shown();
     drop(settlement);
     (Question { scenario: input }, answer, explanation)
 }

@@ -55,7 +55,7 @@ fn row(o: WagerOffer) -> AgainRow {
         value: format!("{}:{}:{kind}:{}", o.seat, o.amount, o.bettor),
         seat: o.seat,
         bettor: o.bettor,
-        amount: o.amount.to_string(),
+        amount: o.amount.to_display(),
         backline: o.backline,
     }
 }

@@ -12,6 +12,7 @@ mod lines;
 mod notes;
 mod pd;
 mod replay;
+mod status;
 mod view;
 mod words;
 
@@ -83,6 +84,8 @@ struct HandPage<'a> {
     version: i64,
     step: &'static str,
     step_number: u8,
+    /// The hand's state beside its title.
+    status_tag: status::StatusTag,
     idempotency_key: String,
     svg: crate::web::svg::Svg,
     pd: Option<(i64, String, String)>,
@@ -294,12 +297,13 @@ async fn render(
         version: loaded.view.version,
         step: step.name(),
         step_number: step.number(),
+        status_tag: status::status_tag(loaded),
         idempotency_key: uuid::Uuid::new_v4().to_string(),
         svg,
         pd: loaded
             .state
             .pd()
-            .map(|p| (p.seat, p.player.clone(), p.bank.to_string())),
+            .map(|p| (p.seat, p.player.clone(), p.bank.to_display())),
         proposal: v::proposal_text(&proposed),
         proposed,
         declined,
@@ -455,6 +459,8 @@ struct RecordPage<'a> {
     table: &'a str,
     number: i64,
     status: &'a str,
+    /// The hand's state beside its title.
+    status_tag: status::StatusTag,
     /// Each record as a sentence first, on the cardroom's clock, with the
     /// PD's option and refusals in words where it sets the PD.
     events: Vec<(lines::EventLine<'a>, String)>,
@@ -473,6 +479,7 @@ async fn record(State(state): State<AppState>, staff: Staff, Path(id): Path<Stri
         table: &loaded.view.table,
         number: loaded.view.number,
         status: &loaded.view.status,
+        status_tag: status::status_tag(&loaded),
         events: lines::lines(&loaded, state.time_zone)
             .into_iter()
             .map(|line| {

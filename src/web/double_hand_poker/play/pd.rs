@@ -110,7 +110,8 @@ pub(super) fn pd_set_note(payload: &str) -> Option<String> {
             option,
             declined,
         } => Some(format!(
-            "{player} (seat {seat}) banks {bank}. {}",
+            "{player} (seat {seat}) banks {}. {}",
+            bank.to_display(),
             choice_text(&PdChoice { option, declined })
         )),
         _ => None,

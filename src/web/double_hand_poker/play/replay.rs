@@ -32,6 +32,8 @@ struct ReplayPage<'a> {
     id: &'a str,
     table: &'a str,
     number: i64,
+    /// The hand's state now, beside its title.
+    status_tag: super::status::StatusTag,
     step: usize,
     total: usize,
     prev: Option<usize>,
@@ -39,6 +41,8 @@ struct ReplayPage<'a> {
     /// Every event, the one shown at `step`.
     lines: Vec<EventLine<'a>>,
     svg: Svg,
+    /// The hand is voided at this step: its drawing greyed.
+    voided: bool,
     /// The hand's state after the step, in the floor's words.
     phase: &'static str,
     /// The settlement's steps once every result is in, and which is next.
@@ -137,12 +141,14 @@ pub(super) async fn replay(
         id: &loaded.view.id,
         table: &loaded.view.table,
         number: loaded.view.number,
+        status_tag: super::status::status_tag(&loaded),
         step,
         total,
         prev: (step > 1).then(|| step - 1),
         next: (step < total).then(|| step + 1),
         lines: lines(&loaded, state.time_zone),
         svg,
+        voided: shown == Step::Voided,
         phase: phase_words(shown, corrected),
         steps,
         next_step: next_step.filter(|_| shown == Step::Settle),

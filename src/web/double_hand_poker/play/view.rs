@@ -168,7 +168,7 @@ impl Loaded {
         let next_step = steps.iter().position(|s| !s.confirmed);
         let current_seat = next_step.map(|i| i64::from(steps[i].seat));
         let in_action = match next_step {
-            Some(0) => self.state.pd().map(|p| p.bank.to_string()),
+            Some(0) => self.state.pd().map(|p| p.bank.to_display()),
             Some(i) => Some(steps[i - 1].in_action_after.clone()),
             None => steps.last().map(|s| s.in_action_after.clone()),
         };
@@ -286,7 +286,8 @@ impl Loaded {
     }
 
     /// The table drawn; `seat_link`, the wagers step's hand page: each seat
-    /// a link that chooses it for the wager form.
+    /// a link that chooses it for the wager form. A voided hand's chips are
+    /// gone (every bet was returned); its page greys the drawing.
     pub fn drawing(
         &self,
         current_seat: Option<i64>,
@@ -298,9 +299,12 @@ impl Loaded {
             seats: self.seats(),
             pd_seat: pd.map(|p| p.seat),
             pd_player: pd.map(|p| p.player.as_str()),
-            bank: pd.map(|p| p.bank.to_string()),
+            bank: pd.map(|p| p.bank.to_display()),
             action_seat: self.action_seat(),
-            wagers: self.state.wagers().iter().map(DrawnWager::from).collect(),
+            wagers: match self.state.phase {
+                Phase::Voided => Vec::new(),
+                _ => self.state.wagers().iter().map(DrawnWager::from).collect(),
+            },
             current_seat,
             in_action,
             seat_link,
@@ -318,7 +322,7 @@ pub fn step_rows(s: &Settlement<'_>, loaded: &Loaded) -> Vec<StepRow> {
             wager: st.wager.to_string(),
             seat: st.seat,
             bettor: st.bettor.to_string(),
-            amount: st.amount.to_string(),
+            amount: st.amount.to_display(),
             moves: st.moves().iter().map(MoveRow::from).collect(),
             done_words: st.done_words(),
             outcome: match st.outcome {
@@ -326,8 +330,8 @@ pub fn step_rows(s: &Settlement<'_>, loaded: &Loaded) -> Vec<StepRow> {
                 crate::domain::double_hand_poker::outcome::Outcome::Pd => "PD wins",
                 crate::domain::double_hand_poker::outcome::Outcome::Push => "push",
             },
-            explanation: st.explanation(),
-            in_action_after: st.in_action_after().to_string(),
+            explanation: st.explanation_shown(),
+            in_action_after: st.in_action_after().to_display(),
             confirmed: loaded.state.confirmed().contains(st.wager),
         })
         .collect()
