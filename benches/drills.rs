@@ -1,4 +1,4 @@
-//! Training drills (issue 18): generating a drill and grading its correct
+//! Training drills: generating a drill and grading its correct
 //! answer, per kind, at the hardest level (level 3 draws the most: the
 //! biggest tables, backlines, ratios, five Tripoley players). Seeds run
 //! 0, 1, 2, … so every run sees the same drills. One element = one drill

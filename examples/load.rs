@@ -1,4 +1,4 @@
-//! Load generator for the hand API (issue 6's speed section): N tables at
+//! Load generator for the hand API (the web API load test): N tables at
 //! once, each driving complete 7-seat hands through `POST /api/v1/hands…`
 //! the way a dealer's screen does — one request per step, each with its
 //! `expected_version` and a fresh idempotency key:

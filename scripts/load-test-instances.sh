@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several instances, one database (issue 21): for N in 1 2 3, a fresh
+# Several instances, one database: for N in 1 2 3, a fresh
 # PostgreSQL database, N `pitbook serve` processes on it with the same audit
 # key (each on a free 127.0.0.1 port), a supervisor and an API token made
 # with the CLI, then examples/load.rs driving complete 7-seat hands with the

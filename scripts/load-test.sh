@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web API load test of issue 6, end to end in a fresh temp dir:
+# The web API load test, end to end in a fresh temp dir:
 # build release, start `pitbook serve` on a new SQLite database
 # (synchronous=FULL) on a free 127.0.0.1 port, add a supervisor (who creates
 # the configured tables the hands open at) and an API
@@ -71,7 +71,7 @@ status=0
 PITBOOK_TOKEN=$token "$load" --url "http://$address" --tables "$TABLES" --hands "$HANDS" \
     --warmup "$WARMUP" --threads "$LOAD_THREADS" &
 load_pid=$!
-# Pages under the load (issue 16): signed in as the supervisor, a third
+# Pages under the load: signed in as the supervisor, a third
 # process fetches a table's page and its newest hand's page in turn until
 # the load ends; their latencies (curl's time_total) are summarised below.
 jar=$work/cookies

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16's measure of the dealer's work: starts `pitbook serve` on a fresh
+# Measures the dealer's work for a hand: starts `pitbook serve` on a fresh
 # SQLite database on 127.0.0.1, adds a dealer-capable account, and runs
 # tests/browser/measure.mjs (FLOW=before or after) in headless chromium.
 # Usage: scripts/measure-dealer-hand.sh [BIN] [FLOW]

@@ -1,10 +1,10 @@
-//! The same cards or dice in any order give the same result (issue 14,
-//! item 10): every engine whose input is a set of cards or dice — 5- and
-//! 2-card evaluation, the house way, deciding a position, a settlement with
-//! hands, Tripoley's showdown and round, poker dice ranking and comparing,
-//! and 10,000's scoring of a throw — is checked on random permutations of
-//! its input. (Wagers are not permuted: their order within a seat is part
-//! of the settlement's action order, docs/settle.md.)
+//! The same cards or dice in any order give the same result: every engine
+//! whose input is a set of cards or dice — 5- and 2-card evaluation, the
+//! house way, deciding a position, a settlement with hands, Tripoley's
+//! showdown and round, poker dice ranking and comparing, and 10,000's
+//! scoring of a throw — is checked on random permutations of its input.
+//! (Wagers are not permuted: their order within a seat is part of the
+//! settlement's action order, docs/settle.md.)
 
 use pitbook::domain::cards::eval::{eval2, eval5};
 use pitbook::domain::cards::{Card, format_cards};

@@ -1,4 +1,4 @@
-// The dealer's hand in a real browser (issue 16), after e2e.mjs on the same
+// The dealer's hand in a real browser, after e2e.mjs on the same
 // server (its table DHP-1 has one closed hand: Dana banked, Ann, Bo, Cy and
 // Di bet). Three runs:
 //   1. by touch at a tablet's 1024×768 (taps, the on-screen keyboard's

@@ -1,4 +1,4 @@
-// pitbook's end-to-end test in a real headless browser (issue 6): Debian's
+// pitbook's end-to-end test in a real headless browser: Debian's
 // chromium driven by playwright-core, with real clicks and typing, against a
 // fresh server started by run.sh. The admin signs in with the first start's
 // one-time password, changes it, creates table DHP-1 and runs the seed's $200

@@ -1,4 +1,4 @@
-// Reviewing a hand history in a real browser (issue 17), after e2e.mjs and
+// Reviewing a hand history in a real browser, after e2e.mjs and
 // dealer.mjs on the same server (table DHP-1: the seed's hand, #1, where
 // Dana banked and Ann, Bo, Cy and Di bet, then the dealer test's hands).
 // Signed in as the admin (a reviewer), at a tablet's 1024×768:

@@ -1,8 +1,8 @@
-// Counts what a dealer does for two Lucky Chances hands through the pages
-// (issue 16's measure): page loads, typed fields, keystrokes and clicks for
+// Counts what a dealer does for two Lucky Chances hands through the pages:
+// page loads, typed fields, keystrokes and clicks for
 // (1) an 8-wager hand with cards for every seat and (2) the next hand at the
-// same table with the same players. FLOW=before drives the pages as they
-// were before issue 16 (every field typed); FLOW=after uses what the pages
+// same table with the same players. FLOW=before drives the pages without
+// their shortcuts (every field typed); FLOW=after uses what the pages
 // offer now (the previous hand's wagers offered again, the seat from the
 // drawing, the card picker). Prints one JSON line per hand.
 //

@@ -1,4 +1,4 @@
-// Every page checked in a real headless browser (issue 16): Debian's
+// Every page checked in a real headless browser: Debian's
 // chromium driven by playwright-core, against a fresh server started by
 // run.sh. The first admin signs in with the one-time password and changes
 // it, then makes the data the pages need — tables and a Double Hand Poker

@@ -1,4 +1,4 @@
-// A shift in a real browser (issue 19), on the e2e server:
+// A shift in a real browser, on the e2e server:
 //   1. the admin creates table DHP-S, assigns themself to it and opens a
 //      shift for it;
 //   2. takes the box (a dealer change), runs a hand through the guided

@@ -1,4 +1,4 @@
-// Training a new dealer in a real browser (issue 18), on the e2e server.
+// Training a new dealer in a real browser, on the e2e server.
 //   1. The admin adds a trainee account (its one-time password read off
 //      /users);
 //   2. the trainee, on a phone (390 px, touch), signs in, chooses a new

@@ -1,7 +1,7 @@
 //! The real binary: `pitbook settle [FILE] [--pretty]` on the examples of
-//! docs/settle.md (FILE, stdin, `-`), and every bad input of the issue
-//! (exit 2, one line on stderr naming the field and value, nothing on
-//! stdout); unreadable files exit 1.
+//! docs/settle.md (FILE, stdin, `-`), and every bad input of
+//! `shell_settle` (exit 2, one line on stderr naming the field and value,
+//! nothing on stdout); unreadable files exit 1.
 
 use std::io::Write;
 

@@ -1,4 +1,4 @@
-//! The value page, `/tools/hand-ev` (issue 20), through the real server on
+//! The value page, `/tools/hand-ev`, through the real server on
 //! both databases: linked from the house-way preview with the same cards
 //! and rules; bad cards, an unknown side or house way refused with 422
 //! beside the field, what was typed kept; and one real count of all

@@ -1,4 +1,4 @@
-//! A supervisor loads the room's own house way (issue 20), through the real
+//! A supervisor loads the room's own house way, through the real
 //! server on both databases: the page's form and `POST /api/v1/house-ways`
 //! refuse a bad file with its line (422, field `text`, the text kept) and a
 //! dealer (403); a good file is recorded once, named by its digest, offered

@@ -1,7 +1,7 @@
 //! `POST /api/v1/settle` on both databases: 200 with exactly the settlement
 //! JSON of docs/settle.md and of `pitbook settle`, 422 with a JSON error
-//! naming the field and value for every bad input of the issue, and nothing
-//! recorded in the database either way.
+//! naming the field and value for every bad input of `shell_settle`, and
+//! nothing recorded in the database either way.
 
 use crate::common::{Backend, TestApp, spawn_app};
 use crate::shell_settle::{bad_cases, compact, doc_block, seed, seed_input, seed_output_pretty};

@@ -1,6 +1,6 @@
 //! A hand's rules come from its table on every path: the API cannot supply
 //! or override them, every event is held to them, and `audit verify`
-//! reports a hand written around them at its seq (issue 14, items 1–2).
+//! reports a hand written around them at its seq.
 
 use crate::common::browser::signed_in;
 use crate::common::{Backend, TestApp, spawn_app};

@@ -1,4 +1,4 @@
-//! The table form (issue 16): its own example schedule, submitted as it is,
+//! The table form: its own example schedule, submitted as it is,
 //! is accepted; a schedule refused by the probe hand is shown beside the
 //! schedule in the form's words (a bracket by its number, never an internal
 //! path), with what was typed kept; the assign-dealer refusal sits beside

@@ -1,4 +1,4 @@
-//! Several wagers typed at once on the wagers step (issue 16: a first hand
+//! Several wagers typed at once on the wagers step (a first hand
 //! at a table has nothing to offer again), on both databases: the lines
 //! placed as one command and the dice next, every refusal beside the box
 //! with what was typed kept and nothing recorded, a repeat asked about; the

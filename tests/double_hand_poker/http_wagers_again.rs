@@ -1,5 +1,5 @@
-//! The wagers step offers the table's last closed hand's wagers again (issue
-//! 16: players sit for hours), on both databases: all at once or one by one,
+//! The wagers step offers the table's last closed hand's wagers again
+//! (players sit for hours), on both databases: all at once or one by one,
 //! never on the new PD's seat or by the new PD, never one already placed;
 //! a tampered offer is refused with nothing recorded. And the seat tapped on
 //! the drawing (`?seat=N`) is the wager form's seat.

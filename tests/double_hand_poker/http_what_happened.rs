@@ -1,4 +1,4 @@
-//! What happened to a hand is visible (issue 16), on both databases: the
+//! What happened to a hand is visible, on both databases: the
 //! table page names a hand's state in the floor's words (waiting for the PD,
 //! taking wagers, closed and corrected, voided) and offers an auditor the
 //! hand to view, not to continue; a correction and a void show on the hand

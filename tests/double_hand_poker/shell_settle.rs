@@ -1,5 +1,5 @@
 //! Shared by `cli_settle` and `http_settle`: the examples of
-//! docs/settle.md and every bad input the settle issue lists, so the CLI and
+//! docs/settle.md and every kind of bad input it refuses, so the CLI and
 //! the HTTP API are tested on exactly the same texts.
 #![allow(dead_code)]
 
@@ -83,7 +83,7 @@ fn case(what: &'static str, input: String, needle: &'static str) -> BadCase {
     }
 }
 
-/// Every bad input of the issue (and a few more of each kind).
+/// Every kind of bad input docs/settle.md refuses, a few cases of each.
 pub fn bad_cases() -> Vec<BadCase> {
     vec![
         // Malformed JSON.

@@ -1,4 +1,4 @@
-//! The `california-2026` PD rotation rules (issue 19, docs/shifts.md) on
+//! The `california-2026` PD rotation rules (docs/shifts.md) on
 //! both databases: the TPPP registry and marks with their refusals, the
 //! PD's acceptance required, a TPPP never a bettor and banking only after
 //! every eligible player refused, the rotation clock read over the API, a

@@ -1,4 +1,4 @@
-//! Shifts (issue 19) on both databases: a hand refused outside a shift
+//! Shifts (docs/shifts.md) on both databases: a hand refused outside a shift
 //! when one is required, one open shift a table, dealer changes checked
 //! against the table's dealers, a random shift's report against the sum
 //! of its hands, the signature superseded by a correction, `audit verify`

@@ -1,4 +1,4 @@
-//! Several instances, one database (issue 21): three real `pitbook serve`
+//! Several instances, one database: three real `pitbook serve`
 //! processes on one fresh PostgreSQL database with the same audit key,
 //! started at once (so they race to migrate and to create the first
 //! admin), drive hands concurrently — each its own tables, and one hand

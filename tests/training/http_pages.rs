@@ -297,7 +297,7 @@ async fn a_supervisor_sets_pass_marks_and_signs_off_a_ready_trainee(backend: Bac
 }
 
 /// A house-way drill answered links to what each setting of its cards is
-/// worth (the value page, issue 20).
+/// worth (the value page, `/tools/hand-ev`).
 async fn a_house_way_drill_links_to_its_cards_value(backend: Backend) {
     let app = spawn_app(backend).await;
     let mut tess = signed_in(&app, "tess", Role::Trainee).await;

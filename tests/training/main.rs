@@ -1,4 +1,4 @@
-//! Training new dealers (issue 18): drills over the JSON API (runs, a
+//! Training new dealers (docs/training.md): drills over the JSON API (runs, a
 //! drill, an answer; the refusals 403/404/409/422 with nothing recorded;
 //! tests and speed drills stopping), the pages (practice wrong then right,
 //! a wrong shape kept beside its field, progress, every trainee, the pass

@@ -1,4 +1,4 @@
-//! Issue 16 on the Tripoley pages, on both databases: a spare-hand price
+//! The dealer's Tripoley pages, on both databases: a spare-hand price
 //! typed with no buyer is refused by the core (422, beside its field, what
 //! was typed kept, nothing recorded) on the step form and the whole-round
 //! form, and over the JSON API; the balances follow each recorded step; the

@@ -34,7 +34,7 @@ pub enum BenchCommand {
     /// Write N closed hands through the store, then time the hand search.
     Hands(HandsArgs),
     /// Set every seven-card hand by a house way's table, and a sample by
-    /// the house way itself: settings a second (issue 20).
+    /// the house way itself: settings a second.
     Setter(setter::SetterArgs),
     /// Write a room's shifts through the store, each with its dealer, its
     /// hands and its signed report (the log `audit verify --from` a shift

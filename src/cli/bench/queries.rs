@@ -1,4 +1,4 @@
-//! The bench's timings: each search filter the issue lists, a combination
+//! The bench's timings: each search filter of docs/history.md, a combination
 //! and a player's history, `queries` times each with other parameters,
 //! through the same store functions the API calls (the filter parsed from
 //! query pairs, the page and the filtered set's totals). Times on UTC.
@@ -77,7 +77,7 @@ fn partial(rng: &mut Rng, name: &str) -> String {
     chars[..n].iter().collect::<String>().to_lowercase()
 }
 
-/// Every filter the issue names, with how to draw its parameters.
+/// Every search filter (docs/history.md), with how to draw its parameters.
 fn filters(held: Held) -> Vec<(&'static str, Draw)> {
     let tables = std::rc::Rc::new(held.tables);
     let days = std::rc::Rc::new(held.days);

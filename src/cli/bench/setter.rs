@@ -1,6 +1,6 @@
 //! `pitbook bench setter`: how fast a house way sets hands, from its table
 //! (`house_way/table.rs`) over every seven-card hand and by the house way
-//! itself over a sample — the figures BENCHMARKS.md gives for issue 20.
+//! itself over a sample — the figures BENCHMARKS.md gives for house ways.
 
 use std::time::Instant;
 

@@ -1,5 +1,5 @@
 //! Seven cards by table: the best five of seven with the joker, and the
-//! running state the house-way setter's table reads (issue 20).
+//! running state the house-way setter's table reads.
 //!
 //! Without a flush, what seven cards are worth depends on their ranks
 //! alone. So every multiset of up to seven ranks (each real rank at most

@@ -379,7 +379,7 @@ fn a_fouling_rule_falls_back_to_a_legal_setting() {
 }
 
 /// Splitting aces that include the joker: which natural ace goes in front is
-/// the best back, whatever order the cards were typed in (issue 14, item 10).
+/// the best back, whatever order the cards were typed in.
 /// (cards in several orders, expected high, expected low, words of the rule)
 const ACE_JOKER_SPLITS: &[(&[&str], &str, &str, &str)] = &[
     (

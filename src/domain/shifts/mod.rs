@@ -1,4 +1,4 @@
-//! Shifts (issue 19, docs/shifts.md): a supervisor opens a shift for the
+//! Shifts (docs/shifts.md): a supervisor opens a shift for the
 //! room or for one table, dealers take and leave the box at its tables,
 //! the supervisor closes it and signs its report. A shift is the fold of
 //! its records (`shift_opened`, `dealer_changed`, `shift_closed`,

@@ -1,5 +1,5 @@
 //! Third-party proposition players (TPPPs) and the PD rotation overrides
-//! (issue 19, docs/shifts.md): a supervisor registers a TPPP (name,
+//! (docs/shifts.md): a supervisor registers a TPPP (name,
 //! company, badge), marks them at a table (at most the table's
 //! `tppp_max_per_table`, one table at a time), and may override the
 //! rotation clock with a reason. Pure, like the rest of the shift log.

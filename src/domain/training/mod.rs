@@ -1,4 +1,4 @@
-//! Training drills (issue 18): a drill is a pure function of (kind, level,
+//! Training drills: a drill is a pure function of (kind, level,
 //! seed) — the same three always give the same question, the same answer
 //! and the same grading. Every correct answer is computed by the game
 //! engines themselves (settlement, house way, deciding a position, the

@@ -1,4 +1,4 @@
-//! The floor's PD rotation records (issue 19, docs/shifts.md): the TPPP
+//! The floor's PD rotation records (docs/shifts.md): the TPPP
 //! registry, TPPPs marked at tables, and supervisors' overrides of the
 //! rotation clock; and the clock itself, read for a table. Each change reads
 //! what the core needs under the chain lock, lets `domain::shifts::tppp`

@@ -1,4 +1,4 @@
-//! Shifts (issue 19, docs/shifts.md): opening one for the room or a table,
+//! Shifts (docs/shifts.md): opening one for the room or a table,
 //! dealer changes, closing it with its report signed, and the room's
 //! "shifts required" setting. Every change reads what the core needs under
 //! the chain lock (the open shifts, the shift, the table's dealers, the

@@ -1,4 +1,4 @@
-//! Training (issue 18, docs/training.md): runs of drills, their attempts,
+//! Training (docs/training.md): runs of drills, their attempts,
 //! the pass marks and the sign-offs. Every change is checked by the core
 //! (`domain::training::run` for a drill and an answer, `progress` for a
 //! sign-off) against what is stored, read under the chain lock, then

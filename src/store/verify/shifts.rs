@@ -1,4 +1,4 @@
-//! `audit verify`'s check of shifts (issue 19): the records
+//! `audit verify`'s check of shifts (docs/shifts.md): the records
 //! (`shift_opened`, `dealer_changed`, `shift_closed`,
 //! `shift_report_signed`, `shifts_required_set`, and the PD rotation's
 //! `tppp_registered`, `tppp_marked`, `tppp_unmarked`,

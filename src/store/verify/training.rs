@@ -1,4 +1,4 @@
-//! `audit verify`'s check of training (issue 18): the records
+//! `audit verify`'s check of training (docs/training.md): the records
 //! (`drill_run_started`, `drill_issued`, `drill_answered`, `pass_mark_set`,
 //! `trainee_signed_off`) folded through the same core the store writes
 //! with — each run's `Run::issue` and `Run::answer` at the records' own

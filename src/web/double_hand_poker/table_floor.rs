@@ -1,4 +1,4 @@
-//! The table page's PD rotation part (issue 19, docs/shifts.md): the
+//! The table page's PD rotation part (docs/shifts.md): the
 //! rotation clock of a `california-2026` table, the TPPPs marked there,
 //! and a supervisor's forms to mark or unmark a TPPP and to override the
 //! clock with a reason. The rules are the core's; the store applies them.

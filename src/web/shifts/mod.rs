@@ -1,4 +1,4 @@
-//! Shifts (issue 19, docs/shifts.md): the shifts page (open one, the room's
+//! Shifts (docs/shifts.md): the shifts page (open one, the room's
 //! setting), a shift's page (dealer changes, close and sign), its report
 //! with charts and a print stylesheet (`pages.rs`, charts in `chart.rs`),
 //! and the same over JSON and CSV (`api.rs`). Who acts is who is signed

@@ -1,4 +1,4 @@
-//! Training new dealers (issue 18, docs/training.md): drills in practice,
+//! Training new dealers (docs/training.md): drills in practice,
 //! test and speed runs (`runs.rs`), progress, the trainees side by side,
 //! the pass marks and sign-off (`progress.rs`, its charts in `chart.rs`),
 //! and the same over JSON (`api.rs`). Who answers is who is signed in;
