@@ -4,7 +4,7 @@
 //! imperative shell around it.
 
 pub mod cli;
-pub mod domain;
+pub use pitbook_domain as domain;
 pub mod store;
 pub mod telemetry;
 pub mod web;

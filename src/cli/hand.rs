@@ -211,7 +211,7 @@ pub fn run(command: HandCommand) -> Result<(), CliError> {
                 options: cards.options,
             };
             let job = request.job().map_err(bad_input)?;
-            let r = job.response(&crate::web::double_hand_poker::ev_api::counted(&job));
+            let r = job.response(&job.count(job.parts()));
             output(args.cards.json, &r, ev_text)
         }
         HandCommand::Census(args) => {

@@ -6,8 +6,8 @@ use std::cmp::Ordering;
 use proptest::prelude::*;
 
 use super::*;
-use crate::domain::cards::Card;
-use crate::domain::cards::test_hands::{five, lucky, nevada, wild};
+use crate::cards::Card;
+use crate::cards::test_hands::{five, lucky, nevada, wild};
 
 /// (category, tie-break keys in half-rank units), compared lexicographically.
 type RefValue = (u8, Vec<u8>);

@@ -2,8 +2,8 @@
 //! brute-force reference and property tests are in `eval_reference_tests.rs`.
 
 use super::*;
-use crate::domain::cards::test_hands::{five, lucky, nevada, wild};
-use crate::domain::cards::{Card, parse_cards};
+use crate::cards::test_hands::{five, lucky, nevada, wild};
+use crate::cards::{Card, parse_cards};
 
 fn two(text: &str) -> [Card; 2] {
     <[Card; 2]>::try_from(parse_cards(text).expect(text).as_slice()).expect(text)

@@ -10,11 +10,12 @@
 
 pub mod eval;
 pub mod rules;
+mod schema;
 pub mod seven;
 #[cfg(test)]
-pub(crate) mod test_hands;
+pub mod test_hands;
 
-use crate::domain::common::field_error::{AsFieldError, FieldError};
+use crate::common::field_error::{AsFieldError, FieldError};
 use std::fmt;
 use std::str::FromStr;
 
@@ -212,7 +213,7 @@ pub enum CardError {
 }
 
 /// A card error names no field: whoever read the cards knows which field
-/// held them ([`crate::domain::double_hand_poker::tools::ToolError`],
+/// held them ([`crate::double_hand_poker::tools::ToolError`],
 /// `HandError::Cards`, `SettleError::Cards`).
 impl AsFieldError for CardError {
     fn field_error(&self) -> Option<FieldError> {

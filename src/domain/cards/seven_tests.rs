@@ -1,6 +1,6 @@
 use super::*;
-use crate::domain::cards::eval::Category;
-use crate::domain::cards::parse_cards;
+use crate::cards::eval::Category;
+use crate::cards::parse_cards;
 
 const ALL_RULES: [EvalRules; 4] = [
     EvalRules {
@@ -37,7 +37,7 @@ fn the_states_are_every_rank_multiset_of_up_to_seven_cards() {
             dealt.flush_lane(),
             None,
             "{}",
-            crate::domain::cards::format_cards(&hand)
+            crate::cards::format_cards(&hand)
         );
         let mut sorted = hand.to_vec();
         sorted.sort();
@@ -75,7 +75,7 @@ fn the_table_gives_the_best_of_the_21_evaluations() {
                     table.best(dealt),
                     best_of_seven_by_subsets(hand, rules),
                     "{} under {rules:?}",
-                    crate::domain::cards::format_cards(hand)
+                    crate::cards::format_cards(hand)
                 );
             });
         }

@@ -1,25 +1,25 @@
 //! What the card tests share: the card rules they evaluate under and hands
 //! from card text.
 
-use crate::domain::cards::rules::{CardRules, JokerRule, WheelRule};
-use crate::domain::cards::{Card, parse_cards};
+use crate::cards::rules::{CardRules, JokerRule, WheelRule};
+use crate::cards::{Card, parse_cards};
 
 /// The `lucky-chances` profile's card rules: joker a bug, wheel lowest.
-pub(crate) fn lucky() -> CardRules {
+pub fn lucky() -> CardRules {
     CardRules {
         joker: JokerRule::Bug,
         wheel: WheelRule::Lowest,
     }
 }
 
-pub(crate) fn nevada() -> CardRules {
+pub fn nevada() -> CardRules {
     CardRules {
         wheel: WheelRule::SecondHighest,
         ..lucky()
     }
 }
 
-pub(crate) fn wild() -> CardRules {
+pub fn wild() -> CardRules {
     CardRules {
         joker: JokerRule::Wild,
         ..lucky()
@@ -31,10 +31,10 @@ fn hand<const N: usize>(text: &str) -> [Card; N] {
     <[Card; N]>::try_from(parse_cards(text).expect(text).as_slice()).expect(text)
 }
 
-pub(crate) fn five(text: &str) -> [Card; 5] {
+pub fn five(text: &str) -> [Card; 5] {
     hand(text)
 }
 
-pub(crate) fn seven(text: &str) -> [Card; 7] {
+pub fn seven(text: &str) -> [Card; 7] {
     hand(text)
 }

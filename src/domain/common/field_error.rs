@@ -95,7 +95,7 @@ impl AsFieldError for FieldError {
 /// For the error types' tests: every error given has a field error whose
 /// field starts its Display text, and which displays as the error does.
 #[cfg(test)]
-pub(crate) fn assert_fields<E: AsFieldError + fmt::Display>(cases: &[(E, &str)]) {
+pub fn assert_fields<E: AsFieldError + fmt::Display>(cases: &[(E, &str)]) {
     for (error, field) in cases {
         let text = error.to_string();
         let fe = error

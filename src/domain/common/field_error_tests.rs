@@ -3,16 +3,16 @@
 //! error displays exactly as the error does (the API's `message`).
 
 use super::{AsFieldError, FieldError, assert_fields};
-use crate::domain::cards::{Card, CardError};
-use crate::domain::common::money::{Money, MoneyError};
-use crate::domain::common::text::TextError;
-use crate::domain::double_hand_poker::action_dice::DiceError;
-use crate::domain::double_hand_poker::hand_record::HandError;
-use crate::domain::double_hand_poker::settle::SettleError;
-use crate::domain::double_hand_poker::tools::{Field, ToolError};
-use crate::domain::poker_dice::PokerDiceError;
-use crate::domain::ten_thousand::TenThousandError;
-use crate::domain::tripoley::TripoleyError;
+use crate::cards::{Card, CardError};
+use crate::common::money::{Money, MoneyError};
+use crate::common::text::TextError;
+use crate::double_hand_poker::action_dice::DiceError;
+use crate::double_hand_poker::hand_record::HandError;
+use crate::double_hand_poker::settle::SettleError;
+use crate::double_hand_poker::tools::{Field, ToolError};
+use crate::poker_dice::PokerDiceError;
+use crate::ten_thousand::TenThousandError;
+use crate::tripoley::TripoleyError;
 
 fn s(text: &str) -> String {
     text.to_string()

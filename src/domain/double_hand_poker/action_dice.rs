@@ -1,7 +1,7 @@
 //! Three dice → the ACTION seat. The PD's position counts as 1, 8 and 15,
 //! counting clockwise (increasing seat numbers, wrapping).
 
-use crate::domain::common::field_error::{AsFieldError, FieldError};
+use crate::common::field_error::{AsFieldError, FieldError};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DiceError {

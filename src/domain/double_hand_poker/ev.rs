@@ -15,9 +15,9 @@ use super::house_way::{HouseWay, NotLoaded};
 use super::options::{FoulRule, OptionOverrides, Profile, RuleOptions};
 use super::setting::{Setting, all_settings};
 use super::tools::{CardsText, HandRules, ToolError};
-use crate::domain::cards::eval::HandRank;
-use crate::domain::cards::seven::for_each_seven;
-use crate::domain::cards::{Card, parse_exact};
+use crate::cards::eval::HandRank;
+use crate::cards::seven::for_each_seven;
+use crate::cards::{Card, parse_exact};
 
 /// Whose seven cards are valued.
 #[derive(
@@ -130,7 +130,7 @@ impl EvJob {
 
     /// The job with the other side's hands dealt from `rest` alone (tests
     /// count a small deck by hand with it).
-    pub(crate) fn over(
+    pub fn over(
         cards: [Card; 7],
         rest: Vec<Card>,
         side: Side,
@@ -186,6 +186,20 @@ impl EvJob {
     /// The parts [`EvJob::count_part`] takes: one per possible first card.
     pub fn parts(&self) -> std::ops::Range<usize> {
         0..self.rest.len().saturating_sub(6)
+    }
+
+    /// The parts `parts` counted on rayon's threads and added up: with
+    /// [`EvJob::parts`], every hand the other side can hold.
+    pub fn count(&self, parts: std::ops::Range<usize>) -> EvCounts {
+        use rayon::prelude::*;
+        let way = self
+            .opts
+            .house_way()
+            .expect("EvJob::new found it; a loaded house way is never dropped");
+        parts
+            .into_par_iter()
+            .map(|first| self.count_part(way, first))
+            .reduce(EvCounts::default, EvCounts::plus)
     }
 
     /// Every hand of the other side: C(n, 7) of the `n` cards left.

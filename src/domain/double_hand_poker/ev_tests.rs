@@ -1,16 +1,14 @@
 //! `ev` counted over small decks and held equal to the engine's own
 //! decision (`setting::decide`) for every hand of the other side.
 
-use crate::domain::cards::{Card, parse_cards};
-use crate::domain::double_hand_poker::ev::{EvJob, EvRequest, Side};
-use crate::domain::double_hand_poker::house_way::census::for_each_seven_of;
-use crate::domain::double_hand_poker::house_way::{self, HouseWay};
-use crate::domain::double_hand_poker::options::{
-    FoulRule, HouseWayName, OptionOverrides, RuleOptions,
-};
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::setting::decide;
-use crate::domain::double_hand_poker::tools::CardsText;
+use crate::cards::{Card, parse_cards};
+use crate::double_hand_poker::ev::{EvJob, EvRequest, Side};
+use crate::double_hand_poker::house_way::census::for_each_seven_of;
+use crate::double_hand_poker::house_way::{self, HouseWay};
+use crate::double_hand_poker::options::{FoulRule, HouseWayName, OptionOverrides, RuleOptions};
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::setting::decide;
+use crate::double_hand_poker::tools::CardsText;
 
 fn cards(text: &str) -> Vec<Card> {
     parse_cards(text).expect("test cards parse")
@@ -29,7 +27,7 @@ fn by_the_engine(
     opts: &RuleOptions,
     way: &dyn HouseWay,
 ) -> Vec<(u64, u64, u64)> {
-    let settings = crate::domain::double_hand_poker::setting::all_settings(hero, opts);
+    let settings = crate::double_hand_poker::setting::all_settings(hero, opts);
     let mut counts = vec![(0, 0, 0); settings.len()];
     for first in 0..rest.len().saturating_sub(6) {
         for_each_seven_of(rest, first, &mut |other| {
@@ -54,10 +52,10 @@ fn by_the_engine(
     counts
 }
 
-fn counted(job: &EvJob, way: &dyn HouseWay) -> crate::domain::double_hand_poker::ev::EvCounts {
+fn counted(job: &EvJob, way: &dyn HouseWay) -> crate::double_hand_poker::ev::EvCounts {
     job.parts().map(|first| job.count_part(way, first)).fold(
-        crate::domain::double_hand_poker::ev::EvCounts::default(),
-        crate::domain::double_hand_poker::ev::EvCounts::plus,
+        crate::double_hand_poker::ev::EvCounts::default(),
+        crate::double_hand_poker::ev::EvCounts::plus,
     )
 }
 
@@ -149,7 +147,7 @@ fn the_full_deck_leaves_46_cards_and_c_46_7_hands() {
     assert_eq!(job.parts().len(), 40);
     let no_joker = EvRequest {
         options: Some(OptionOverrides {
-            joker: Some(crate::domain::double_hand_poker::options::JokerRule::None),
+            joker: Some(crate::double_hand_poker::options::JokerRule::None),
             ..OptionOverrides::default()
         }),
         ..request

@@ -13,9 +13,9 @@ use super::outcome::Outcome;
 use super::setting::{self, SetHand};
 use super::settle::Scenario;
 use super::tools::{self, CardsRequest, ToolError};
-use crate::domain::cards::eval::{Category, HandRank};
-use crate::domain::cards::{Card, Rank, Suit};
-use crate::domain::common::text::thousands;
+use crate::cards::eval::{Category, HandRank};
+use crate::cards::{Card, Rank, Suit};
+use crate::common::text::thousands;
 
 /// One card as shown: `K` `♥` `h`, red, "king of hearts".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -577,4 +577,4 @@ pub fn wheel_name(w: WheelRule) -> &'static str {
 
 #[cfg(test)]
 #[path = "hand_words_tests.rs"]
-pub(crate) mod tests;
+mod tests;

@@ -2,12 +2,12 @@
 //! house-way rule of each kind of hand, fouls and each seat's reason.
 
 use super::*;
-use crate::domain::cards::eval::{eval2, eval5};
-use crate::domain::cards::parse_cards;
-use crate::domain::cards::test_hands::seven;
-use crate::domain::double_hand_poker::house_way::ReferenceHouseWay;
-use crate::domain::double_hand_poker::settle::parse_scenario;
-use crate::domain::double_hand_poker::test_options::{lucky, wild};
+use crate::cards::eval::{eval2, eval5};
+use crate::cards::parse_cards;
+use crate::cards::test_hands::seven;
+use crate::double_hand_poker::house_way::ReferenceHouseWay;
+use crate::double_hand_poker::settle::parse_scenario;
+use crate::double_hand_poker::test_options::{lucky, wild};
 
 fn name_of(text: &str, opts: &RuleOptions) -> String {
     let cards = parse_cards(text).expect(text);
@@ -305,23 +305,19 @@ fn the_preview_sets_seven_cards_in_words_and_refuses_bad_cards() {
 
 /// Some of the other side's hands counted (the parts from the 31st card
 /// on: a few thousand), as the value page shows them.
-pub(crate) fn partly_counted(
+fn partly_counted(
     cards: &str,
 ) -> (
-    crate::domain::double_hand_poker::ev::EvJob,
-    crate::domain::double_hand_poker::ev::EvResponse,
+    crate::double_hand_poker::ev::EvJob,
+    crate::double_hand_poker::ev::EvResponse,
 ) {
-    use crate::domain::double_hand_poker::ev::{EvCounts, EvRequest};
+    use crate::double_hand_poker::ev::EvRequest;
     let req = EvRequest {
         cards: tools::CardsText(cards.into()),
         ..EvRequest::default()
     };
     let job = req.job().unwrap();
-    let way = job.opts.house_way().unwrap();
-    let counts = (30..job.parts().end)
-        .map(|first| job.count_part(way, first))
-        .fold(EvCounts::default(), EvCounts::plus);
-    let response = job.response(&counts);
+    let response = job.response(&job.count(30..job.parts().end));
     (job, response)
 }
 

@@ -8,8 +8,8 @@
 
 use super::options::{HouseWayName, RuleOptions};
 use super::setting::{LOW_POSITIONS, SetHand, back_positions};
-use crate::domain::cards::Card;
-use crate::domain::cards::eval::{Category, EvalRules, HandRank, eval2_with, eval5_with};
+use crate::cards::Card;
+use crate::cards::eval::{Category, EvalRules, HandRank, eval2_with, eval5_with};
 
 /// A way to set seven cards.
 pub trait HouseWay {

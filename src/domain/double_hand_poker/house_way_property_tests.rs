@@ -5,10 +5,10 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::domain::cards::parse_cards;
-use crate::domain::cards::test_hands::seven;
-use crate::domain::double_hand_poker::options::{JokerRule, Profile, WheelRule};
-use crate::domain::double_hand_poker::test_options::{lucky, wild};
+use crate::cards::parse_cards;
+use crate::cards::test_hands::seven;
+use crate::double_hand_poker::options::{JokerRule, Profile, WheelRule};
+use crate::double_hand_poker::test_options::{lucky, wild};
 
 /// Every one of the 5,040 orders of a hand gives one setting and one rule.
 #[test]

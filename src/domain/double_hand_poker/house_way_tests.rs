@@ -3,9 +3,9 @@
 //! (the properties are in `house_way_property_tests.rs`).
 
 use super::*;
-use crate::domain::cards::test_hands::seven;
-use crate::domain::double_hand_poker::options::{Profile, WheelRule};
-use crate::domain::double_hand_poker::test_options::{lucky, wild};
+use crate::cards::test_hands::seven;
+use crate::double_hand_poker::options::{Profile, WheelRule};
+use crate::double_hand_poker::test_options::{lucky, wild};
 
 /// (seven cards, expected high, expected low, words of the rule)
 const CASES: &[(&str, &str, &str, &str)] = &[

@@ -22,4 +22,4 @@ pub mod wager_lines;
 pub mod wagers_again;
 
 #[cfg(test)]
-pub(crate) mod test_options;
+pub mod test_options;

@@ -5,9 +5,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::cards::rules::CardRules;
-pub use crate::domain::cards::rules::{JokerRule, WheelRule};
-use crate::domain::common::money::Unit;
+use crate::cards::rules::CardRules;
+pub use crate::cards::rules::{JokerRule, WheelRule};
+use crate::common::money::Unit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]

@@ -4,7 +4,7 @@
 //! must have wagered at least `pd_min_wagers` times in the current round of
 //! rotation. Pure: the web shell gathers the table's recent hands.
 
-use crate::domain::double_hand_poker::hand_record::{Declined, PdOption};
+use crate::double_hand_poker::hand_record::{Declined, PdOption};
 
 /// One earlier hand at the table, for the rotation proposal.
 #[derive(Debug, Clone, PartialEq, Eq)]

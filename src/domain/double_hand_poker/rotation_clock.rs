@@ -16,7 +16,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::domain::double_hand_poker::options::RuleOptions;
+use crate::double_hand_poker::options::RuleOptions;
 
 /// The rule's numbers, from the table's options; None: no clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,8 +9,8 @@ use serde::Serialize;
 use super::house_way::HouseWay;
 use super::options::{FoulRule, RuleOptions};
 use super::outcome::Outcome;
-use crate::domain::cards::eval::{EvalRules, HandRank, eval2_with, eval5_with};
-use crate::domain::cards::{Card, CardError, check_deal, format_cards, parse_cards};
+use crate::cards::eval::{EvalRules, HandRank, eval2_with, eval5_with};
+use crate::cards::{Card, CardError, check_deal, format_cards, parse_cards};
 
 /// A set hand: `high` (back, 5 cards) and `low` (front, 2 cards). Each part
 /// is kept sorted from the highest card down (the joker first).
@@ -134,7 +134,7 @@ impl SetHand {
     }
 }
 
-pub(crate) fn fouled_with(hand: &SetHand, rules: EvalRules) -> bool {
+pub fn fouled_with(hand: &SetHand, rules: EvalRules) -> bool {
     eval5_with(&hand.high, rules) <= eval2_with(&hand.low, rules)
 }
 

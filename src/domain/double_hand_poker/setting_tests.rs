@@ -1,10 +1,10 @@
 //! Tests of `hand`: parsing a set hand, fouls, the 21 settings, deciding.
 
 use super::*;
-use crate::domain::cards::test_hands::seven;
-use crate::domain::double_hand_poker::house_way::ReferenceHouseWay;
-use crate::domain::double_hand_poker::options::JokerRule;
-use crate::domain::double_hand_poker::test_options::{lucky, wild};
+use crate::cards::test_hands::seven;
+use crate::double_hand_poker::house_way::ReferenceHouseWay;
+use crate::double_hand_poker::options::JokerRule;
+use crate::double_hand_poker::test_options::{lucky, wild};
 
 fn reset() -> RuleOptions {
     RuleOptions {
@@ -220,10 +220,7 @@ fn low_positions_cover_every_pair_once() {
 fn set_hands_are_sorted_highest_first() {
     // Zero-one principle: the network sorts every 0/1 input, so it sorts all.
     let (lo, hi) = (
-        Card::new(
-            crate::domain::cards::Rank::Two,
-            crate::domain::cards::Suit::Spades,
-        ),
+        Card::new(crate::cards::Rank::Two, crate::cards::Suit::Spades),
         Card::JOKER,
     );
     for bits in 0u32..32 {

@@ -5,11 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::common::field_error::AsFieldError;
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::options::{OptionOverrides, Profile, RuleOptions};
-pub use crate::domain::double_hand_poker::rotation::{PastHand, PdProposal, propose_pd};
-use crate::domain::double_hand_poker::settle::{
+use crate::common::field_error::AsFieldError;
+use crate::common::money::Money;
+use crate::double_hand_poker::options::{OptionOverrides, Profile, RuleOptions};
+pub use crate::double_hand_poker::rotation::{PastHand, PdProposal, propose_pd};
+use crate::double_hand_poker::settle::{
     ActionInput, BracketInput, CollectionInput, PdInput, Scenario, ScenarioInput, SettleError,
     WagerInput,
 };
@@ -179,9 +179,9 @@ impl TableConfig {
                 backline: false,
                 payout: None,
             }],
-            outcomes: Some(crate::domain::double_hand_poker::settle::SeatMap(vec![(
+            outcomes: Some(crate::double_hand_poker::settle::SeatMap(vec![(
                 "2".into(),
-                crate::domain::double_hand_poker::outcome::Outcome::Push,
+                crate::double_hand_poker::outcome::Outcome::Push,
             )])),
             hands: None,
             collection: self.collection(),

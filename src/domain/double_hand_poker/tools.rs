@@ -6,14 +6,14 @@
 //! print the response, so the CLI's `--json` is byte for byte the API's body.
 //! The contract is documented in `docs/hands.md`.
 
-use crate::domain::common::field_error::{AsFieldError, FieldError};
+use crate::common::field_error::{AsFieldError, FieldError};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::action_dice::{self, DiceError};
 use super::options::{JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule};
 use super::setting::{SetHand, all_settings};
-use crate::domain::cards::eval::{Category, HandRank, eval_any};
-use crate::domain::cards::{Card, CardError, CardsGiven, parse_cards, parse_exact};
+use crate::cards::eval::{Category, HandRank, eval_any};
+use crate::cards::{Card, CardError, CardsGiven, parse_cards, parse_exact};
 
 /// Seats at a table when the request does not say.
 pub const DEFAULT_SEATS: i64 = 7;
@@ -26,7 +26,7 @@ pub struct CardsText(pub String);
 /// Card text's schema in the API contract: what the deserializer below takes.
 impl utoipa::PartialSchema for CardsText {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::domain::common::schema::text_or_list(
+        crate::common::schema::text_or_list(
             "Cards: one string (\"As Ks Qs Js Ts\", spaces and/or commas) or an array of \
              cards; a card is its rank (2-9, T or 10, J, Q, K, A) and suit (s h d c or ♠ ♥ ♦ ♣), \
              or the joker (JK, joker).",

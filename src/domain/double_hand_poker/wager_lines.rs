@@ -7,8 +7,8 @@
 //! then a `WagerPlaced` like any other, and the hand's rules (seats,
 //! limits, the bank, one primary wager per seat) check it on every path.
 
-use crate::domain::common::field_error::FieldError;
-use crate::domain::common::money::Money;
+use crate::common::field_error::FieldError;
+use crate::common::money::Money;
 
 /// At most this many wagers in one entry (more than a full table's
 /// primary and backline wagers; a limit on what one form may ask).

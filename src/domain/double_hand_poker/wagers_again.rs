@@ -6,8 +6,8 @@
 //! offered is still a wager like any other when sent: the hand's rules
 //! (seats, limits, the bank) check it on every path.
 
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::settle::WagerInput;
+use crate::common::money::Money;
+use crate::double_hand_poker::settle::WagerInput;
 
 /// One wager of the previous hand, offered for this one.
 #[derive(Debug, Clone, PartialEq, Eq)]

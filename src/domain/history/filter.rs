@@ -10,9 +10,9 @@
 use unicode_normalization::UnicodeNormalization;
 
 use super::date::{LocalDate, LocalDateTime};
-use crate::domain::common::field_error::FieldError;
-use crate::domain::common::money::Money;
-use crate::domain::common::text::NAME_CHARS_MAX;
+use crate::common::field_error::FieldError;
+use crate::common::money::Money;
+use crate::common::text::NAME_CHARS_MAX;
 
 /// Hands on one page of results unless `limit` says otherwise.
 pub const PAGE_SIZE_DEFAULT: usize = 50;

@@ -2,7 +2,7 @@
 //! refused naming its field and value.
 
 use super::*;
-use crate::domain::common::money::Money;
+use crate::common::money::Money;
 
 /// Query pairs as a test writes them.
 type Given<'a> = &'a [(&'a str, &'a str)];

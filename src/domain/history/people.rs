@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::filter::name_key;
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::hand_record::{HandState, Phase};
-use crate::domain::double_hand_poker::settle::PD_KEY;
+use crate::common::money::Money;
+use crate::double_hand_poker::hand_record::{HandState, Phase};
+use crate::double_hand_poker::settle::PD_KEY;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Role {

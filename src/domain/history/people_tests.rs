@@ -1,8 +1,8 @@
 //! Who was in a hand and with what money, from its fold.
 
 use super::*;
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState};
+use crate::common::money::Money;
+use crate::double_hand_poker::hand_record::{HandEvent, HandState};
 
 fn events(list: &[serde_json::Value]) -> Vec<HandEvent> {
     list.iter()

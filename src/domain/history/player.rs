@@ -2,8 +2,8 @@
 //! appears as PD or bettor, matched exactly but for case.
 
 use super::filter::{Cursor, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, name_key};
-use crate::domain::common::field_error::FieldError;
-use crate::domain::common::text::NAME_CHARS_MAX;
+use crate::common::field_error::FieldError;
+use crate::common::text::NAME_CHARS_MAX;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerQuery {

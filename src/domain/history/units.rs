@@ -6,7 +6,7 @@
 
 use rust_decimal::Decimal;
 
-use crate::domain::common::money::Money;
+use crate::common::money::Money;
 
 /// Ten-thousandths in one unit of money.
 const PER_UNIT: i64 = 10_000;

@@ -8,11 +8,11 @@ use super::format::{
     Action, Collection, Correction, ExportRecord, ExportedHand, FORMAT, Note, Pd, RemovedWager,
     SeatResult, SettlementText, Status, Total, Void, Wager, WagerResult,
 };
-use crate::domain::double_hand_poker::action_dice;
-use crate::domain::double_hand_poker::hand_record::{
+use crate::double_hand_poker::action_dice;
+use crate::double_hand_poker::hand_record::{
     Check, GAME_DOUBLE_HAND_POKER, HandError, HandEvent, HandState, Phase,
 };
-use crate::domain::double_hand_poker::settle::{self, DEFAULT_SEATS, ScenarioInput, Settlement};
+use crate::double_hand_poker::settle::{self, DEFAULT_SEATS, ScenarioInput, Settlement};
 
 /// The hand to export: its key, its table's hand number (when known) and
 /// its audit records in seq order.

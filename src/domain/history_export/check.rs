@@ -7,7 +7,7 @@
 
 use super::build::{BuildError, build_summary};
 use super::format::{ExportedHand, FORMAT};
-use crate::domain::common::audit::AuditKey;
+use crate::common::audit::AuditKey;
 
 /// A line that is not a line of an export: the file is refused (exit 2).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

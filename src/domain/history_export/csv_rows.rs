@@ -3,8 +3,8 @@
 //! [`csv_cell::cell`], so no name opens as a formula.
 
 use super::format::{ExportedHand, Status};
-use crate::domain::common::csv_cell;
-use crate::domain::common::money::Money;
+use crate::common::csv_cell;
+use crate::common::money::Money;
 
 pub const CSV_HEADER: [&str; 19] = [
     "hand_number",

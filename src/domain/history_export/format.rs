@@ -9,14 +9,12 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::domain::common::audit::RecordFields;
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::hand_record::{
-    Declined, PdOption, PostedRules, RecordedSettlement,
-};
-use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::settle::{BracketInput, HandInput};
+use crate::common::audit::RecordFields;
+use crate::common::money::Money;
+use crate::double_hand_poker::hand_record::{Declined, PdOption, PostedRules, RecordedSettlement};
+use crate::double_hand_poker::options::{OptionOverrides, Profile};
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::settle::{BracketInput, HandInput};
 
 /// The `format` of every line; a reader refuses any other.
 pub const FORMAT: &str = "pitbook-hand-history/1";
@@ -73,7 +71,7 @@ pub struct ExportedHand {
 }
 
 /// Where the hand stands: the search's status, one enum for both.
-pub use crate::domain::history::filter::Status;
+pub use crate::history::filter::Status;
 
 /// `hand_opened`'s rules: null where the hand recorded none (hands recorded
 /// before they were, which replay with the defaults).

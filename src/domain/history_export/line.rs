@@ -171,7 +171,7 @@ mod tests {
             controls in "[\\x00-\\x1f\"\\\\\\x7f é€😀]{0,40}",
             seq in any::<i64>(),
         ) {
-            let mut hand = crate::domain::history_export::tests::exported_seed_hand();
+            let mut hand = crate::history_export::tests::exported_seed_hand();
             hand.records = texts
                 .iter()
                 .enumerate()

@@ -1,8 +1,8 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::domain::common::audit::{AuditKey, GENESIS_HASH};
-use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState};
+use crate::common::audit::{AuditKey, GENESIS_HASH};
+use crate::double_hand_poker::hand_record::{HandEvent, HandState};
 
 const HAND: &str = "0193a6f0-0000-7000-8000-000000000001";
 

@@ -2,7 +2,7 @@
 //! `--json`) and the HTTP API (`/api/v1/poker-dice/…`): requests, responses,
 //! and the functions between them. See docs/dice-games.md.
 
-use crate::domain::common::field_error::{AsFieldError, FieldError};
+use crate::common::field_error::{AsFieldError, FieldError};
 use std::fmt;
 
 use serde::de::{SeqAccess, Visitor};
@@ -53,7 +53,7 @@ impl FacesText {
 /// Faces' schema in the API contract: what the deserializer below takes.
 impl utoipa::PartialSchema for FacesText {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::domain::common::schema::text_or_list(
+        crate::common::schema::text_or_list(
             "Five dice faces: one string (\"A A K K Q\", \"aakkq\") or an array of faces.",
             serde_json::json!("A A A K K"),
         )

@@ -5,7 +5,7 @@
 //! scorekeeper never accepts what `pitbook poker-dice round` would refuse.
 
 use super::round::NAME_MAX;
-use crate::domain::common::text::{FreeText, escaped};
+use crate::common::text::{FreeText, escaped};
 use serde::{Deserialize, Serialize};
 
 use super::api::{FacesText, PokerDiceError};

@@ -3,7 +3,7 @@
 //! the rest. With `first_sets_throws`, no later player may use more throws
 //! than the first. The best final hand wins, or the best hands tie.
 
-use crate::domain::common::text::{FreeText, escaped};
+use crate::common::text::{FreeText, escaped};
 use serde::{Deserialize, Serialize};
 
 use super::api::{Decision, FacesText, HANDS_MAX, HandView, Outcome, PokerDiceError, decide};

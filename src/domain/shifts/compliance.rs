@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use super::report::{HandStatus, ReportHand};
 use super::tppp::{RotationOverride, Tppp, name_key};
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::rotation_clock::{
+use crate::common::money::Money;
+use crate::double_hand_poker::rotation_clock::{
     Clock, ClockFacts, ClockState, RecentHand, RotationRule,
 };
 
@@ -145,7 +145,7 @@ pub fn tppp_activity(hands: &[&ReportHand], tppps: &[Tppp]) -> Vec<TpppActivity>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::shifts::Stamp;
+    use crate::shifts::Stamp;
 
     fn hand(number: i64, minute: u32, pd: &str) -> ReportHand {
         ReportHand {

@@ -18,9 +18,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::common::field_error::FieldError;
-use crate::domain::common::money::Money;
-use crate::domain::history::{LocalDate, LocalDateTime};
+use crate::common::field_error::FieldError;
+use crate::common::money::Money;
+use crate::history::{LocalDate, LocalDateTime};
 
 /// The event types of the shift log, as the audit log names them.
 pub const SHIFT_EVENTS: [&str; 9] = [

@@ -17,9 +17,9 @@ use sha2::{Digest, Sha256};
 use super::compliance::{Compliance, TpppActivity, compliance, tppp_activity};
 use super::tppp::{RotationOverride, Tppp};
 use super::{DealerChange, Shift};
-use crate::domain::common::csv_cell;
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::rotation_clock::RotationRule;
+use crate::common::csv_cell;
+use crate::common::money::Money;
+use crate::double_hand_poker::rotation_clock::RotationRule;
 
 /// A hand's state as the report counts it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::{ShiftRefusal, Stamp, invalid};
-use crate::domain::common::text::{FreeText, NAME_CHARS_MAX, REASON_CHARS_MAX};
+use crate::common::text::{FreeText, NAME_CHARS_MAX, REASON_CHARS_MAX};
 
 /// Longest badge number (letters, digits and '-').
 pub const BADGE_CHARS_MAX: usize = 32;

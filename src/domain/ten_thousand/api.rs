@@ -2,7 +2,7 @@
 //! `--json`) and the HTTP API (`/api/v1/ten-thousand/…`): options, requests,
 //! responses. See docs/dice-games.md.
 
-use crate::domain::common::field_error::{AsFieldError, FieldError};
+use crate::common::field_error::{AsFieldError, FieldError};
 use serde::{Deserialize, Serialize};
 
 use super::{Keep, counts, keeps};

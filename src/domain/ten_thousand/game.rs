@@ -9,7 +9,7 @@
 //! the keep (in the throw, every die scoring), hot dice, the thresholds,
 //! the turn order and the catch-up ending. The first error stops the game.
 
-use crate::domain::common::text::{FreeText, escaped};
+use crate::common::text::{FreeText, escaped};
 use serde::{Deserialize, Serialize};
 
 use super::api::{GameOptions, Rules, TenThousandError, check_dice};
@@ -170,7 +170,7 @@ fn show(dice: &[u8]) -> String {
     dice.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
 }
 
-pub use crate::domain::common::text::thousands;
+pub use crate::common::text::thousands;
 
 fn check_players(players: &[String]) -> Result<Vec<String>, TenThousandError> {
     let n = players.len();

@@ -5,7 +5,7 @@
 //! a whole recorded game (`game`), so the scorekeeper can never accept what
 //! `pitbook ten-thousand game` would refuse.
 
-use crate::domain::common::text::FreeText;
+use crate::common::text::FreeText;
 use serde::{Deserialize, Serialize};
 
 use super::api::{GameOptions, TenThousandError, check_dice};

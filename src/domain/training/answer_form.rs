@@ -175,7 +175,7 @@ pub fn read(fields: &[FormField], pairs: &[(String, String)]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::training::{AnswerInput, Drill, Kind, Level, grade};
+    use crate::training::{AnswerInput, Drill, Kind, Level, grade};
 
     /// The correct answer typed into the form as a trainee would (the
     /// fields' values as text) is graded right, for every kind and level.

@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::domain::common::field_error::FieldError;
-use crate::domain::common::money::Money;
+use crate::common::field_error::FieldError;
+use crate::common::money::Money;
 
 /// An answer to grade. Build it from JSON text ([`AnswerInput::parse`]) or
 /// a JSON value ([`AnswerInput::from_value`]).
@@ -41,7 +41,7 @@ impl AnswerInput {
     }
 
     /// The answer's object, refusing any field not in `fields`.
-    pub(crate) fn object(&self, fields: &[&str]) -> Result<Fields<'_>, FieldError> {
+    pub fn object(&self, fields: &[&str]) -> Result<Fields<'_>, FieldError> {
         let Value::Object(map) = &self.0 else {
             return Err(FieldError::new(
                 "answer",
@@ -67,10 +67,10 @@ impl AnswerInput {
 }
 
 /// The fields of an answer object.
-pub(crate) struct Fields<'a>(&'a Map<String, Value>);
+pub struct Fields<'a>(&'a Map<String, Value>);
 
 impl<'a> Fields<'a> {
-    pub(crate) fn get(&self, name: &str) -> Result<&'a Value, FieldError> {
+    pub fn get(&self, name: &str) -> Result<&'a Value, FieldError> {
         self.0
             .get(name)
             .ok_or_else(|| FieldError::new(name, "is missing from the answer"))
@@ -85,7 +85,7 @@ fn shown(v: &Value) -> String {
 }
 
 /// Money as a decimal string (a JSON number is refused, as everywhere).
-pub(crate) fn money(v: &Value, field: &str) -> Result<Money, FieldError> {
+pub fn money(v: &Value, field: &str) -> Result<Money, FieldError> {
     let Value::String(s) = v else {
         return Err(FieldError::new(
             field,
@@ -105,13 +105,7 @@ pub(crate) fn money(v: &Value, field: &str) -> Result<Money, FieldError> {
 }
 
 /// An integer in `lo..=hi`; `what` names the range ("a seat at this table").
-pub(crate) fn integer(
-    v: &Value,
-    field: &str,
-    lo: i64,
-    hi: i64,
-    what: &str,
-) -> Result<i64, FieldError> {
+pub fn integer(v: &Value, field: &str, lo: i64, hi: i64, what: &str) -> Result<i64, FieldError> {
     match v.as_i64() {
         Some(n) if (lo..=hi).contains(&n) => Ok(n),
         _ => Err(
@@ -121,14 +115,14 @@ pub(crate) fn integer(
 }
 
 /// A string.
-pub(crate) fn text<'a>(v: &'a Value, field: &str) -> Result<&'a str, FieldError> {
+pub fn text<'a>(v: &'a Value, field: &str) -> Result<&'a str, FieldError> {
     v.as_str()
         .ok_or_else(|| FieldError::new(field, format!("{v} is not a string")).with_value(shown(v)))
 }
 
 /// An object keyed by `names`, each present exactly once, values read by
 /// `read`; in the order of `names`.
-pub(crate) fn keyed<T>(
+pub fn keyed<T>(
     v: &Value,
     field: &str,
     names: &[&str],

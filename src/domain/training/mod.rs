@@ -35,7 +35,7 @@ use serde::Serialize;
 pub use answer_input::{ANSWER_BYTES_MAX, AnswerInput};
 pub use kinds::{Answer, Kind, Question};
 
-use crate::domain::common::field_error::FieldError;
+use crate::common::field_error::FieldError;
 
 /// How hard a drill is: 1 (easy: even money, the bank never runs out) to
 /// 3 (hard: backline, 3:2 ratios with breakage, the bank running out inside

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{Kind, Level};
-use crate::domain::common::field_error::FieldError;
-use crate::domain::staff::Role;
+use crate::common::field_error::FieldError;
+use crate::staff::Role;
 
 /// One recorded attempt, as progress reads it. `day` is the attempt's date
 /// on the cardroom's clock as a day number (the shell converts).

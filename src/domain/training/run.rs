@@ -12,7 +12,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::{AnswerInput, Drill, Graded, Kind, Level, grade};
-use crate::domain::common::field_error::FieldError;
+use crate::common::field_error::FieldError;
 
 /// A speed drill's length: as many drills as the trainee can in this time.
 pub const SPEED_MILLIS: i64 = 120_000;

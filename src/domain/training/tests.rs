@@ -88,7 +88,7 @@ fn action_seat_examples_from_the_rules() {
         let Answer::ActionSeat(a) = &d.answer else {
             unreachable!()
         };
-        let seat = crate::domain::double_hand_poker::action_dice::action_seat(
+        let seat = crate::double_hand_poker::action_dice::action_seat(
             q.dice.map(i64::from),
             i64::from(q.pd_seat),
             i64::from(q.seats),
@@ -101,7 +101,7 @@ fn action_seat_examples_from_the_rules() {
 /// same JSON `pitbook settle` reads.
 #[test]
 fn settle_drills_check_with_the_settle_contract() {
-    use crate::domain::double_hand_poker::settle::settle_json;
+    use crate::double_hand_poker::settle::settle_json;
     for seed in 0..100 {
         for level in 1..=3 {
             let d = drill("settle-all", level, seed);
@@ -147,7 +147,7 @@ fn settle_drills_check_with_the_settle_contract() {
 /// A Tripoley drill's round is the `pitbook tripoley round` contract.
 #[test]
 fn tripoley_drills_check_with_the_round_contract() {
-    use crate::domain::tripoley::{RoundInput, play_round};
+    use crate::tripoley::{RoundInput, play_round};
     for seed in 0..100 {
         for level in 1..=3 {
             let d = drill("tripoley", level, seed);
@@ -173,7 +173,7 @@ fn level_one_banks_never_run_out() {
                 .all(|w| w["backline"].is_null() && w["payout"].is_null())
         );
         let out: Value = serde_json::from_str(
-            &crate::domain::double_hand_poker::settle::settle_json(&sc.to_string()).unwrap(),
+            &crate::double_hand_poker::settle::settle_json(&sc.to_string()).unwrap(),
         )
         .unwrap();
         assert!(
@@ -193,10 +193,8 @@ fn level_three_banks_run_out_inside_a_seat() {
         let d = drill("settle-all", 3, seed);
         let v = serde_json::to_value(&d).unwrap();
         let out: Value = serde_json::from_str(
-            &crate::domain::double_hand_poker::settle::settle_json(
-                &v["question"]["scenario"].to_string(),
-            )
-            .unwrap(),
+            &crate::double_hand_poker::settle::settle_json(&v["question"]["scenario"].to_string())
+                .unwrap(),
         )
         .unwrap();
         let steps = out["steps"].as_array().unwrap();
@@ -264,8 +262,8 @@ fn changed(kind: Kind, q: &Value, a: &Value) -> Value {
     let mut a = a.clone();
     let bump_money = |m: &Value| -> Value {
         let s = m.as_str().unwrap();
-        let x = crate::domain::common::money::Money::parse(s).unwrap();
-        json!((x + crate::domain::common::money::Money::from_units(1)).to_string())
+        let x = crate::common::money::Money::parse(s).unwrap();
+        json!((x + crate::common::money::Money::from_units(1)).to_string())
     };
     match kind {
         Kind::ActionSeat => {
@@ -291,9 +289,9 @@ fn changed(kind: Kind, q: &Value, a: &Value) -> Value {
         }
         Kind::HouseWay => {
             // Another of the 21 settings that plays differently.
-            use crate::domain::cards::{Card, format_cards, parse_cards};
-            use crate::domain::double_hand_poker::options::RuleOptions;
-            use crate::domain::double_hand_poker::setting::{SetHand, all_settings};
+            use crate::cards::{Card, format_cards, parse_cards};
+            use crate::double_hand_poker::options::RuleOptions;
+            use crate::double_hand_poker::setting::{SetHand, all_settings};
             let opts = RuleOptions::default();
             let cards: [Card; 7] = parse_cards(q["cards"].as_str().unwrap())
                 .unwrap()

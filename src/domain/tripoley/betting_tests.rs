@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::betting::{BetAction, Betting, Offer};
 use super::test_deals::{Choices, deal_in_turn};
 use super::*;
-use crate::domain::cards::Card;
+use crate::cards::Card;
 
 fn players(stacks: &[(&str, u64)]) -> Vec<(String, u64)> {
     stacks.iter().map(|&(n, c)| (n.to_string(), c)).collect()

@@ -106,7 +106,7 @@ impl Board {
 /// key always present.
 impl utoipa::PartialSchema for Board {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use crate::domain::common::schema::{object, plain};
+        use crate::common::schema::{object, plain};
         let chips = || plain(utoipa::openapi::schema::Type::Integer);
         object(
             "Chips on each section of the board, in the board's order.",

@@ -1,7 +1,7 @@
 //! The deal: each player's hand and the spare (dead) hand, checked to be
 //! exactly the 52 cards, dealt one at a time (sizes differ by at most one).
 
-use crate::domain::cards::{Card, format_cards};
+use crate::cards::{Card, format_cards};
 
 use super::error::TripoleyError;
 use super::input::{CardsText, NameMap};

@@ -3,7 +3,7 @@
 //! invariant (chips created or destroyed) stops the operation as an internal
 //! error (CLI exit 1, HTTP 500) — never just a log line.
 
-use crate::domain::common::field_error::{AsFieldError, FieldError};
+use crate::common::field_error::{AsFieldError, FieldError};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TripoleyError {
@@ -50,7 +50,7 @@ impl AsFieldError for TripoleyError {
 }
 
 /// `1 chip`, `3 chips`.
-pub(crate) fn chips(n: u64) -> String {
+pub fn chips(n: u64) -> String {
     if n == 1 {
         "1 chip".to_string()
     } else {
@@ -59,7 +59,7 @@ pub(crate) fn chips(n: u64) -> String {
 }
 
 /// `nothing stays`, `1 chip stays`, `3 chips stay`.
-pub(crate) fn stays(n: u64) -> String {
+pub fn stays(n: u64) -> String {
     match n {
         0 => "nothing stays".to_string(),
         1 => "1 chip stays".to_string(),

@@ -3,7 +3,7 @@
 //! Pot. Equal best hands split it; the odd chips go one each to the tied
 //! players nearest the dealer's left (clockwise from there, dealer last).
 
-use crate::domain::cards::Card;
+use crate::cards::Card;
 
 use super::board::{Ledger, Note, Place, Section};
 use super::deal::parse_hand;

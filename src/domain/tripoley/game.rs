@@ -23,7 +23,7 @@ use super::round::play_round;
 use super::round_steps::RoundStep;
 use super::table::{ANTE_MAX, CHIPS_MAX, Table, check_chip_value};
 use super::{parse, to_json};
-use crate::domain::common::money::Money;
+use crate::common::money::Money;
 
 /// The options a game starts with.
 #[derive(Debug, Clone, PartialEq, Eq)]

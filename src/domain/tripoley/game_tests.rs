@@ -3,8 +3,8 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::domain::cards::Card;
-use crate::domain::tripoley::test_deals::deal_in_turn;
+use crate::cards::Card;
+use crate::tripoley::test_deals::deal_in_turn;
 
 fn setup(players: &[&str], chips: i64, profile: Profile) -> GameSetup {
     GameSetup {

@@ -8,8 +8,8 @@ use std::fmt;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use crate::domain::cards::{Card, CardError, CardsGiven, parse_card};
-use crate::domain::common::money::Money;
+use crate::cards::{Card, CardError, CardsGiven, parse_card};
+use crate::common::money::Money;
 
 /// The rule profile: seed 000 (`cadaco`) or seed 001 (`classic`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema)]
@@ -209,7 +209,7 @@ impl<'de> Deserialize<'de> for CardsText {
 /// Cards' schema in the API contract: what the deserializer above takes.
 impl utoipa::PartialSchema for CardsText {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::domain::common::schema::text_or_list(
+        crate::common::schema::text_or_list(
             "Cards: one string (\"Ah Kh 10h\", spaces or commas) or an array of cards.",
             serde_json::json!("Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac"),
         )
@@ -228,11 +228,11 @@ fn names_to(
     description: &str,
     values: impl Into<utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>>,
 ) -> utoipa::openapi::schema::Schema {
-    crate::domain::common::schema::map_of(description, values)
+    crate::common::schema::map_of(description, values)
 }
 
 fn whole() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-    crate::domain::common::schema::plain(utoipa::openapi::schema::Type::Integer)
+    crate::common::schema::plain(utoipa::openapi::schema::Type::Integer)
 }
 
 fn chips_schema() -> utoipa::openapi::schema::Schema {

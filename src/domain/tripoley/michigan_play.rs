@@ -17,7 +17,7 @@
 //! suit. The `classic` leader is the winner of the main pot (or the last
 //! player in); of tied winners, the one nearest the dealer's left.
 
-use crate::domain::cards::{Card, Rank, Suit};
+use crate::cards::{Card, Rank, Suit};
 
 use super::error::TripoleyError;
 use super::input::Profile;

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::michigan_play::{MichiganPlay, Turn, leader};
 use super::test_deals::Choices;
 use super::*;
-use crate::domain::cards::{Card, parse_card, parse_cards};
+use crate::cards::{Card, parse_card, parse_cards};
 
 fn hands(list: &[(&str, &str)]) -> Vec<(String, Vec<Card>)> {
     list.iter()

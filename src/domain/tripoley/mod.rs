@@ -79,8 +79,7 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, TripoleyError> {
             ),
         ));
     }
-    crate::domain::common::json::parse_with_path(bytes)
-        .map_err(|e| TripoleyError::input(e.path, e.message))
+    crate::common::json::parse_with_path(bytes).map_err(|e| TripoleyError::input(e.path, e.message))
 }
 
 /// The result as JSON: one line (the API's body), or indented.

@@ -4,7 +4,7 @@
 //! chips (one share each, however many suits), the remainder staying. A card
 //! in the dead hand pays nobody: its section carries over.
 
-use crate::domain::cards::{Card, Rank, Suit};
+use crate::cards::{Card, Rank, Suit};
 
 use super::board::{Ledger, Note, Place, Section};
 use super::deal::Deal;

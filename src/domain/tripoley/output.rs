@@ -6,7 +6,7 @@ use serde::{Serialize, Serializer};
 
 use super::board::{Board, Ledger};
 use super::step::Step;
-use crate::domain::common::money::Money;
+use crate::common::money::Money;
 
 /// Values by player name, serialized as a JSON object in seating order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,20 +32,20 @@ fn by_name(
     description: &str,
     values: impl Into<utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>>,
 ) -> utoipa::openapi::schema::Schema {
-    crate::domain::common::schema::map_of(description, values)
+    crate::common::schema::map_of(description, values)
 }
 
 fn chips_after_schema() -> utoipa::openapi::schema::Schema {
     by_name(
         "Each player's chips after, in seating order.",
-        crate::domain::common::schema::plain(utoipa::openapi::schema::Type::Integer),
+        crate::common::schema::plain(utoipa::openapi::schema::Type::Integer),
     )
 }
 
 fn net_schema() -> utoipa::openapi::schema::Schema {
     by_name(
         "What each player won (positive) or lost (negative), in chips.",
-        crate::domain::common::schema::plain(utoipa::openapi::schema::Type::Integer),
+        crate::common::schema::plain(utoipa::openapi::schema::Type::Integer),
     )
 }
 

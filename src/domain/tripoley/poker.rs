@@ -6,7 +6,7 @@
 //! section; then the last player in takes it all, or the showdown pays the
 //! main pot and the side pots (`showdown.rs`).
 
-use crate::domain::cards::Card;
+use crate::cards::Card;
 
 use super::board::{Ledger, Note, Place, Section};
 use super::deal::{Deal, parse_hand};

@@ -286,7 +286,7 @@ fn betting_order_follows_the_profile() {
 
 #[test]
 fn best_five_finds_the_best_poker_hand() {
-    use crate::domain::cards::parse_cards;
+    use crate::cards::parse_cards;
     let cases = [
         ("2c 3c 4c 5c 6c Ad Ah", "Straight flush, six high"),
         ("As Ad Ah Ks Kd 2c 3c", "Full house, aces over kings"),

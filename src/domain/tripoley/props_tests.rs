@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::test_deals::{Choices, deal_in_turn};
 use super::*;
-use crate::domain::cards::Card;
+use crate::cards::Card;
 
 fn cards_text(cards: &[Card]) -> Value {
     json!(cards.iter().map(Card::to_string).collect::<Vec<_>>())

@@ -13,8 +13,8 @@ use super::poker::{Poker, betting_order, play_poker};
 use super::spare::play_spare;
 use super::step::{Step, StepKind};
 use super::table::{ANTE_MAX, Table, check_chip_value};
-use crate::domain::cards::Card;
-use crate::domain::common::money::Money;
+use crate::cards::Card;
+use crate::common::money::Money;
 
 /// Plays one round and returns every payout: [`begin_round`] then
 /// [`RoundBegun::finish`] with the input's `poker` and `michigan`.

@@ -21,7 +21,7 @@ use super::output::RoundOutput;
 use super::parse;
 use super::round::{BeforeBetting, before_betting, through_poker};
 use super::step::{Step, StepKind};
-use crate::domain::cards::Card;
+use crate::cards::Card;
 
 /// One recorded step of a round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,7 +7,7 @@ use super::game::{GameSetup, RoundEntry, TripoleyGame};
 use super::michigan_play::Turn;
 use super::round_steps::{Phase, RoundStep};
 use super::*;
-use crate::domain::common::money::Money;
+use crate::common::money::Money;
 
 const DEAL: [(&str, &str); 5] = [
     ("Ann", "Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac"),

@@ -2,8 +2,8 @@
 //! evaluator (`eval5_with`). The best hand takes each pot; equal best hands
 //! split it in whole chips and the remainder stays on the Pot section.
 
-use crate::domain::cards::eval::{EvalRules, HandRank, eval5_with};
-use crate::domain::cards::{Card, format_cards};
+use crate::cards::eval::{EvalRules, HandRank, eval5_with};
+use crate::cards::{Card, format_cards};
 
 use super::board::{Ledger, Note, Place, Section};
 use super::error::{TripoleyError, chips, stays};

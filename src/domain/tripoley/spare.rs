@@ -133,7 +133,7 @@ pub fn auction_of(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::common::field_error::AsFieldError;
+    use crate::common::field_error::AsFieldError;
 
     #[test]
     fn an_auction_needs_both_its_buyer_and_its_price() {

@@ -5,8 +5,8 @@
 use super::board::{Board, Section};
 use super::error::TripoleyError;
 use super::input::{BoardInput, NameMap};
-use crate::domain::common::money::Money;
-use crate::domain::common::text::{FreeText, TextError, escaped};
+use crate::common::money::Money;
+use crate::common::text::{FreeText, TextError, escaped};
 
 /// Fewest players at the table.
 pub const PLAYERS_MIN: usize = 2;

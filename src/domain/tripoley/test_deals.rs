@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::domain::cards::{Card, parse_cards};
+use crate::cards::{Card, parse_cards};
 
 /// The hands object: `fixed` cards to the named hands (`"spare"` too), the
 /// other cards of the deck, suit by suit, each to a hand with the fewest.

@@ -8,25 +8,12 @@
 use axum::routing::post;
 use axum::{Json, Router};
 
-use crate::domain::double_hand_poker::ev::{EvCounts, EvJob, EvRequest, EvResponse};
+use crate::domain::double_hand_poker::ev::{EvJob, EvRequest, EvResponse};
 use crate::web::json::{Body, parse};
 use crate::web::{ApiError, AppState, ErrorBody};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/hands/ev", post(ev_post))
-}
-
-/// Every part of `job` counted on rayon's threads and added up.
-pub fn counted(job: &EvJob) -> EvCounts {
-    use rayon::prelude::*;
-    let way = job
-        .opts
-        .house_way()
-        .expect("EvJob::new found it; a loaded house way is never dropped");
-    job.parts()
-        .into_par_iter()
-        .map(|first| job.count_part(way, first))
-        .reduce(EvCounts::default, EvCounts::plus)
 }
 
 /// One count at a time across the server.
@@ -62,7 +49,7 @@ pub async fn count(job: EvJob) -> Result<(EvJob, EvResponse), ApiError> {
         ));
     };
     tokio::task::spawn_blocking(move || {
-        let response = job.response(&counted(&job));
+        let response = job.response(&job.count(job.parts()));
         (job, response)
     })
     .await

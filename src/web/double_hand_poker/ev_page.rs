@@ -99,13 +99,22 @@ async fn value_page(staff: Staff, Query(q): Query<EvQuery>) -> PageResult {
 mod tests {
     use super::*;
     use crate::domain::common::text::thousands;
-    use crate::domain::double_hand_poker::hand_words::tests::partly_counted;
+    use crate::domain::double_hand_poker::ev::EvRequest;
+    use crate::domain::double_hand_poker::tools::CardsText;
 
     /// The page of a counted hand: every setting in a row, best first, the
     /// house way's marked in words, the summary naming both.
     #[test]
     fn a_counted_hand_shows_every_setting_with_the_house_ways_marked() {
-        let (job, response) = partly_counted("JK Ah Kh 7c 7d 3s 2h");
+        // Some of the other side's hands counted: the parts from the 31st
+        // card on, a few thousand hands.
+        let job = EvRequest {
+            cards: CardsText("JK Ah Kh 7c 7d 3s 2h".into()),
+            ..EvRequest::default()
+        }
+        .job()
+        .unwrap();
+        let response = job.response(&job.count(30..job.parts().end));
         let view = EvPage {
             ctx: PageContext {
                 username: "dana".into(),

@@ -4,7 +4,6 @@
 //! sign-in: it is the contract clients read before they sign in) and kept
 //! as docs/openapi.json (docs/api.md says how to regenerate it).
 
-mod card;
 mod common;
 pub mod examples;
 

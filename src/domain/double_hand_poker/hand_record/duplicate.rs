@@ -4,9 +4,9 @@
 //! browser's Back then resubmit is not a second bet unnoticed.
 
 use super::HandState;
-use crate::domain::common::money::Money;
-use crate::domain::common::text::{FreeText, NAME_CHARS_MAX};
-use crate::domain::double_hand_poker::settle::WagerInput;
+use crate::common::money::Money;
+use crate::common::text::{FreeText, NAME_CHARS_MAX};
+use crate::double_hand_poker::settle::WagerInput;
 
 /// The first wager of `wagers` that `seat`, `bettor`, `amount` and
 /// `backline` would repeat. The bettor is compared as recorded (trimmed,

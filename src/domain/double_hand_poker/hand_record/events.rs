@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 use super::RecordedSettlement;
 use super::pd::{Declined, PdOption};
 use super::posted::PostedRules;
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::settle::{BracketInput, HandInput};
+use crate::common::money::Money;
+use crate::double_hand_poker::options::{OptionOverrides, Profile};
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::settle::{BracketInput, HandInput};
 
 /// Game name recorded on every Double Hand Poker hand.
 pub const GAME_DOUBLE_HAND_POKER: &str = "double-hand-poker";

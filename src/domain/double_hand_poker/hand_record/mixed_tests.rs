@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 
 use super::tests::{ev, run};
 use super::*;
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::settle::{Scenario, SettleError};
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::settle::{Scenario, SettleError};
 
 /// The seed's hand up to the dice.
 fn dealt() -> Vec<HandEvent> {

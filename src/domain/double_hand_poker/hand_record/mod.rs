@@ -18,8 +18,8 @@ pub use state::{
     Check, EVENTS_PER_HAND_MAX, HandState, NOTE_CHARS_MAX, PdChoice, Phase, REASON_CHARS_MAX,
 };
 
-use crate::domain::common::field_error::{AsFieldError, FieldError};
-use crate::domain::double_hand_poker::settle::SettleError;
+use crate::common::field_error::{AsFieldError, FieldError};
+use crate::double_hand_poker::settle::SettleError;
 
 /// Why an event cannot be applied to a hand. All are the input's fault
 /// (HTTP 409/422) except `Internal` and `SettlementMismatch`.
@@ -46,7 +46,7 @@ pub enum HandError {
     StepOrder { id: String, expected: String },
     #[error("hand_closed: the settlement steps of {0:?} are not confirmed yet")]
     StepsNotConfirmed(Vec<String>),
-    #[error("event.{field}: \"{shown}\" {why}", shown = crate::domain::common::text::escaped(value))]
+    #[error("event.{field}: \"{shown}\" {why}", shown = crate::common::text::escaped(value))]
     Refused {
         field: String,
         value: String,
@@ -77,8 +77,8 @@ fn at_event(index: usize, error: &HandError) -> String {
     }
 }
 
-impl From<crate::domain::common::text::TextError> for HandError {
-    fn from(e: crate::domain::common::text::TextError) -> Self {
+impl From<crate::common::text::TextError> for HandError {
+    fn from(e: crate::common::text::TextError) -> Self {
         HandError::Refused {
             field: e.field,
             value: e.value,

@@ -51,7 +51,7 @@ fn a_note_is_free_text_recorded_trimmed_and_refused_when_empty_or_long() {
     let long = "x".repeat(NOTE_CHARS_MAX + 1);
     for bad in ["", "   ", long.as_str(), "bidi \u{202e} text"] {
         let e = noted_after(12, bad).unwrap_err();
-        let field = crate::domain::common::field_error::AsFieldError::field_error(&e)
+        let field = crate::common::field_error::AsFieldError::field_error(&e)
             .expect("a refused note names its field");
         assert_eq!(field.field(), "event.text", "{bad:?}: {e}");
     }

@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::HandError;
-use crate::domain::common::text::FreeText;
-use crate::domain::double_hand_poker::settle::limits::NAME_CHARS_MAX;
+use crate::common::text::FreeText;
+use crate::double_hand_poker::settle::limits::NAME_CHARS_MAX;
 
 /// What the PD chose when the option came to them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]

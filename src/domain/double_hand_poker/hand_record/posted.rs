@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::HandError;
 use super::events::HandEvent;
-use crate::domain::common::money::{Money, Unit};
-use crate::domain::double_hand_poker::settle::{BracketInput, CollectionInput};
-use crate::domain::double_hand_poker::table::TableConfig;
+use crate::common::money::{Money, Unit};
+use crate::double_hand_poker::settle::{BracketInput, CollectionInput};
+use crate::double_hand_poker::table::TableConfig;
 
 /// Posted with the hand: what the table's sign says.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -101,11 +101,8 @@ pub fn open_request(event: &HandEvent, actor: &str) -> Result<String, HandError>
             ),
         });
     }
-    let name = crate::domain::common::text::FreeText::line(
-        "table",
-        table,
-        crate::domain::common::text::NAME_CHARS_MAX,
-    )?;
+    let name =
+        crate::common::text::FreeText::line("table", table, crate::common::text::NAME_CHARS_MAX)?;
     Ok(name.into_string())
 }
 
@@ -181,10 +178,10 @@ impl Enforced {
             if given != want {
                 return Err(HandError::Refused {
                     field: field.into(),
-                    value: crate::domain::double_hand_poker::table::schedule_text(given.as_deref()),
+                    value: crate::double_hand_poker::table::schedule_text(given.as_deref()),
                     why: format!(
                         "is not the table's posted schedule \"{}\"",
-                        crate::domain::double_hand_poker::table::schedule_text(want.as_deref())
+                        crate::double_hand_poker::table::schedule_text(want.as_deref())
                     ),
                 });
             }

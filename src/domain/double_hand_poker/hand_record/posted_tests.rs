@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::{Check, HandError, HandEvent, HandState, opened_at};
-use crate::domain::double_hand_poker::table::TableConfig;
+use crate::double_hand_poker::table::TableConfig;
 
 fn table() -> TableConfig {
     serde_json::from_value(json!({

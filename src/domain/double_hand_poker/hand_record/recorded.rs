@@ -13,9 +13,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use super::HandError;
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::settle::{Settlement, Total};
+use crate::common::money::Money;
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::settle::{Settlement, Total};
 
 /// The settlement JSON carried by `hand_closed` and `outcome_corrected`,
 /// shared (a hand's state and its event hold the same text).
@@ -40,7 +40,7 @@ impl Eq for RecordedSettlement {}
 /// engine wrote (docs/settle.md).
 impl utoipa::PartialSchema for RecordedSettlement {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::domain::common::schema::reference::<Settlement<'static>>()
+        crate::common::schema::reference::<Settlement<'static>>()
     }
 }
 
@@ -51,7 +51,7 @@ impl utoipa::ToSchema for RecordedSettlement {
             utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
         )>,
     ) {
-        schemas.push(crate::domain::common::schema::named::<Settlement<'static>>());
+        schemas.push(crate::common::schema::named::<Settlement<'static>>());
         <Settlement<'static> as utoipa::ToSchema>::schemas(schemas);
     }
 }
@@ -95,7 +95,7 @@ impl RecordedSettlement {
     /// Reads settlement text, checking that it is JSON (tests build
     /// altered settlements with it).
     #[cfg(test)]
-    pub(crate) fn from_text(text: &str) -> Result<RecordedSettlement, HandError> {
+    pub fn from_text(text: &str) -> Result<RecordedSettlement, HandError> {
         serde_json::from_str::<&RawValue>(text)
             .map_err(|e| HandError::Internal(format!("stored settlement: {e}")))?;
         Ok(RecordedSettlement::unparsed(text))
@@ -223,7 +223,7 @@ impl Facts<'_> {
                 .all(|(name, t)| self.totals.get(*name).is_some_and(|r| r.matches(t)))
             && self
                 .totals
-                .get(crate::domain::double_hand_poker::settle::PD_KEY)
+                .get(crate::double_hand_poker::settle::PD_KEY)
                 .is_some_and(|r| r.matches(&c.totals.pd));
         self.action_seat == c.action_seat
             && steps_match

@@ -21,15 +21,15 @@ use super::events::HandEvent;
 use super::pd::{Declined, PdOption};
 use super::posted::{Enforced, PostedRules};
 use super::{HandError, RecordedSettlement};
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::settle::{
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::settle::{
     HandInput, PdInput, Scenario, ScenarioInput, SeatMap, WagerInput,
 };
 
 /// Most events in one hand: far above a real hand (~25 for 7 seats).
 pub const EVENTS_PER_HAND_MAX: u64 = 1_000;
 /// Longest free text (a reason) in characters.
-pub const REASON_CHARS_MAX: usize = crate::domain::common::text::REASON_CHARS_MAX;
+pub const REASON_CHARS_MAX: usize = crate::common::text::REASON_CHARS_MAX;
 /// Longest note on a hand, in characters.
 pub const NOTE_CHARS_MAX: usize = 2_000;
 
@@ -270,8 +270,8 @@ impl HandState {
     }
 
     /// The rule options the hand was opened under.
-    pub fn rules(&self) -> crate::domain::double_hand_poker::options::RuleOptions {
-        crate::domain::double_hand_poker::options::RuleOptions::for_profile(
+    pub fn rules(&self) -> crate::double_hand_poker::options::RuleOptions {
+        crate::double_hand_poker::options::RuleOptions::for_profile(
             self.input.profile.unwrap_or_default(),
         )
         .with(&self.input.options.clone().unwrap_or_default())

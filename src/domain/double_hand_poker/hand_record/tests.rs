@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::domain::double_hand_poker::settle::SettleError;
+use crate::double_hand_poker::settle::SettleError;
 
 /// An event from its JSON (shared with `mixed_tests.rs`).
 pub(super) fn ev(value: serde_json::Value) -> HandEvent {
@@ -82,7 +82,7 @@ fn a_tampered_settlement_is_detected_on_replay() {
 fn only_a_change_in_money_counts_as_a_different_settlement() {
     let (state, _) = run(&seed_hand()).unwrap();
     let scenario = state.scenario().unwrap();
-    let computed = crate::domain::double_hand_poker::settle::settle(&scenario).unwrap();
+    let computed = crate::double_hand_poker::settle::settle(&scenario).unwrap();
     let recorded = state.settlement().unwrap();
     assert!(recorded.matches(&computed));
     let text = recorded.text();
@@ -301,7 +301,7 @@ fn a_pd_set_recorded_before_options_reads_and_writes_back_unchanged() {
         HandEvent::PdSet {
             seat: 1,
             player: "Pat".into(),
-            bank: crate::domain::common::money::Money::parse("200").expect("money"),
+            bank: crate::common::money::Money::parse("200").expect("money"),
             option: None,
             declined: Vec::new(),
         }

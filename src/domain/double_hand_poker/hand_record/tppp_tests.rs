@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::{Check, HandError, HandEvent, HandState, opened_at};
-use crate::domain::double_hand_poker::table::TableConfig;
+use crate::double_hand_poker::table::TableConfig;
 
 fn table(profile: &str) -> TableConfig {
     serde_json::from_value(json!({"name": "CA-1", "profile": profile, "seats": 7})).unwrap()

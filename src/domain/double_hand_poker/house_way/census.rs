@@ -6,8 +6,8 @@
 
 use super::file::HouseWayFile;
 use super::{HouseWay, HouseWaySetting};
-use crate::domain::cards::Card;
-use crate::domain::double_hand_poker::options::{JokerRule, RuleOptions};
+use crate::cards::Card;
+use crate::double_hand_poker::options::{JokerRule, RuleOptions};
 
 /// Hands kept as examples of each problem.
 pub const EXAMPLES_MAX: usize = 5;
@@ -76,10 +76,10 @@ pub fn check_part(way: &HouseWayFile, opts: &RuleOptions, first: u8) -> CheckCou
 /// way's table, built from the same hands, equal to the way on every
 /// hand). What loading a house way runs: well under a second.
 ///
-/// [`RankStates`]: crate::domain::cards::seven::RankStates
+/// [`RankStates`]: crate::cards::seven::RankStates
 pub fn check_patterns(way: &HouseWayFile, opts: &RuleOptions) -> CheckCounts {
     use rayon::prelude::*;
-    let states = crate::domain::cards::seven::RankStates::get();
+    let states = crate::cards::seven::RankStates::get();
     let hands: Vec<[Card; 7]> = states
         .sevens()
         .map(|(_, hand)| hand)
@@ -196,5 +196,5 @@ pub fn for_each_hand_from(first: u8, deck: u8, f: &mut dyn FnMut(&[Card; 7])) {
 /// Every seven of `cards` whose first is `cards[first]`, the others after
 /// it in the list's order (the tests deal the other side's hands with it).
 pub fn for_each_seven_of(cards: &[Card], first: usize, f: &mut dyn FnMut(&[Card; 7])) {
-    crate::domain::cards::seven::for_each_seven(cards, first, |hand, _| f(hand));
+    crate::cards::seven::for_each_seven(cards, first, |hand, _| f(hand));
 }

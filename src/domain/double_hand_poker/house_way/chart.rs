@@ -152,7 +152,7 @@ fn play_words(play: &Play) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::double_hand_poker::house_way::shipped;
+    use crate::double_hand_poker::house_way::shipped;
 
     #[test]
     fn the_reference_chart_reads_each_rule_in_order() {

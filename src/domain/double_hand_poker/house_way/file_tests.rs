@@ -6,8 +6,8 @@ use proptest::prelude::*;
 
 use super::super::{HouseWay, ReferenceHouseWay, shipped};
 use super::*;
-use crate::domain::cards::Card;
-use crate::domain::double_hand_poker::options::{JokerRule, RuleOptions, WheelRule};
+use crate::cards::Card;
+use crate::double_hand_poker::options::{JokerRule, RuleOptions, WheelRule};
 
 fn reference() -> HouseWayFile {
     shipped("reference").unwrap()
@@ -137,7 +137,7 @@ const EXAMPLES: [&str; 16] = [
 fn the_reference_file_sets_the_examples_as_the_compiled_reference() {
     let way = reference();
     for text in EXAMPLES {
-        let cards: [Card; 7] = crate::domain::cards::test_hands::seven(text);
+        let cards: [Card; 7] = crate::cards::test_hands::seven(text);
         for (w, n) in [(false, false), (true, false), (false, true), (true, true)] {
             let o = options(w, n);
             assert_eq!(
@@ -264,9 +264,9 @@ fn the_foxwoods_way_sets_a_hand_of_each_rule_as_its_source_says() {
 fn sets_as_said(way: &HouseWayFile, cases: &[(&str, &str, &str)]) {
     let o = RuleOptions::default();
     for (text, front, words) in cases {
-        let cards: [Card; 7] = crate::domain::cards::test_hands::seven(text);
+        let cards: [Card; 7] = crate::cards::test_hands::seven(text);
         let got = way.set(&cards, &o);
-        let mut want: Vec<Card> = crate::domain::cards::parse_cards(front).unwrap();
+        let mut want: Vec<Card> = crate::cards::parse_cards(front).unwrap();
         let mut low = got.hand.low.to_vec();
         want.sort();
         low.sort();
@@ -279,7 +279,7 @@ fn sets_as_said(way: &HouseWayFile, cases: &[(&str, &str, &str)]) {
 /// name the same in JSON, and `by_name` gives it.
 #[test]
 fn every_house_way_a_table_names_is_shipped_under_its_name() {
-    use crate::domain::double_hand_poker::options::HouseWayName;
+    use crate::double_hand_poker::options::HouseWayName;
     let shipped: Vec<&str> = super::super::SHIPPED.iter().map(|(n, _)| *n).collect();
     for w in HouseWayName::ALL {
         assert_eq!(

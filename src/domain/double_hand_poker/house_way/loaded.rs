@@ -15,9 +15,9 @@ use sha2::{Digest, Sha256};
 
 use super::census::{CheckCounts, check_patterns};
 use super::file::{FileError, HouseWayFile};
-use crate::domain::cards::Card;
-use crate::domain::double_hand_poker::hand_words::{joker_name, wheel_name};
-use crate::domain::double_hand_poker::options::{
+use crate::cards::Card;
+use crate::double_hand_poker::hand_words::{joker_name, wheel_name};
+use crate::double_hand_poker::options::{
     HouseWayName, JokerRule, LoadedName, RuleOptions, WheelRule,
 };
 

@@ -3,8 +3,8 @@
 //! name through JSON and give the file back.
 
 use super::*;
-use crate::domain::double_hand_poker::house_way::{SHIPPED, by_name};
-use crate::domain::double_hand_poker::options::OptionOverrides;
+use crate::double_hand_poker::house_way::{SHIPPED, by_name};
+use crate::double_hand_poker::options::OptionOverrides;
 
 /// The Foxwoods file under another name: a room's own way.
 fn my_room() -> String {
@@ -24,7 +24,7 @@ fn a_loaded_way_is_named_by_its_file_and_digest_and_sets_hands_as_written() {
     let way = by_name(name).unwrap();
     let foxwoods = by_name(HouseWayName::Foxwoods).unwrap();
     let opts = RuleOptions::default();
-    let cards: [Card; 7] = crate::domain::cards::parse_cards("Ah Ad Kc Ks 7d 7s 2c")
+    let cards: [Card; 7] = crate::cards::parse_cards("Ah Ad Kc Ks 7d 7s 2c")
         .unwrap()
         .try_into()
         .unwrap();

@@ -4,9 +4,9 @@
 
 use super::file::{AtLeast, Condition, FrontPair, HandClass, HouseWayFile, Play, Ranks, Rule};
 use super::{ACE, Ctx, HouseWay, HouseWaySetting, Ranked, finish, finish_hand, top};
-use crate::domain::cards::Card;
-use crate::domain::cards::eval::{Category, EvalRules};
-use crate::domain::double_hand_poker::options::RuleOptions;
+use crate::cards::Card;
+use crate::cards::eval::{Category, EvalRules};
+use crate::double_hand_poker::options::RuleOptions;
 
 /// What the hand holds, exclusively, from the top.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,10 +17,10 @@ use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{HouseWay, NotLoaded, by_name};
-use crate::domain::cards::Card;
-use crate::domain::cards::eval::{EvalRules, HandRank};
-use crate::domain::cards::seven::{Dealt, RankStates};
-use crate::domain::double_hand_poker::options::{HouseWayName, RuleOptions};
+use crate::cards::Card;
+use crate::cards::eval::{EvalRules, HandRank};
+use crate::cards::seven::{Dealt, RankStates};
+use crate::double_hand_poker::options::{HouseWayName, RuleOptions};
 
 /// The high and low values a house way's setting plays.
 pub type Values = (HandRank, HandRank);

@@ -3,9 +3,9 @@
 //! the census (release).
 
 use super::*;
-use crate::domain::cards::seven::for_each_seven;
-use crate::domain::double_hand_poker::house_way::by_name;
-use crate::domain::double_hand_poker::options::{HouseWayName, JokerRule, WheelRule};
+use crate::cards::seven::for_each_seven;
+use crate::double_hand_poker::house_way::by_name;
+use crate::double_hand_poker::options::{HouseWayName, JokerRule, WheelRule};
 
 fn every_option() -> Vec<RuleOptions> {
     let mut all = Vec::new();
@@ -61,7 +61,7 @@ fn the_table_gives_each_hand_the_values_its_house_way_sets() {
                 table.values.get(dealt),
                 Some((set.high, set.low)),
                 "{} by {} under {opts:?}",
-                crate::domain::cards::format_cards(hand),
+                crate::cards::format_cards(hand),
                 way.name()
             );
         }

@@ -160,7 +160,7 @@ fn the_refusal_says_why_and_what_to_do() {
 
 #[test]
 fn the_profile_turns_the_clock_on_and_an_option_off() {
-    use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
+    use crate::double_hand_poker::options::{OptionOverrides, Profile};
     let ca = RuleOptions::for_profile(Profile::California2026);
     assert_eq!(RotationRule::of(&ca), Some(RULE));
     assert_eq!(RotationRule::of(&RuleOptions::default()), None);

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::error::SettleError;
 use super::input::BracketInput;
 use super::limits::{BRACKETS_MAX, amount_max};
-use crate::domain::common::money::{Money, Unit};
+use crate::common::money::{Money, Unit};
 
 /// One bracket: amounts from `from` to `to`, both inclusive, pay `fee`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -91,7 +91,7 @@ impl Schedule {
 }
 
 /// Optional schedule: no schedule means no fee.
-pub(crate) fn fee(
+pub fn fee(
     schedule: Option<&Schedule>,
     field: &str,
     what: &str,

@@ -23,10 +23,10 @@ use super::error::SettleError;
 use super::limits::WAGERS_MAX;
 use super::output::{Conservation, Settlement, Step, StepUnits, Total, Totals};
 use super::scenario::{Grid, Scenario, Wager};
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::action_dice::SEATS_MAX;
-use crate::domain::double_hand_poker::options::BacklineOrder;
-use crate::domain::double_hand_poker::outcome::Outcome;
+use crate::common::money::Money;
+use crate::double_hand_poker::action_dice::SEATS_MAX;
+use crate::double_hand_poker::options::BacklineOrder;
+use crate::double_hand_poker::outcome::Outcome;
 
 /// Bettors whose running totals `settle` keeps on the stack.
 const SUMS_ON_STACK: usize = 32;
@@ -362,7 +362,7 @@ fn broken(what: &'static str, left: usize, right: usize) -> SettleError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::common::money::Unit;
+    use crate::common::money::Unit;
 
     fn grid() -> Grid {
         Grid::new(Unit::CENT).unwrap()

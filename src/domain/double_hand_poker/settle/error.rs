@@ -1,7 +1,7 @@
 //! The one error type of the settlement layer.
 
-use crate::domain::common::field_error::{AsFieldError, FieldError};
-use crate::domain::common::money::{Money, MoneyError};
+use crate::common::field_error::{AsFieldError, FieldError};
+use crate::common::money::{Money, MoneyError};
 
 /// Everything that can stop a settlement. Every bad-input variant's message
 /// starts with the input field it is about (a path such as `wagers[2].amount`)
@@ -159,14 +159,14 @@ impl SettleError {
         )
     }
 
-    pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> SettleError {
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> SettleError {
         SettleError::Invalid {
             field: field.into(),
             message: message.into(),
         }
     }
 
-    pub(crate) fn limit(
+    pub fn limit(
         field: impl Into<String>,
         value: impl ToString,
         limit: impl ToString,

@@ -9,12 +9,12 @@ use super::error::SettleError;
 use super::input::{HandInput, SeatMap, SetBy};
 use super::limits::CARD_TEXT_CHARS_MAX;
 use super::scenario::{Wager, seat_key};
-use crate::domain::cards::{self, Card, CardError};
-use crate::domain::double_hand_poker::action_dice::SEATS_MAX;
-use crate::domain::double_hand_poker::house_way::HouseWay;
-use crate::domain::double_hand_poker::options::RuleOptions;
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::setting::{self, SetHand};
+use crate::cards::{self, Card, CardError};
+use crate::double_hand_poker::action_dice::SEATS_MAX;
+use crate::double_hand_poker::house_way::HouseWay;
+use crate::double_hand_poker::options::RuleOptions;
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::setting::{self, SetHand};
 
 /// Every hand of the deal in seat order, the PD's included.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -51,7 +51,7 @@ pub struct SeatHand {
 }
 
 impl SeatHands {
-    pub(crate) fn outcomes(&self) -> [Option<Outcome>; SEATS_MAX as usize + 1] {
+    pub fn outcomes(&self) -> [Option<Outcome>; SEATS_MAX as usize + 1] {
         let mut out = [None; SEATS_MAX as usize + 1];
         for h in &self.seats {
             if let Some(slot) = out.get_mut(h.seat as usize) {
@@ -76,7 +76,7 @@ struct Parsed {
 
 /// The seats a deal is decided for.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Seats {
+pub struct Seats {
     /// The PD's seat.
     pub pd: u8,
     /// The table's seat count.
@@ -88,7 +88,7 @@ pub(crate) struct Seats {
     pub need: u32,
 }
 
-pub(crate) fn decide_seats(
+pub fn decide_seats(
     input: &SeatMap<HandInput>,
     at: Seats,
     wagers: &[Wager],

@@ -11,10 +11,10 @@ use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::action_dice::SEATS_MAX;
-use crate::domain::double_hand_poker::options::{OptionOverrides, Profile};
-use crate::domain::double_hand_poker::outcome::Outcome;
+use crate::common::money::Money;
+use crate::double_hand_poker::action_dice::SEATS_MAX;
+use crate::double_hand_poker::options::{OptionOverrides, Profile};
+use crate::double_hand_poker::outcome::Outcome;
 
 /// The whole scenario of one hand.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -84,7 +84,7 @@ pub struct WagerInput {
 #[cfg(test)]
 impl WagerInput {
     /// A wager for a test: id `w-SEAT-BETTOR`, paid 1:1.
-    pub(crate) fn example(seat: i64, bettor: &str, amount: &str, backline: bool) -> WagerInput {
+    pub fn example(seat: i64, bettor: &str, amount: &str, backline: bool) -> WagerInput {
         WagerInput {
             id: format!("w-{seat}-{bettor}"),
             seat,
@@ -139,7 +139,7 @@ pub struct BracketInput {
 
 /// `outcomes`' schema: a [`SeatMap`] of outcomes.
 fn outcomes_schema() -> utoipa::openapi::schema::Schema {
-    crate::domain::common::schema::map_of(
+    crate::common::schema::map_of(
         "Per seat with wagers (keyed by seat number text, \"4\"): who won.",
         <Outcome as utoipa::PartialSchema>::schema(),
     )
@@ -147,7 +147,7 @@ fn outcomes_schema() -> utoipa::openapi::schema::Schema {
 
 /// `hands`' schema: a [`SeatMap`] of hands.
 fn hands_schema() -> utoipa::openapi::schema::Schema {
-    crate::domain::common::schema::map_of(
+    crate::common::schema::map_of(
         "Per seat with wagers, and the PD seat (keyed by seat number text, \"4\"): the hands.",
         <HandInput as utoipa::PartialSchema>::schema(),
     )

@@ -39,7 +39,7 @@ pub use scenario::{Action, Collection, DEFAULT_SEATS, PD_KEY, Pd, Scenario, Wage
 /// Limits on every input, so no input can exhaust memory or overflow the
 /// decimal arithmetic. Each one is tested.
 pub mod limits {
-    use crate::domain::common::money::Money;
+    use crate::common::money::Money;
 
     /// Longest scenario JSON text accepted, in bytes.
     pub const INPUT_BYTES_MAX: usize = 256 * 1024;

@@ -5,8 +5,8 @@
 //! words from here, so a dealer never reads a result where a payout is.
 
 use super::output::Step;
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::outcome::Outcome;
+use crate::common::money::Money;
+use crate::double_hand_poker::outcome::Outcome;
 
 /// What the dealer does with the chips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,7 +115,7 @@ impl Step<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::double_hand_poker::settle::{Scenario, ScenarioInput, settle};
+    use crate::double_hand_poker::settle::{Scenario, ScenarioInput, settle};
 
     /// The seed's $200 example: Dana banks 200; Ann 60 loses, Bo 60 wins,
     /// Cy 100 loses, Di 40 wins; ACTION seat 4.

@@ -12,9 +12,9 @@ use serde::{Serialize, Serializer};
 use super::hands::{SeatHand, SeatHands};
 use super::ratio::Ratio;
 use super::scenario::{Grid, PD_KEY, Pd};
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::options::RuleOptions;
-use crate::domain::double_hand_poker::outcome::Outcome;
+use crate::common::money::Money;
+use crate::double_hand_poker::options::RuleOptions;
+use crate::double_hand_poker::outcome::Outcome;
 
 /// The result of settling one hand.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -194,7 +194,7 @@ impl Serialize for Step<'_> {
 /// in that order.
 impl utoipa::PartialSchema for Step<'_> {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use crate::domain::common::schema::{object, plain, reference};
+        use crate::common::schema::{object, plain, reference};
         use utoipa::openapi::schema::Type;
         let money = reference::<Money>;
         object(
@@ -234,7 +234,7 @@ impl utoipa::ToSchema for Step<'_> {
             utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
         )>,
     ) {
-        use crate::domain::common::schema::named;
+        use crate::common::schema::named;
         schemas.extend([named::<Money>(), named::<Ratio>(), named::<Outcome>()]);
     }
 }
@@ -479,7 +479,7 @@ fn money<S: Serializer>(m: &Money, s: S) -> Result<S::Ok, S::Error> {
 
 /// Money as a dealer says it: "$60", "$12.50", "$0.005" (same as
 /// [`Money::to_dollars`], without allocating).
-pub(crate) struct Dollars(pub Money);
+pub struct Dollars(pub Money);
 
 impl Display for Dollars {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -533,7 +533,7 @@ impl Totals<'_> {
 /// `"pd"` last.
 impl utoipa::PartialSchema for Totals<'_> {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use crate::domain::common::schema::{map_of, reference};
+        use crate::common::schema::{map_of, reference};
         map_of(
             "Each bettor's money over the hand, keyed by name (in order of first wager), \
              and the PD's under \"pd\".",
@@ -554,7 +554,7 @@ impl utoipa::ToSchema for Totals<'_> {
             utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
         )>,
     ) {
-        schemas.push(crate::domain::common::schema::named::<Total>());
+        schemas.push(crate::common::schema::named::<Total>());
         <Total as utoipa::ToSchema>::schemas(schemas);
     }
 }

@@ -85,7 +85,7 @@ impl fmt::Display for Ratio {
 /// A payout's schema in the API contract: the "p:q" text `Ratio` writes.
 impl utoipa::PartialSchema for Ratio {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::domain::common::schema::string(
+        crate::common::schema::string(
             "A payout ratio \"p:q\": the bettor is paid p per q staked (q ≤ p).",
             Some("^[0-9]+:[0-9]+$"),
             serde_json::json!("3:2"),

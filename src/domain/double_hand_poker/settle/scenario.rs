@@ -19,10 +19,10 @@ use super::hands::{self, SeatHands};
 use super::input::ScenarioInput;
 use super::limits::amount_max;
 use super::ratio::Ratio;
-use crate::domain::common::money::{Money, Unit};
-use crate::domain::double_hand_poker::action_dice::{self, SEATS_MAX};
-use crate::domain::double_hand_poker::options::RuleOptions;
-use crate::domain::double_hand_poker::outcome::Outcome;
+use crate::common::money::{Money, Unit};
+use crate::double_hand_poker::action_dice::{self, SEATS_MAX};
+use crate::double_hand_poker::options::RuleOptions;
+use crate::double_hand_poker::outcome::Outcome;
 
 /// Seat count when `seats` is not given.
 pub const DEFAULT_SEATS: i64 = 7;
@@ -64,9 +64,9 @@ pub struct Wager {
     /// Collection for this wager by the player schedule (0 without one).
     pub fee: Money,
     /// `amount` in whole units of `min_unit`.
-    pub(crate) units: i64,
+    pub units: i64,
     /// `fee` in whole units of `min_unit`.
-    pub(crate) fee_units: i64,
+    pub fee_units: i64,
 }
 
 /// Amounts as whole numbers of the table's smallest unit, so the engine
@@ -75,14 +75,14 @@ pub struct Wager {
 /// every sum the engine forms stay far below `i64::MAX` (at most about
 /// 2 × 10^15 ten-thousandths).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Grid {
+pub struct Grid {
     /// The unit is `mantissa × 10^-scale` (normalized).
     mantissa: i64,
     scale: u32,
 }
 
 impl Grid {
-    pub(crate) fn new(unit: Unit) -> Option<Grid> {
+    pub fn new(unit: Unit) -> Option<Grid> {
         let d = unit.amount().as_decimal().normalize();
         Some(Grid {
             mantissa: i64::try_from(d.mantissa()).ok()?,
@@ -92,7 +92,7 @@ impl Grid {
 
     /// `units` of the unit, as money (exact, no division).
     #[inline]
-    pub(crate) fn money(self, units: i64) -> Money {
+    pub fn money(self, units: i64) -> Money {
         let v = units * self.mantissa;
         let abs = v.unsigned_abs();
         // |v| < 2^63 fits the 96-bit mantissa; scale ≤ 4 (validated).
@@ -106,7 +106,7 @@ impl Grid {
     }
 
     /// `numerator / denominator` of one unit, as money (for breakage).
-    pub(crate) fn fraction(self, numerator: i64, denominator: u32) -> Money {
+    pub fn fraction(self, numerator: i64, denominator: u32) -> Money {
         Money::from_decimal(
             Decimal::new(numerator * self.mantissa, self.scale) / Decimal::from(denominator),
         )
@@ -266,15 +266,15 @@ impl Scenario {
         &self.options
     }
 
-    pub(crate) fn grid(&self) -> Grid {
+    pub fn grid(&self) -> Grid {
         self.grid
     }
 
-    pub(crate) fn bank_units(&self) -> i64 {
+    pub fn bank_units(&self) -> i64 {
         self.bank_units
     }
 
-    pub(crate) fn pd_fee_units(&self) -> i64 {
+    pub fn pd_fee_units(&self) -> i64 {
         self.pd_fee_units
     }
 

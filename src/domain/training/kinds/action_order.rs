@@ -8,12 +8,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::table::{self, Shape};
-use crate::domain::common::field_error::FieldError;
-use crate::domain::double_hand_poker::options::BacklineOrder;
-use crate::domain::double_hand_poker::settle::{Scenario, ScenarioInput, settle};
-use crate::domain::training::answer_input::{AnswerInput, text};
-use crate::domain::training::rng::Rng;
-use crate::domain::training::{Level, engine};
+use crate::common::field_error::FieldError;
+use crate::double_hand_poker::options::BacklineOrder;
+use crate::double_hand_poker::settle::{Scenario, ScenarioInput, settle};
+use crate::training::answer_input::{AnswerInput, text};
+use crate::training::rng::Rng;
+use crate::training::{Level, engine};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = ActionOrderQuestion)]

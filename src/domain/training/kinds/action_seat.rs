@@ -5,11 +5,11 @@
 
 use serde::Serialize;
 
-use crate::domain::common::field_error::FieldError;
-use crate::domain::double_hand_poker::action_dice::action_seat;
-use crate::domain::training::answer_input::{AnswerInput, integer};
-use crate::domain::training::rng::Rng;
-use crate::domain::training::{Level, engine};
+use crate::common::field_error::FieldError;
+use crate::double_hand_poker::action_dice::action_seat;
+use crate::training::answer_input::{AnswerInput, integer};
+use crate::training::rng::Rng;
+use crate::training::{Level, engine};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = ActionSeatQuestion)]

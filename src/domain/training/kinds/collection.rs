@@ -8,12 +8,12 @@
 use serde::Serialize;
 
 use super::table::cents;
-use crate::domain::common::field_error::FieldError;
-use crate::domain::common::money::{Money, Unit};
-use crate::domain::double_hand_poker::settle::{BracketInput, Schedule};
-use crate::domain::training::answer_input::{AnswerInput, money};
-use crate::domain::training::rng::Rng;
-use crate::domain::training::{Level, engine};
+use crate::common::field_error::FieldError;
+use crate::common::money::{Money, Unit};
+use crate::double_hand_poker::settle::{BracketInput, Schedule};
+use crate::training::answer_input::{AnswerInput, money};
+use crate::training::rng::Rng;
+use crate::training::{Level, engine};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = CollectionQuestion)]

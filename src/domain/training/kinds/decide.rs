@@ -7,16 +7,14 @@
 
 use serde::Serialize;
 
-use crate::domain::cards::{Card, format_cards};
-use crate::domain::common::field_error::FieldError;
-use crate::domain::double_hand_poker::options::{
-    FoulRule, JokerRule, OptionOverrides, RuleOptions,
-};
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::setting::{LOW_POSITIONS, SetHand, decide};
-use crate::domain::training::Level;
-use crate::domain::training::answer_input::{AnswerInput, text};
-use crate::domain::training::rng::Rng;
+use crate::cards::{Card, format_cards};
+use crate::common::field_error::FieldError;
+use crate::double_hand_poker::options::{FoulRule, JokerRule, OptionOverrides, RuleOptions};
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::setting::{LOW_POSITIONS, SetHand, decide};
+use crate::training::Level;
+use crate::training::answer_input::{AnswerInput, text};
+use crate::training::rng::Rng;
 
 /// A hand as set: the five cards behind, the two in front.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]

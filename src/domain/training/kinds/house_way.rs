@@ -8,14 +8,14 @@
 use serde::Serialize;
 
 use super::decide::{Hand, shuffled};
-use crate::domain::cards::{Card, format_cards, parse_cards};
-use crate::domain::common::field_error::FieldError;
-use crate::domain::double_hand_poker::house_way::{HouseWay, ReferenceHouseWay};
-use crate::domain::double_hand_poker::options::RuleOptions;
-use crate::domain::double_hand_poker::setting::SetHand;
-use crate::domain::training::Level;
-use crate::domain::training::answer_input::{AnswerInput, text};
-use crate::domain::training::rng::Rng;
+use crate::cards::{Card, format_cards, parse_cards};
+use crate::common::field_error::FieldError;
+use crate::double_hand_poker::house_way::{HouseWay, ReferenceHouseWay};
+use crate::double_hand_poker::options::RuleOptions;
+use crate::double_hand_poker::setting::SetHand;
+use crate::training::Level;
+use crate::training::answer_input::{AnswerInput, text};
+use crate::training::rng::Rng;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = HouseWayQuestion)]

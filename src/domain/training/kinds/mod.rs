@@ -22,7 +22,7 @@ use serde::Serialize;
 use super::Level;
 use super::answer_input::AnswerInput;
 use super::rng::Rng;
-use crate::domain::common::field_error::FieldError;
+use crate::common::field_error::FieldError;
 
 macro_rules! kinds {
     ($($variant:ident $module:ident $name:literal,)*) => {
@@ -61,7 +61,7 @@ macro_rules! kinds {
         /// `kind` says which): anyOf, as shapes may coincide.
         impl utoipa::PartialSchema for Question {
             fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                use crate::domain::common::schema::reference;
+                use crate::common::schema::reference;
                 utoipa::openapi::schema::AnyOfBuilder::new()
                     $(.item(reference::<$module::Question>()))*
                     .description(Some("The drill's question: its kind's own object."))
@@ -77,7 +77,7 @@ macro_rules! kinds {
             fn schemas(
                 schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
             ) {
-                use crate::domain::common::schema::named;
+                use crate::common::schema::named;
                 $(
                     schemas.push(named::<$module::Question>());
                     <$module::Question as utoipa::ToSchema>::schemas(schemas);
@@ -88,7 +88,7 @@ macro_rules! kinds {
         /// An answer (correct or given) is any kind's, in its kind's shape.
         impl utoipa::PartialSchema for Answer {
             fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                use crate::domain::common::schema::reference;
+                use crate::common::schema::reference;
                 utoipa::openapi::schema::AnyOfBuilder::new()
                     $(.item(reference::<$module::Answer>()))*
                     .description(Some("A drill's answer: its kind's own object."))
@@ -104,7 +104,7 @@ macro_rules! kinds {
             fn schemas(
                 schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
             ) {
-                use crate::domain::common::schema::named;
+                use crate::common::schema::named;
                 $(
                     schemas.push(named::<$module::Answer>());
                     <$module::Answer as utoipa::ToSchema>::schemas(schemas);

@@ -6,11 +6,11 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::domain::common::field_error::FieldError;
-use crate::domain::poker_dice::{DICE, Face, Profile, Straights, decide, evaluate};
-use crate::domain::training::Level;
-use crate::domain::training::answer_input::{AnswerInput, integer};
-use crate::domain::training::rng::Rng;
+use crate::common::field_error::FieldError;
+use crate::poker_dice::{DICE, Face, Profile, Straights, decide, evaluate};
+use crate::training::Level;
+use crate::training::answer_input::{AnswerInput, integer};
+use crate::training::rng::Rng;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = PokerDiceQuestion)]

@@ -11,13 +11,13 @@ use serde::ser::SerializeMap;
 
 use super::action_order::action_words;
 use super::table::{self, Shape};
-use crate::domain::common::field_error::FieldError;
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::settle::{PD_KEY, Scenario, ScenarioInput, settle};
-use crate::domain::training::answer_input::{AnswerInput, keyed, money};
-use crate::domain::training::rng::Rng;
-use crate::domain::training::{Level, engine};
+use crate::common::field_error::FieldError;
+use crate::common::money::Money;
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::settle::{PD_KEY, Scenario, ScenarioInput, settle};
+use crate::training::answer_input::{AnswerInput, keyed, money};
+use crate::training::rng::Rng;
+use crate::training::{Level, engine};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = SettleAllQuestion)]
@@ -42,7 +42,7 @@ pub struct Nets(pub Vec<(String, Money)>);
 /// Nets' schema in the API contract: money by bettor name, and "pd".
 impl utoipa::PartialSchema for Nets {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::domain::common::schema::map_of(
+        crate::common::schema::map_of(
             "Each bettor's net by name, and the PD's under \"pd\" (as `totals.*.net`).",
             <Money as utoipa::PartialSchema>::schema(),
         )
@@ -81,7 +81,7 @@ impl Question {
                 out.push_str(" A push takes the covering money out of action.");
             }
             if o.backline_order
-                == Some(crate::domain::double_hand_poker::options::BacklineOrder::LargestFirst)
+                == Some(crate::double_hand_poker::options::BacklineOrder::LargestFirst)
             {
                 out.push_str(" Backlines settle largest first.");
             }

@@ -9,16 +9,16 @@
 use serde::Serialize;
 
 use super::table::{self, PD_NAME, cents};
-use crate::domain::common::field_error::FieldError;
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::options::OptionOverrides;
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::settle::{
+use crate::common::field_error::FieldError;
+use crate::common::money::Money;
+use crate::double_hand_poker::options::OptionOverrides;
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::settle::{
     ActionInput, PdInput, Scenario, ScenarioInput, SeatMap, WagerInput, settle,
 };
-use crate::domain::training::answer_input::{AnswerInput, money};
-use crate::domain::training::rng::Rng;
-use crate::domain::training::{Level, engine};
+use crate::training::answer_input::{AnswerInput, money};
+use crate::training::rng::Rng;
+use crate::training::{Level, engine};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = SettleStepQuestion)]

@@ -5,15 +5,15 @@
 
 use rust_decimal::Decimal;
 
-use crate::domain::common::money::Money;
-use crate::domain::double_hand_poker::options::{BacklineOrder, OptionOverrides};
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::settle::{
+use crate::common::money::Money;
+use crate::double_hand_poker::options::{BacklineOrder, OptionOverrides};
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::settle::{
     ActionInput, BracketInput, CollectionInput, PdInput, Scenario, ScenarioInput, SeatMap,
     WagerInput, settle,
 };
-use crate::domain::training::Level;
-use crate::domain::training::rng::Rng;
+use crate::training::Level;
+use crate::training::rng::Rng;
 
 /// The bettors' names, in the order they are handed out.
 const NAMES: [&str; 20] = [

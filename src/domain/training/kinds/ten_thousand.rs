@@ -5,11 +5,11 @@
 
 use serde::Serialize;
 
-use crate::domain::common::field_error::FieldError;
-use crate::domain::ten_thousand::{counts, keep_points, keeps};
-use crate::domain::training::Level;
-use crate::domain::training::answer_input::{AnswerInput, integer};
-use crate::domain::training::rng::Rng;
+use crate::common::field_error::FieldError;
+use crate::ten_thousand::{counts, keep_points, keeps};
+use crate::training::Level;
+use crate::training::answer_input::{AnswerInput, integer};
+use crate::training::rng::Rng;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = TenThousandQuestion)]

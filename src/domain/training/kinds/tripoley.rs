@@ -13,12 +13,12 @@ use serde::Serialize;
 use utoipa::openapi::schema::Type;
 
 use super::decide::shuffled;
-use crate::domain::cards::{Card, format_cards};
-use crate::domain::common::field_error::FieldError;
-use crate::domain::training::answer_input::{AnswerInput, integer, keyed};
-use crate::domain::training::rng::Rng;
-use crate::domain::training::{Level, engine};
-use crate::domain::tripoley::{
+use crate::cards::{Card, format_cards};
+use crate::common::field_error::FieldError;
+use crate::training::answer_input::{AnswerInput, integer, keyed};
+use crate::training::rng::Rng;
+use crate::training::{Level, engine};
+use crate::tripoley::{
     BoardInput, CardsText, MichiganInput, NameMap, Named, PokerInput, Profile, RoundInput, Section,
     begin_round,
 };
@@ -80,7 +80,7 @@ pub struct Answer {
 
 /// The schemas of the [`Named`] fields: objects keyed by name.
 fn by_name(description: &str, values: Type) -> utoipa::openapi::schema::Schema {
-    crate::domain::common::schema::map_of(description, crate::domain::common::schema::plain(values))
+    crate::common::schema::map_of(description, crate::common::schema::plain(values))
 }
 
 fn chips_schema() -> utoipa::openapi::schema::Schema {

@@ -4,12 +4,12 @@
 use std::collections::BTreeSet;
 
 use super::{Check, EVENTS_PER_HAND_MAX, HandState, PdChoice, Phase, Results, SeatResult};
-use crate::domain::double_hand_poker::hand_record::events::HandEvent;
-use crate::domain::double_hand_poker::hand_record::pd::{Declined, check_declined};
-use crate::domain::double_hand_poker::hand_record::posted::Enforced;
-use crate::domain::double_hand_poker::hand_record::{HandError, RecordedSettlement};
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::settle::{
+use crate::double_hand_poker::hand_record::events::HandEvent;
+use crate::double_hand_poker::hand_record::pd::{Declined, check_declined};
+use crate::double_hand_poker::hand_record::posted::Enforced;
+use crate::double_hand_poker::hand_record::{HandError, RecordedSettlement};
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::settle::{
     self, ActionInput, CollectionInput, PdInput, Scenario, ScenarioInput, SeatMap, WagerInput,
 };
 
@@ -35,11 +35,10 @@ impl HandState {
                     posted,
                     tppps,
                 } => {
-                    let rules =
-                        crate::domain::double_hand_poker::options::RuleOptions::for_profile(
-                            profile.unwrap_or_default(),
-                        )
-                        .with(&options.clone().unwrap_or_default());
+                    let rules = crate::double_hand_poker::options::RuleOptions::for_profile(
+                        profile.unwrap_or_default(),
+                    )
+                    .with(&options.clone().unwrap_or_default());
                     let enforced = posted.as_ref().map(|posted| Enforced {
                         posted: posted.clone(),
                         unit: rules.min_unit,
@@ -52,7 +51,7 @@ impl HandState {
                         pd: PdInput {
                             seat: 1,
                             player: String::new(),
-                            bank: crate::domain::common::money::Money::ZERO,
+                            bank: crate::common::money::Money::ZERO,
                         },
                         action: ActionInput::default(),
                         wagers: Vec::new(),

@@ -3,17 +3,17 @@
 
 use super::apply::{push_everywhere, upsert};
 use super::{Check, HandState, NOTE_CHARS_MAX, Phase, REASON_CHARS_MAX};
-use crate::domain::cards;
-use crate::domain::common::text::{FreeText, NAME_CHARS_MAX};
-use crate::domain::double_hand_poker::hand_record::HandError;
-use crate::domain::double_hand_poker::hand_record::events::HandEvent;
-use crate::domain::double_hand_poker::settle::{ActionInput, PdInput, Scenario, SeatMap};
+use crate::cards;
+use crate::common::text::{FreeText, NAME_CHARS_MAX};
+use crate::double_hand_poker::hand_record::HandError;
+use crate::double_hand_poker::hand_record::events::HandEvent;
+use crate::double_hand_poker::settle::{ActionInput, PdInput, Scenario, SeatMap};
 
 impl HandState {
     /// A TPPP marked at the table takes wagers only as the PD
     /// (`tppp_wagers_only_as_pd`): never a bettor while another holds the bank.
     pub(super) fn check_tppp_bettor(&self, bettor: &str) -> Result<(), HandError> {
-        use crate::domain::double_hand_poker::rotation_clock::is_tppp;
+        use crate::double_hand_poker::rotation_clock::is_tppp;
         if !is_tppp(&self.tppps, bettor) || !self.rules().tppp_wagers_only_as_pd {
             return Ok(());
         }
@@ -34,7 +34,7 @@ impl HandState {
     /// the PD's acceptance (the option they chose) is recorded with them.
     pub(super) fn check_offer_recorded(
         &self,
-        option: Option<crate::domain::double_hand_poker::hand_record::PdOption>,
+        option: Option<crate::double_hand_poker::hand_record::PdOption>,
     ) -> Result<(), HandError> {
         if option.is_some() || !self.rules().pd_offer_each_hand {
             return Ok(());
@@ -145,7 +145,7 @@ impl HandState {
         input.pd = PdInput {
             seat: 1,
             player: "probe".into(),
-            bank: crate::domain::common::money::Money::from_units(1),
+            bank: crate::common::money::Money::from_units(1),
         };
         input.action = ActionInput {
             dice: None,
@@ -246,13 +246,11 @@ impl HandState {
 
     pub(super) fn scenario_probe_options(
         &self,
-    ) -> Result<crate::domain::double_hand_poker::options::RuleOptions, HandError> {
+    ) -> Result<crate::double_hand_poker::options::RuleOptions, HandError> {
         let input = &self.input;
-        Ok(
-            crate::domain::double_hand_poker::options::RuleOptions::for_profile(
-                input.profile.unwrap_or_default(),
-            )
-            .with(&input.options.clone().unwrap_or_default()),
+        Ok(crate::double_hand_poker::options::RuleOptions::for_profile(
+            input.profile.unwrap_or_default(),
         )
+        .with(&input.options.clone().unwrap_or_default()))
     }
 }

@@ -5,18 +5,16 @@
 use std::fmt::Display;
 
 use super::{Action, Collection, Grid, PD_KEY, Wager};
-use crate::domain::common::money::{Money, Unit};
-use crate::domain::double_hand_poker::action_dice::{self, DiceError, SEATS_MAX};
-use crate::domain::double_hand_poker::outcome::Outcome;
-use crate::domain::double_hand_poker::settle::collection::{self, Schedule};
-use crate::domain::double_hand_poker::settle::error::SettleError;
-use crate::domain::double_hand_poker::settle::input::{
+use crate::common::money::{Money, Unit};
+use crate::double_hand_poker::action_dice::{self, DiceError, SEATS_MAX};
+use crate::double_hand_poker::outcome::Outcome;
+use crate::double_hand_poker::settle::collection::{self, Schedule};
+use crate::double_hand_poker::settle::error::SettleError;
+use crate::double_hand_poker::settle::input::{
     ActionInput, HandInput, ScenarioInput, SeatMap, WagerInput,
 };
-use crate::domain::double_hand_poker::settle::limits::{
-    NAME_CHARS_MAX, UNIT_MIN, WAGERS_MAX, amount_max,
-};
-use crate::domain::double_hand_poker::settle::ratio::Ratio;
+use crate::double_hand_poker::settle::limits::{NAME_CHARS_MAX, UNIT_MIN, WAGERS_MAX, amount_max};
+use crate::double_hand_poker::settle::ratio::Ratio;
 
 pub(super) fn check_unit(unit: Unit) -> Result<(), SettleError> {
     let u = unit.amount();
@@ -35,7 +33,7 @@ pub(super) fn check_unit(unit: Unit) -> Result<(), SettleError> {
 }
 
 /// A seat number in 1..=seats.
-pub(crate) fn seat(field: impl Display, value: i64, seats: u8) -> Result<u8, SettleError> {
+pub fn seat(field: impl Display, value: i64, seats: u8) -> Result<u8, SettleError> {
     action_dice::check_seat(value, seats).map_err(|_| SettleError::SeatOutsideTable {
         field: field.to_string(),
         seat: value,
@@ -45,7 +43,7 @@ pub(crate) fn seat(field: impl Display, value: i64, seats: u8) -> Result<u8, Set
 
 /// A person's name or a wager id: 1..=64 characters, no control
 /// characters, no space at either end.
-pub(crate) fn name(field: impl Display, text: &str) -> Result<String, SettleError> {
+pub fn name(field: impl Display, text: &str) -> Result<String, SettleError> {
     let chars = text.chars().count();
     if chars > NAME_CHARS_MAX {
         return Err(SettleError::limit(
@@ -233,7 +231,7 @@ pub(super) fn seats_with_wagers(wagers: &[Wager]) -> u32 {
 }
 
 /// A seat key of `outcomes` or `hands`: the seat number in canonical text.
-pub(crate) fn seat_key(field: &str, key: &str, seats: u8) -> Result<u8, SettleError> {
+pub fn seat_key(field: &str, key: &str, seats: u8) -> Result<u8, SettleError> {
     let n: Option<i64> =
         if !key.is_empty() && key.len() <= 3 && key.bytes().all(|b| b.is_ascii_digit()) {
             key.parse().ok()

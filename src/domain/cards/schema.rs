@@ -1,11 +1,11 @@
-//! A card's schema. `Card` serializes by hand (`domain::cards`) as its
+//! A card's schema in the API contract. `Card` serializes by hand as its
 //! canonical text; this says what that text is.
 
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::Schema;
 
-use crate::domain::cards::Card;
-use crate::domain::common::schema;
+use super::Card;
+use crate::common::schema;
 
 impl utoipa::PartialSchema for Card {
     fn schema() -> RefOr<Schema> {
