@@ -8,124 +8,25 @@
 //! dealers, the hands still open) and writes what comes back.
 
 pub mod compliance;
+mod event;
+mod log;
+mod range;
 pub mod report;
 pub mod tppp;
+
+pub use event::{SHIFT_EVENTS, ShiftEvent};
+pub use log::ShiftLog;
+pub use range::{ReportRange, parse_report_range};
 
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::common::field_error::FieldError;
 use crate::common::money::Money;
-use crate::history::{LocalDate, LocalDateTime};
-
-/// The event types of the shift log, as the audit log names them.
-pub const SHIFT_EVENTS: [&str; 9] = [
-    "shift_opened",
-    "dealer_changed",
-    "shift_closed",
-    "shift_report_signed",
-    "shifts_required_set",
-    "tppp_registered",
-    "tppp_marked",
-    "tppp_unmarked",
-    "pd_rotation_overridden",
-];
-
-/// One shift record's payload (the audit log's `event_type` is the tag).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ShiftEvent {
-    /// A shift opened for the room (`table` absent) or for one table.
-    ShiftOpened {
-        shift: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        table: Option<String>,
-    },
-    /// A dealer takes the box at a table (`dealer` absent: the box is left
-    /// empty, the dealer before it leaves).
-    DealerChanged {
-        shift: String,
-        table: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        dealer: Option<String>,
-    },
-    ShiftClosed {
-        shift: String,
-    },
-    /// The closing supervisor's signature on the report: its digest, and
-    /// what it counted, for the reader of the log.
-    ShiftReportSigned {
-        shift: String,
-        digest: String,
-        hands: u64,
-        drop: Money,
-    },
-    /// Whether a hand may open at a table no open shift covers.
-    ShiftsRequiredSet {
-        required: bool,
-    },
-    /// A third-party proposition player registered (`tppp.rs`).
-    TpppRegistered {
-        name: String,
-        company: String,
-        badge: String,
-    },
-    /// A TPPP marked at a table: recorded in each hand opened there.
-    TpppMarked {
-        table: String,
-        name: String,
-    },
-    TpppUnmarked {
-        table: String,
-        name: String,
-    },
-    /// A supervisor lets the game go on past the PD rotation clock.
-    PdRotationOverridden {
-        table: String,
-        reason: String,
-    },
-}
-
-impl ShiftEvent {
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            ShiftEvent::ShiftOpened { .. } => "shift_opened",
-            ShiftEvent::DealerChanged { .. } => "dealer_changed",
-            ShiftEvent::ShiftClosed { .. } => "shift_closed",
-            ShiftEvent::ShiftReportSigned { .. } => "shift_report_signed",
-            ShiftEvent::ShiftsRequiredSet { .. } => "shifts_required_set",
-            ShiftEvent::TpppRegistered { .. } => "tppp_registered",
-            ShiftEvent::TpppMarked { .. } => "tppp_marked",
-            ShiftEvent::TpppUnmarked { .. } => "tppp_unmarked",
-            ShiftEvent::PdRotationOverridden { .. } => "pd_rotation_overridden",
-        }
-    }
-
-    /// The payload as recorded: the event without its tag (the record's
-    /// `event_type` carries it).
-    pub fn payload(&self) -> serde_json::Value {
-        let mut value = serde_json::to_value(self).unwrap_or_default();
-        if let Some(map) = value.as_object_mut() {
-            map.remove("type");
-        }
-        value
-    }
-
-    /// A recorded payload read back as its event.
-    pub fn parse(event_type: &str, payload: &str) -> Result<ShiftEvent, String> {
-        let mut value: serde_json::Value =
-            serde_json::from_str(payload).map_err(|e| format!("not JSON: {e}"))?;
-        let map = value
-            .as_object_mut()
-            .ok_or_else(|| "not a JSON object".to_string())?;
-        map.insert("type".into(), event_type.into());
-        serde_json::from_value(value).map_err(|e| e.to_string())
-    }
-}
 
 /// Who did it, when, and where in the log: what every step of a shift
 /// keeps of its record.
@@ -395,176 +296,4 @@ pub fn check_hand_shift(
         )));
     }
     Ok(())
-}
-
-/// Every shift of the log and the room's setting: `audit verify`'s replay,
-/// record by record, through the same checks.
-#[derive(Debug, Default)]
-pub struct ShiftLog {
-    pub shifts: std::collections::BTreeMap<String, Shift>,
-    pub required: bool,
-    pub tppps: Vec<tppp::Tppp>,
-    /// (table, TPPP name) marked now.
-    pub marks: Vec<(String, String)>,
-    pub overrides: Vec<tppp::RotationOverride>,
-    /// The shifts open now: what a shift opening is checked against, so a
-    /// replay of years of shifts reads only these, not every shift.
-    open: std::collections::BTreeSet<String>,
-}
-
-impl ShiftLog {
-    /// Applies one record. The dealers' assignments are not in this log,
-    /// so a replay checks every rule but that one.
-    pub fn apply(&mut self, event: ShiftEvent, stamp: Stamp) -> Result<(), ShiftRefusal> {
-        match event {
-            ShiftEvent::ShiftOpened { shift, table } => {
-                if self.shifts.contains_key(&shift) {
-                    return Err(ShiftRefusal::Conflict(format!(
-                        "shift {shift} opened twice"
-                    )));
-                }
-                let open: Vec<Shift> = self
-                    .open
-                    .iter()
-                    .filter_map(|id| self.shifts.get(id).cloned())
-                    .collect();
-                let opened = Shift::open(shift.clone(), table, &open, stamp)?;
-                self.open.insert(shift.clone());
-                self.shifts.insert(shift, opened);
-            }
-            ShiftEvent::DealerChanged {
-                shift,
-                table,
-                dealer,
-            } => self
-                .get(&shift)?
-                .change_dealer(&table, dealer.as_deref(), None, stamp)?,
-            ShiftEvent::ShiftClosed { shift } => {
-                self.get(&shift)?.close(&[], stamp)?;
-                self.open.remove(&shift);
-            }
-            ShiftEvent::ShiftReportSigned {
-                shift,
-                digest,
-                hands,
-                drop,
-            } => self.get(&shift)?.sign(Signature {
-                digest,
-                hands,
-                drop,
-                stamp,
-            })?,
-            ShiftEvent::ShiftsRequiredSet { required } => self.required = required,
-            ShiftEvent::TpppRegistered {
-                name,
-                company,
-                badge,
-            } => {
-                let (name, company, badge) =
-                    tppp::check_registration(&name, &company, &badge, &self.tppps)?;
-                self.tppps.push(tppp::Tppp {
-                    name,
-                    company,
-                    badge,
-                    registered: stamp,
-                });
-            }
-            // The table's limit is its rules', not in this log: a replay
-            // checks every rule but that one.
-            ShiftEvent::TpppMarked { table, name } => {
-                let name = tppp::check_mark(&name, &table, u32::MAX, &self.tppps, &self.marks)?;
-                self.marks.push((table, name));
-            }
-            ShiftEvent::TpppUnmarked { table, name } => {
-                let name = tppp::check_unmark(&name, &table, &self.marks)?;
-                self.marks.retain(|(t, n)| !(*t == table && *n == name));
-            }
-            ShiftEvent::PdRotationOverridden { table, reason } => {
-                let reason = tppp::check_override(&table, true, &reason)?;
-                self.overrides.push(tppp::RotationOverride {
-                    table,
-                    reason,
-                    stamp,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Takes in a shift as it stood (`Shift::as_of` an anchor), for a
-    /// replay of the records after it.
-    pub fn resume(&mut self, shift: Shift) {
-        if shift.is_open() {
-            self.open.insert(shift.id.clone());
-        }
-        self.shifts.insert(shift.id.clone(), shift);
-    }
-
-    fn get(&mut self, id: &str) -> Result<&mut Shift, ShiftRefusal> {
-        self.shifts
-            .get_mut(id)
-            .ok_or_else(|| ShiftRefusal::Conflict(format!("there is no shift {id}")))
-    }
-}
-
-/// A report's range on the cardroom's clock: a whole day, or from a time
-/// (inclusive) to a later one (exclusive).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReportRange {
-    Day(LocalDate),
-    Between {
-        from: LocalDateTime,
-        to: LocalDateTime,
-    },
-}
-
-/// Reads a report's range: `date` (`YYYY-MM-DD`), or both `from` and `to`
-/// (`YYYY-MM-DDTHH:MM`), `to` after `from`.
-pub fn parse_report_range(
-    date: Option<&str>,
-    from: Option<&str>,
-    to: Option<&str>,
-) -> Result<ReportRange, FieldError> {
-    fn given(v: Option<&str>) -> Option<&str> {
-        v.map(str::trim).filter(|v| !v.is_empty())
-    }
-    let (date, from, to) = (given(date), given(from), given(to));
-    if let Some(d) = date {
-        if from.is_some() || to.is_some() {
-            return Err(FieldError::new(
-                "date",
-                "give a date, or from and to, not both",
-            ));
-        }
-        return LocalDate::parse(d).map(ReportRange::Day).ok_or_else(|| {
-            FieldError::new("date", format!("\"{d}\" is not a date (YYYY-MM-DD)")).with_value(d)
-        });
-    }
-    let time = |field: &str, v: Option<&str>| -> Result<LocalDateTime, FieldError> {
-        let v = v.ok_or_else(|| {
-            FieldError::new(
-                field,
-                "required: a date and time (YYYY-MM-DDTHH:MM), or a date",
-            )
-        })?;
-        LocalDateTime::parse(v).ok_or_else(|| {
-            FieldError::new(
-                field,
-                format!("\"{v}\" is not a date and time (YYYY-MM-DDTHH:MM)"),
-            )
-            .with_value(v)
-        })
-    };
-    let (from_at, to_at) = (time("from", from)?, time("to", to)?);
-    if to_at <= from_at {
-        return Err(FieldError::new(
-            "to",
-            format!("{to_at} is not after {from_at}: the range is backwards or empty"),
-        )
-        .with_value(to.unwrap_or_default()));
-    }
-    Ok(ReportRange::Between {
-        from: from_at,
-        to: to_at,
-    })
 }
