@@ -43,108 +43,178 @@ const SUMS_ON_STACK: usize = 32;
 /// and the PD's net must lie within ±bank. A failure is a bug and returns
 /// [`SettleError::Conservation`]; nothing should be recorded or paid then.
 pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
-    let opts = sc.options();
-    let grid = sc.grid();
     let wagers = sc.wagers();
     let mut order = [0u8; WAGERS_MAX];
     let n = action_order(sc, &mut order);
     if n != wagers.len() {
         return Err(broken("every wager settled once", n, wagers.len()));
     }
-
-    let pd = sc.pd();
-    let bank = sc.bank_units();
-    let mut in_action = bank;
-    let mut steps = Vec::with_capacity(n);
     // Per bettor: (staked, received, fee) in units; on the stack for a
     // table's usual handful of bettors, on the heap beyond that.
     let mut sums_stack = [(0i64, 0i64, 0i64); SUMS_ON_STACK];
     let mut sums_heap = Vec::new();
-    let sums: &mut [(i64, i64, i64)] = match sums_stack.get_mut(..sc.bettors().len()) {
+    let sums: &mut [BettorSums] = match sums_stack.get_mut(..sc.bettors().len()) {
         Some(s) => s,
         None => {
             sums_heap.resize(sc.bettors().len(), (0, 0, 0));
             &mut sums_heap
         }
     };
-    let (mut to_pd_sum, mut to_bettors_sum, mut staked_sum, mut fees) = (0i64, 0i64, 0i64, 0i64);
-
+    let mut run = Run::new(sc);
+    let mut steps = Vec::with_capacity(n);
     for &i in &order[..n] {
-        let w = &wagers[i as usize];
-        let Some(outcome) = sc.outcome(w.seat) else {
+        steps.push(run.wager(&wagers[i as usize], sums)?);
+    }
+    let balance = run.balance(sums)?;
+    Ok(settlement(sc, steps, sums, &balance))
+}
+
+/// A bettor's (staked, received, fee), in units.
+type BettorSums = (i64, i64, i64);
+
+/// The settlement's running sums, in units, as the wagers are settled in
+/// action order.
+struct Run<'a> {
+    sc: &'a Scenario,
+    grid: Grid,
+    push_consumes_action: bool,
+    /// PD money in action (initially the bank).
+    in_action: i64,
+    to_pd: i64,
+    to_bettors: i64,
+    staked: i64,
+    fees: i64,
+}
+
+/// The balances of a whole hand, in units, once conservation holds.
+struct Balance {
+    pd_returned: i64,
+    pd_received: i64,
+    pd_net: i64,
+    money_in: i64,
+    money_out: i64,
+    fees: i64,
+    house_collection: i64,
+}
+
+impl<'a> Run<'a> {
+    fn new(sc: &'a Scenario) -> Run<'a> {
+        Run {
+            sc,
+            grid: sc.grid(),
+            push_consumes_action: sc.options().push_consumes_action,
+            in_action: sc.bank_units(),
+            to_pd: 0,
+            to_bettors: 0,
+            staked: 0,
+            fees: 0,
+        }
+    }
+
+    /// Settles `w` against the PD money in action: its step, checked, with
+    /// the running sums and its bettor's `sums` brought up to date.
+    fn wager(&mut self, w: &'a Wager, sums: &mut [BettorSums]) -> Result<Step<'a>, SettleError> {
+        let Some(outcome) = self.sc.outcome(w.seat) else {
             return Err(broken(
                 "an outcome for every seat with wagers",
                 w.seat as usize,
                 0,
             ));
         };
-        let u = settle_units(w, outcome, in_action, opts.push_consumes_action);
-        check_step(&u, w.units, in_action, grid)?;
-        in_action = u.after;
-        to_pd_sum += u.to_pd;
-        to_bettors_sum += u.to_bettor;
-        staked_sum += w.units;
-        fees += w.fee_units;
+        let u = settle_units(w, outcome, self.in_action, self.push_consumes_action);
+        check_step(&u, w.units, self.in_action, self.grid)?;
+        self.in_action = u.after;
+        self.to_pd += u.to_pd;
+        self.to_bettors += u.to_bettor;
+        self.staked += w.units;
+        self.fees += w.fee_units;
         let Some(t) = sums.get_mut(w.bettor_index) else {
             return Err(broken(
                 "a total for every bettor",
                 w.bettor_index,
-                sc.bettors().len(),
+                self.sc.bettors().len(),
             ));
         };
         t.0 += w.units;
         t.1 += u.to_bettor;
         t.2 += w.fee_units;
-        steps.push(Step {
-            wager: &w.id,
-            seat: w.seat,
-            bettor: &w.bettor,
-            backline: w.backline,
-            amount: w.amount,
-            payout: w.payout,
-            outcome,
-            fee: w.fee,
-            units: StepUnits {
-                grid,
-                amount: w.units,
-                covered: u.covered,
-                before: u.before,
-                after: u.after,
-                to_bettor: u.to_bettor,
-                to_pd: u.to_pd,
-                breakage_num: u.breakage_num,
-            },
-        });
+        Ok(step(w, outcome, &u, self.grid))
     }
 
-    // Conservation, in exact units.
-    let pd_returned = in_action;
-    let pd_received = to_pd_sum + pd_returned;
-    check(
-        "money in = money out",
-        grid,
-        staked_sum + bank,
-        to_bettors_sum + pd_received,
-    )?;
-    let pd_net = pd_received - bank;
-    if pd_net.abs() > bank {
-        return Err(SettleError::Conservation {
-            check: "PD net within ±bank",
-            left: grid.money(pd_net),
-            right: pd.bank,
-        });
+    /// Conservation, in exact units, after the last wager: money in equals
+    /// money out, the PD's net lies within ±bank, the nets sum to zero and
+    /// the fees taken equal the house collection.
+    fn balance(self, sums: &[BettorSums]) -> Result<Balance, SettleError> {
+        let (sc, grid) = (self.sc, self.grid);
+        let bank = sc.bank_units();
+        let pd_returned = self.in_action;
+        let pd_received = self.to_pd + pd_returned;
+        let (money_in, money_out) = (self.staked + bank, self.to_bettors + pd_received);
+        check("money in = money out", grid, money_in, money_out)?;
+        let pd_net = pd_received - bank;
+        if pd_net.abs() > bank {
+            return Err(SettleError::Conservation {
+                check: "PD net within ±bank",
+                left: grid.money(pd_net),
+                right: sc.pd().bank,
+            });
+        }
+        let nets: i64 = sums.iter().map(|t| t.1 - t.0).sum::<i64>() + pd_net;
+        check("nets sum to zero", grid, nets, 0)?;
+        let fees = self.fees + sc.pd_fee_units();
+        let house_collection = sums.iter().map(|t| t.2).sum::<i64>() + sc.pd_fee_units();
+        check(
+            "fees taken = house collection",
+            grid,
+            fees,
+            house_collection,
+        )?;
+        Ok(Balance {
+            pd_returned,
+            pd_received,
+            pd_net,
+            money_in,
+            money_out,
+            fees,
+            house_collection,
+        })
     }
-    let nets: i64 = sums.iter().map(|t| t.1 - t.0).sum::<i64>() + pd_net;
-    check("nets sum to zero", grid, nets, 0)?;
-    fees += sc.pd_fee_units();
-    let house_collection = sums.iter().map(|t| t.2).sum::<i64>() + sc.pd_fee_units();
-    check(
-        "fees taken = house collection",
-        grid,
-        fees,
-        house_collection,
-    )?;
+}
 
+/// Wager `w`'s step, its amounts kept in units of `grid`.
+fn step<'a>(w: &'a Wager, outcome: Outcome, u: &Units, grid: Grid) -> Step<'a> {
+    Step {
+        wager: &w.id,
+        seat: w.seat,
+        bettor: &w.bettor,
+        backline: w.backline,
+        amount: w.amount,
+        payout: w.payout,
+        outcome,
+        fee: w.fee,
+        units: StepUnits {
+            grid,
+            amount: w.units,
+            covered: u.covered,
+            before: u.before,
+            after: u.after,
+            to_bettor: u.to_bettor,
+            to_pd: u.to_pd,
+            breakage_num: u.breakage_num,
+        },
+    }
+}
+
+/// The settlement of `sc`: its steps, each bettor's and the PD's totals,
+/// and the balances that held.
+fn settlement<'a>(
+    sc: &'a Scenario,
+    steps: Vec<Step<'a>>,
+    sums: &[BettorSums],
+    b: &Balance,
+) -> Settlement<'a> {
+    let grid = sc.grid();
+    let pd = sc.pd();
     let bettors = sc
         .bettors()
         .iter()
@@ -161,31 +231,31 @@ pub fn settle(sc: &Scenario) -> Result<Settlement<'_>, SettleError> {
         .collect();
     let pd_total = Total {
         staked: pd.bank,
-        received: grid.money(pd_received),
-        net: grid.money(pd_net),
+        received: grid.money(b.pd_received),
+        net: grid.money(b.pd_net),
         fee: pd.fee,
     };
     let action = sc.action();
-    Ok(Settlement {
+    Settlement {
         action_seat: action.seat,
         action_dice: action.dice,
         pd,
         hands: sc.hands(),
         steps,
-        pd_returned: grid.money(pd_returned),
+        pd_returned: grid.money(b.pd_returned),
         totals: Totals {
             bettors,
             pd: pd_total,
         },
-        house_collection: grid.money(house_collection),
+        house_collection: grid.money(b.house_collection),
         conservation: Conservation {
-            money_in: grid.money(staked_sum + bank),
-            money_out: grid.money(to_bettors_sum + pd_received),
-            fees_taken: grid.money(fees),
-            house_collection: grid.money(house_collection),
+            money_in: grid.money(b.money_in),
+            money_out: grid.money(b.money_out),
+            fees_taken: grid.money(b.fees),
+            house_collection: grid.money(b.house_collection),
         },
-        rules: opts,
-    })
+        rules: sc.options(),
+    }
 }
 
 /// Fills `order` with wager indices in action order; returns how many.
@@ -360,105 +430,5 @@ fn broken(what: &'static str, left: usize, right: usize) -> SettleError {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::common::money::Unit;
-
-    fn grid() -> Grid {
-        Grid::new(Unit::CENT).unwrap()
-    }
-
-    fn good() -> Units {
-        // $60 loses against $200: covered 60, the PD gets 120.
-        Units {
-            covered: 6000,
-            before: 20000,
-            after: 14000,
-            consumed: 6000,
-            to_bettor: 0,
-            to_pd: 12000,
-            breakage_num: 0,
-        }
-    }
-
-    #[test]
-    fn a_balanced_step_passes_the_checks() {
-        assert_eq!(check_step(&good(), 6000, 20000, grid()), Ok(()));
-    }
-
-    #[test]
-    fn broken_steps_stop_the_settlement_as_internal_errors() {
-        let cases = [
-            Units {
-                to_pd: 11999,
-                ..good()
-            },
-            Units {
-                after: 20001,
-                consumed: -1,
-                ..good()
-            },
-            Units {
-                after: -1,
-                ..good()
-            },
-            Units {
-                to_bettor: -1,
-                to_pd: 12001,
-                ..good()
-            },
-            Units {
-                covered: 6001,
-                ..good()
-            },
-        ];
-        for u in cases {
-            let err = check_step(&u, 6000, 20000, grid()).unwrap_err();
-            assert!(matches!(err, SettleError::Conservation { .. }), "{u:?}");
-            assert!(!err.is_bad_input());
-        }
-        // The running total in action must be the step's starting point.
-        assert!(check_step(&good(), 6000, 19999, grid()).is_err());
-        let err = check("money in = money out", grid(), 46000, 45999).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "internal error: settlement invariant \"money in = money out\" failed (460.00 vs 459.99); nothing was settled"
-        );
-    }
-
-    #[test]
-    fn units_follow_the_rules_file() {
-        let w = |units: i64, p: u32, q: u32| Wager {
-            id: "w".into(),
-            seat: 2,
-            bettor: "Ann".into(),
-            bettor_index: 0,
-            amount: grid().money(units),
-            backline: false,
-            payout: super::super::ratio::Ratio::parse("payout", &format!("{p}:{q}")).unwrap(),
-            fee: Money::ZERO,
-            units,
-            fee_units: 0,
-        };
-        // 3:2 win of $25.05 against $100: pays $37.57, 0.5 of a cent breakage.
-        let u = settle_units(&w(2505, 3, 2), Outcome::Player, 10000, false);
-        assert_eq!(
-            (u.covered, u.consumed, u.to_bettor, u.breakage_num),
-            (2505, 3757, 6262, 1)
-        );
-        // Partial 3:2 coverage: $62.43 covers floor(62.43 × 2/3) = $41.62.
-        let u = settle_units(&w(5000, 3, 2), Outcome::Pd, 6243, false);
-        assert_eq!(
-            (u.covered, u.consumed, u.to_bettor, u.to_pd, u.after),
-            (4162, 6243, 838, 10405, 0)
-        );
-        // Push: stays in action by default, leaves it with the option.
-        let u = settle_units(&w(6000, 1, 1), Outcome::Push, 10000, false);
-        assert_eq!((u.consumed, u.to_bettor, u.to_pd), (0, 6000, 0));
-        let u = settle_units(&w(6000, 1, 1), Outcome::Push, 4000, true);
-        assert_eq!(
-            (u.covered, u.consumed, u.to_bettor, u.to_pd, u.after),
-            (4000, 4000, 6000, 4000, 0)
-        );
-    }
-}
+#[path = "engine_tests.rs"]
+mod tests;
