@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+mod lines;
+
 /// The format line a file starts with.
 pub const FORMAT_LINE: &str = "house-way 1";
 /// Longest file accepted, and most rules.
@@ -184,145 +186,6 @@ fn ranks_of(text: &str) -> Option<Ranks> {
     (low <= high).then_some(Ranks { low, high })
 }
 
-impl HouseWayFile {
-    /// Parses a house-way file; the first error found, with its line.
-    pub fn parse(text: &str) -> Result<HouseWayFile, FileError> {
-        if text.len() > FILE_BYTES_MAX {
-            return Err(error(
-                0,
-                format!("the file is larger than {FILE_BYTES_MAX} bytes"),
-                "",
-            ));
-        }
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
-            .filter(|(_, l)| !l.is_empty());
-        match lines.next() {
-            Some((_, FORMAT_LINE)) => {}
-            Some((n, other)) => {
-                return Err(error(n, format!("expected \"{FORMAT_LINE}\" first"), other));
-            }
-            None => return Err(error(0, "the file is empty", "")),
-        }
-        let mut file = HouseWayFile {
-            name: String::new(),
-            title: String::new(),
-            sources: Vec::new(),
-            rules: Vec::new(),
-        };
-        let mut open: Option<PartialRule> = None;
-        for (n, line) in lines {
-            let (keyword, rest) = line.split_once(' ').unwrap_or((line, ""));
-            let rest = rest.trim();
-            match keyword {
-                "name" | "title" | "source" if !file.rules.is_empty() || open.is_some() => {
-                    return Err(error(
-                        n,
-                        format!("\"{keyword}\" belongs before the first rule"),
-                        line,
-                    ));
-                }
-                "name" => {
-                    let valid = !rest.is_empty()
-                        && rest.len() <= 40
-                        && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
-                    if !valid {
-                        return Err(error(n, "a name is 1 to 40 letters, digits or '-'", rest));
-                    }
-                    file.name = rest.to_ascii_lowercase();
-                }
-                "title" => file.title = text_of(n, rest)?,
-                "source" => file.sources.push(text_of(n, rest)?),
-                "when" => {
-                    if let Some(p) = open.take() {
-                        file.rules.push(p.finish()?);
-                    }
-                    let (hand, conditions) = when_of(n, rest)?;
-                    open = Some(PartialRule {
-                        line: n,
-                        hand,
-                        conditions,
-                        play: None,
-                        words: None,
-                    });
-                }
-                "play" | "say" => {
-                    let Some(p) = open.as_mut() else {
-                        return Err(error(
-                            n,
-                            format!("\"{keyword}\" must follow a \"when\""),
-                            line,
-                        ));
-                    };
-                    if keyword == "play" {
-                        if p.play.is_some() {
-                            return Err(error(n, "a rule has one \"play\"", line));
-                        }
-                        p.play = Some(play_of(n, rest)?);
-                    } else {
-                        if p.words.is_some() {
-                            return Err(error(n, "a rule has one \"say\"", line));
-                        }
-                        p.words = Some(text_of(n, rest)?);
-                    }
-                }
-                _ => {
-                    return Err(error(
-                        n,
-                        "expected name, title, source, when, play or say",
-                        line,
-                    ));
-                }
-            }
-            if file.rules.len() > RULES_MAX {
-                return Err(error(n, format!("more than {RULES_MAX} rules"), ""));
-            }
-        }
-        if let Some(p) = open.take() {
-            file.rules.push(p.finish()?);
-        }
-        if file.name.is_empty() {
-            return Err(error(
-                0,
-                "the file names no house way (a \"name\" line)",
-                "",
-            ));
-        }
-        if file.rules.is_empty() {
-            return Err(error(0, "the file has no rules (\"when\" lines)", ""));
-        }
-        Ok(file)
-    }
-}
-
-struct PartialRule {
-    line: usize,
-    hand: HandClass,
-    conditions: Vec<Condition>,
-    play: Option<Play>,
-    words: Option<String>,
-}
-
-impl PartialRule {
-    fn finish(self) -> Result<Rule, FileError> {
-        let play = self
-            .play
-            .ok_or_else(|| error(self.line, "this rule has no \"play\" line", ""))?;
-        let words = self
-            .words
-            .ok_or_else(|| error(self.line, "this rule has no \"say\" line", ""))?;
-        Ok(Rule {
-            line: self.line,
-            hand: self.hand,
-            conditions: self.conditions,
-            play,
-            words,
-        })
-    }
-}
-
 fn text_of(n: usize, text: &str) -> Result<String, FileError> {
     if text.is_empty() || text.chars().count() > TEXT_CHARS_MAX {
         return Err(error(
@@ -493,3 +356,7 @@ impl fmt::Display for Ranks {
 #[cfg(test)]
 #[path = "file_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "shipped_ways_tests.rs"]
+mod shipped_ways_tests;
