@@ -5,9 +5,11 @@ use super::*;
 use crate::cards::eval::{eval2, eval5};
 use crate::cards::parse_cards;
 use crate::cards::test_hands::seven;
+use crate::common::text::thousands;
 use crate::double_hand_poker::house_way::ReferenceHouseWay;
 use crate::double_hand_poker::settle::parse_scenario;
 use crate::double_hand_poker::test_options::{lucky, wild};
+use crate::double_hand_poker::tools::{self, CardsRequest};
 
 fn name_of(text: &str, opts: &RuleOptions) -> String {
     let cards = parse_cards(text).expect(text);
