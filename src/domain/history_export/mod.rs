@@ -21,4 +21,6 @@ pub use format::{
 pub use line::write_line;
 
 #[cfg(test)]
+mod check_tests;
+#[cfg(test)]
 mod tests;
