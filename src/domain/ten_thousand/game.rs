@@ -12,8 +12,12 @@
 use crate::common::text::{FreeText, escaped};
 use serde::{Deserialize, Serialize};
 
-use super::api::{GameOptions, Rules, TenThousandError, check_dice};
-use super::{Across, Counts, counts, dead_faces, dice_of, keep_points, keeps};
+use super::api::{GameOptions, Rules, TenThousandError};
+
+mod turn;
+
+pub use turn::TurnState;
+use turn::play_turn;
 
 /// Players in a game (the rules: up to four).
 pub const PLAYERS_MAX: usize = 4;
@@ -117,55 +121,6 @@ pub struct ScoreSheet {
     pub reason: String,
 }
 
-/// A turn in progress: accumulated points, dice left to throw, what was
-/// kept (for the straight across throws).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TurnState {
-    pub points: u32,
-    pub dice_left: u8,
-    /// Every die kept this turn.
-    pub kept: Counts,
-    /// Whether every keep so far was single 1s and/or 5s.
-    pub singles_only: bool,
-    /// The last keep used every die: the next throw is of all of them.
-    pub hot_dice: bool,
-}
-
-impl TurnState {
-    pub fn new(rules: &Rules) -> TurnState {
-        TurnState {
-            points: 0,
-            dice_left: rules.dice,
-            kept: [0; 7],
-            singles_only: true,
-            hot_dice: false,
-        }
-    }
-
-    /// The straight across throws, when it applies.
-    pub fn across(&self) -> Option<Across> {
-        (self.singles_only && self.kept.iter().any(|&n| n > 0))
-            .then_some(Across { kept: self.kept })
-    }
-
-    /// Applies a keep already checked legal, worth `points`.
-    pub fn keep(&mut self, rules: &Rules, keep: &Counts, points: u32, across_used: bool) {
-        let n: u8 = keep.iter().sum();
-        let singles =
-            !across_used && (1..=6).all(|f| keep[f] == 0 || ((f == 1 || f == 5) && keep[f] < 3));
-        self.singles_only &= singles;
-        for (kept, &k) in self.kept.iter_mut().zip(keep) {
-            *kept = kept.saturating_add(k);
-        }
-        self.points = self.points.saturating_add(points);
-        self.dice_left = self.dice_left.saturating_sub(n);
-        self.hot_dice = self.dice_left == 0;
-        if self.hot_dice {
-            self.dice_left = rules.dice;
-        }
-    }
-}
-
 fn show(dice: &[u8]) -> String {
     dice.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
 }
@@ -202,148 +157,6 @@ fn check_players(players: &[String]) -> Result<Vec<String>, TenThousandError> {
     Ok(out)
 }
 
-/// Plays one turn's throws; returns the throws and the turn's points
-/// (`Ok(None)` points: a bust, with the points lost).
-fn play_turn(
-    rules: &Rules,
-    turn: &TurnRecord,
-    field: &str,
-    on_board: bool,
-) -> Result<(Vec<ThrowView>, TurnResult, u32), TenThousandError> {
-    let n = turn.throws.len();
-    if n == 0 || n > THROWS_PER_TURN_MAX {
-        return Err(TenThousandError::new(
-            format!("{field}.throws"),
-            format!("{n} throws; a turn has 1 to {THROWS_PER_TURN_MAX}"),
-        ));
-    }
-    let mut state = TurnState::new(rules);
-    let mut views = Vec::with_capacity(n);
-    for (k, throw) in turn.throws.iter().enumerate() {
-        let tf = format!("{field}.throws[{k}]");
-        let last = k + 1 == n;
-        let dice = check_dice(&throw.dice, &format!("{tf}.dice"), rules.dice)?;
-        if dice.len() != usize::from(state.dice_left) {
-            return Err(TenThousandError::new(
-                format!("{tf}.dice"),
-                format!(
-                    "{} dice ({}); {} dice are left to throw",
-                    dice.len(),
-                    show(&dice),
-                    state.dice_left
-                ),
-            ));
-        }
-        let throw_counts = counts(&dice);
-        let across = state.across();
-        let offered = keeps(&throw_counts, across.as_ref());
-        let Some(keep) = &throw.keep else {
-            if let Some(best) = offered.last() {
-                return Err(TenThousandError::new(
-                    format!("{tf}.keep"),
-                    format!(
-                        "the throw {} scores (up to {}): a keep of at least one scoring die is needed",
-                        show(&dice),
-                        best.points
-                    ),
-                ));
-            }
-            if !last {
-                return Err(TenThousandError::new(
-                    format!("{field}.throws[{}]", k + 1),
-                    format!("a throw after the bust {}: the turn ended", show(&dice)),
-                ));
-            }
-            let lost = state.points;
-            views.push(ThrowView {
-                dice,
-                keep: None,
-                points: 0,
-                straight_across: false,
-                hot_dice: false,
-                bust: true,
-                turn_points: 0,
-            });
-            return Ok((views, TurnResult::Bust, lost));
-        };
-        let kf = format!("{tf}.keep");
-        if offered.is_empty() {
-            return Err(TenThousandError::new(
-                kf,
-                format!("the throw {} is a bust: nothing can be kept", show(&dice)),
-            ));
-        }
-        if keep.is_empty() {
-            return Err(TenThousandError::new(
-                kf,
-                "an empty keep; keep at least one scoring die",
-            ));
-        }
-        let keep = check_dice(keep, &kf, rules.dice)?;
-        let keep_counts = counts(&keep);
-        if (1..=6).any(|f| keep_counts[f] > throw_counts[f]) {
-            return Err(TenThousandError::new(
-                kf,
-                format!("{} is not in the throw {}", show(&keep), show(&dice)),
-            ));
-        }
-        let Some((points, across_used)) = keep_points(&keep_counts, across.as_ref()) else {
-            let dead = dead_faces(&keep_counts, across.as_ref());
-            let why = if dead.is_empty() {
-                "not every die scores".to_string()
-            } else {
-                format!("{} does not score", show(&dead))
-            };
-            return Err(TenThousandError::new(
-                kf,
-                format!("the keep {}: {why}", show(&keep)),
-            ));
-        };
-        state.keep(rules, &keep_counts, points, across_used);
-        views.push(ThrowView {
-            dice,
-            keep: Some(dice_of(&keep_counts)),
-            points,
-            straight_across: across_used,
-            hot_dice: state.hot_dice,
-            bust: false,
-            turn_points: state.points,
-        });
-        if last {
-            if state.hot_dice && rules.hot_dice_must_roll {
-                return Err(TenThousandError::new(
-                    tf,
-                    format!(
-                        "stops on hot dice with {}; hot_dice_must_roll is on: all the dice must be thrown again",
-                        thousands(state.points)
-                    ),
-                ));
-            }
-            if !on_board && state.points < rules.opening {
-                return Err(TenThousandError::new(
-                    tf,
-                    format!(
-                        "stops to record {}, below the opening {} needed to get on the board",
-                        thousands(state.points),
-                        thousands(rules.opening)
-                    ),
-                ));
-            }
-            if state.points < rules.min_record {
-                return Err(TenThousandError::new(
-                    tf,
-                    format!(
-                        "stops to record {}, below min_record {}",
-                        thousands(state.points),
-                        thousands(rules.min_record)
-                    ),
-                ));
-            }
-        }
-    }
-    Ok((views, TurnResult::Recorded, 0))
-}
-
 /// Validates and scores a recorded game.
 pub fn game(req: &GameRequest) -> Result<ScoreSheet, TenThousandError> {
     let rules = req.options.resolve()?;
@@ -354,28 +167,78 @@ pub fn game(req: &GameRequest) -> Result<ScoreSheet, TenThousandError> {
             format!("{} turns; a game has at most {TURNS_MAX}", req.turns.len()),
         ));
     }
-    let np = players.len();
-    let mut scores = vec![0u32; np];
-    let mut on_board = vec![false; np];
-    let mut next = 0usize;
-    // Whoever last reached the target or equalled/passed the high score.
-    let mut holder: Option<usize> = None;
-    let mut finished = false;
+    let mut board = Board::new(players.len());
     let mut turns = Vec::with_capacity(req.turns.len());
     for (t, turn) in req.turns.iter().enumerate() {
+        turns.push(board.play(&rules, &players, t, turn)?);
+    }
+    let totals = players
+        .iter()
+        .zip(&board.scores)
+        .map(|(player, &score)| PlayerTotal {
+            player: player.clone(),
+            score,
+        })
+        .collect();
+    let (winner, next_player, reason) = board.ending(&rules, &players);
+    Ok(ScoreSheet {
+        rules,
+        players,
+        turns,
+        totals,
+        finished: board.finished,
+        winner,
+        next_player,
+        reason,
+    })
+}
+
+/// The game as its turns leave it: each player's score and whether they
+/// are on the board, whose turn is next, who holds the high score at or
+/// past the target, and whether the others have had their turn to catch
+/// up.
+struct Board {
+    scores: Vec<u32>,
+    on_board: Vec<bool>,
+    next: usize,
+    /// Whoever last reached the target or equalled/passed the high score.
+    holder: Option<usize>,
+    finished: bool,
+}
+
+impl Board {
+    fn new(players: usize) -> Board {
+        Board {
+            scores: vec![0; players],
+            on_board: vec![false; players],
+            next: 0,
+            holder: None,
+            finished: false,
+        }
+    }
+
+    /// Plays turn `t` (0-based): by the player in turn, while the game is
+    /// not over; the scores, the holder and the next player follow it.
+    fn play(
+        &mut self,
+        rules: &Rules,
+        players: &[String],
+        t: usize,
+        turn: &TurnRecord,
+    ) -> Result<TurnView, TenThousandError> {
         let field = format!("turns[{t}]");
-        if finished {
-            let h = holder.unwrap_or(0);
+        if self.finished {
+            let h = self.holder.unwrap_or(0);
             return Err(TenThousandError::new(
                 field,
                 format!(
                     "a turn after the game ended: {} won with {}",
                     players[h],
-                    thousands(scores[h])
+                    thousands(self.scores[h])
                 ),
             ));
         }
-        let expected = &players[next];
+        let expected = &players[self.next];
         if turn.player.trim() != expected {
             return Err(TenThousandError::new(
                 format!("{field}.player"),
@@ -385,54 +248,58 @@ pub fn game(req: &GameRequest) -> Result<ScoreSheet, TenThousandError> {
                 ),
             ));
         }
-        let p = next;
-        let (throws, result, lost) = play_turn(&rules, turn, &field, on_board[p])?;
+        let p = self.next;
+        let (throws, result, lost) = play_turn(rules, turn, &field, self.on_board[p])?;
         let points = match result {
             TurnResult::Recorded => throws.last().map_or(0, |v| v.turn_points),
             TurnResult::Bust => 0,
         };
-        if points > 0 {
-            scores[p] = scores[p].saturating_add(points);
-            on_board[p] = true;
-        }
-        holder = match holder {
-            None if scores[p] >= rules.target => Some(p),
-            Some(h) if h != p && scores[p] >= scores[h] => Some(p),
-            other => other,
-        };
-        next = (p + 1) % np;
-        finished = holder == Some(next);
-        turns.push(TurnView {
+        self.score(rules, p, points);
+        Ok(TurnView {
             turn: t + 1,
             player: players[p].clone(),
             throws,
             result,
             points,
             lost,
-            scores: scores.clone(),
-        });
-    }
-    let totals = players
-        .iter()
-        .zip(&scores)
-        .map(|(player, &score)| PlayerTotal {
-            player: player.clone(),
-            score,
+            scores: self.scores.clone(),
         })
-        .collect();
-    let (winner, next_player, reason) = if finished {
-        let h = holder.unwrap_or(0);
-        (
-            Some(players[h].clone()),
-            None,
-            format!(
+    }
+
+    /// Player `p` records `points`: the holder and the next player follow.
+    fn score(&mut self, rules: &Rules, p: usize, points: u32) {
+        let scores = &mut self.scores;
+        if points > 0 {
+            scores[p] = scores[p].saturating_add(points);
+            self.on_board[p] = true;
+        }
+        self.holder = match self.holder {
+            None if scores[p] >= rules.target => Some(p),
+            Some(h) if h != p && scores[p] >= scores[h] => Some(p),
+            other => other,
+        };
+        self.next = (p + 1) % scores.len();
+        self.finished = self.holder == Some(self.next);
+    }
+
+    /// The winner, whose turn is next, and why: the game's end, or where
+    /// it stands while it is not over.
+    fn ending(
+        &self,
+        rules: &Rules,
+        players: &[String],
+    ) -> (Option<String>, Option<String>, String) {
+        let scores = &self.scores;
+        if self.finished {
+            let h = self.holder.unwrap_or(0);
+            let reason = format!(
                 "{} wins with {}: every other player had a turn and no one equalled or passed it",
                 players[h],
                 thousands(scores[h])
-            ),
-        )
-    } else {
-        let reason = match holder {
+            );
+            return (Some(players[h].clone()), None, reason);
+        }
+        let reason = match self.holder {
             Some(h) => format!(
                 "not over: {} holds {}; the others have a turn to catch up",
                 players[h],
@@ -440,7 +307,7 @@ pub fn game(req: &GameRequest) -> Result<ScoreSheet, TenThousandError> {
             ),
             None => {
                 let lead = scores.iter().copied().max().unwrap_or(0);
-                let leaders: Vec<&str> = (0..np)
+                let leaders: Vec<&str> = (0..scores.len())
                     .filter(|&i| scores[i] == lead)
                     .map(|i| players[i].as_str())
                     .collect();
@@ -453,16 +320,6 @@ pub fn game(req: &GameRequest) -> Result<ScoreSheet, TenThousandError> {
                 )
             }
         };
-        (None, Some(players[next].clone()), reason)
-    };
-    Ok(ScoreSheet {
-        rules,
-        players,
-        turns,
-        totals,
-        finished,
-        winner,
-        next_player,
-        reason,
-    })
+        (None, Some(players[self.next].clone()), reason)
+    }
 }
