@@ -137,89 +137,16 @@ pub fn round(req: &RoundRequest) -> Result<RoundResponse, PokerDiceError> {
                 format!("{name:?} is already a player"),
             ));
         }
-        let count = player.throws.len();
         let limit = if req.first_sets_throws && i > 0 {
             first_throws
         } else {
             THROWS_MAX
         };
-        if count == 0 {
-            return Err(PokerDiceError::new(
-                format!("players[{i}].throws"),
-                format!("{name} has no throw; each player throws at least once"),
-            ));
-        }
-        if count > limit {
-            let why = if limit < THROWS_MAX {
-                format!("the first player used {limit} and first_sets_throws is on")
-            } else {
-                format!("each player has at most {THROWS_MAX}")
-            };
-            return Err(PokerDiceError::new(
-                format!("players[{i}].throws[{limit}]"),
-                format!("{name}'s throw {} is one too many: {why}", limit + 1),
-            ));
-        }
+        check_throw_count(i, &name, player.throws.len(), limit)?;
         if i == 0 {
-            first_throws = count;
+            first_throws = player.throws.len();
         }
-        let mut dice: Vec<Face> = Vec::new();
-        let mut throws = Vec::with_capacity(count);
-        for (t, throw) in player.throws.iter().enumerate() {
-            let field = format!("players[{i}].throws[{t}]");
-            let held = match &throw.held {
-                None => Vec::new(),
-                Some(h) => parse_faces(&h.0, p)
-                    .map_err(|m| PokerDiceError::new(format!("{field}.held"), m))?,
-            };
-            let rolled = parse_faces(&throw.rolled.0, p)
-                .map_err(|m| PokerDiceError::new(format!("{field}.rolled"), m))?;
-            if t == 0 && !held.is_empty() {
-                return Err(PokerDiceError::new(
-                    format!("{field}.held"),
-                    format!(
-                        "{} held on the first throw; nothing can be held before it",
-                        show(&held, p)
-                    ),
-                ));
-            }
-            if let Err(missing) = take_held(&dice, &held) {
-                return Err(PokerDiceError::new(
-                    format!("{field}.held"),
-                    format!(
-                        "held {:?} is not in the previous throw ({})",
-                        missing.symbol(p),
-                        show(&dice, p)
-                    ),
-                ));
-            }
-            if rolled.is_empty() {
-                return Err(PokerDiceError::new(
-                    format!("{field}.rolled"),
-                    "no dice thrown; holding all five is stopping: leave this throw out",
-                ));
-            }
-            if held.len() + rolled.len() != DICE {
-                return Err(PokerDiceError::new(
-                    format!("{field}.rolled"),
-                    format!(
-                        "{} held and {} thrown ({}) make {} dice, not {DICE}",
-                        held.len(),
-                        rolled.len(),
-                        show(&rolled, p),
-                        held.len() + rolled.len()
-                    ),
-                ));
-            }
-            dice = held.iter().chain(&rolled).copied().collect();
-            throws.push(ThrowView {
-                held: symbols(&held, p),
-                rolled: symbols(&rolled, p),
-                dice: symbols(&dice, p),
-            });
-        }
-        let five = <[Face; DICE]>::try_from(dice.as_slice())
-            .map_err(|_| PokerDiceError::new(format!("players[{i}].throws"), "not five dice"))?;
+        let (five, throws) = play_throws(player, i, p)?;
         let r = evaluate(&five, req.straights);
         views.push(PlayerView {
             name: name.clone(),
@@ -229,7 +156,142 @@ pub fn round(req: &RoundRequest) -> Result<RoundResponse, PokerDiceError> {
         names.push(name);
         ranks.push(r);
     }
-    let mut decision = decide(&ranks, p);
+    let (decision, winner_names) = named_decision(decide(&ranks, p), &names);
+    Ok(RoundResponse {
+        players: views,
+        decision,
+        winner_names,
+        profile: p,
+        straights: req.straights,
+        first_sets_throws: req.first_sets_throws,
+    })
+}
+
+/// Player `i` (`name`) throws at least once and at most `limit` times.
+fn check_throw_count(
+    i: usize,
+    name: &str,
+    count: usize,
+    limit: usize,
+) -> Result<(), PokerDiceError> {
+    if count == 0 {
+        return Err(PokerDiceError::new(
+            format!("players[{i}].throws"),
+            format!("{name} has no throw; each player throws at least once"),
+        ));
+    }
+    if count > limit {
+        let why = if limit < THROWS_MAX {
+            format!("the first player used {limit} and first_sets_throws is on")
+        } else {
+            format!("each player has at most {THROWS_MAX}")
+        };
+        return Err(PokerDiceError::new(
+            format!("players[{i}].throws[{limit}]"),
+            format!("{name}'s throw {} is one too many: {why}", limit + 1),
+        ));
+    }
+    Ok(())
+}
+
+/// Player `i`'s throws, each checked against the one before: the five
+/// dice they end on, and each throw as shown.
+fn play_throws(
+    player: &RoundPlayer,
+    i: usize,
+    p: Profile,
+) -> Result<([Face; DICE], Vec<ThrowView>), PokerDiceError> {
+    let mut dice: Vec<Face> = Vec::new();
+    let mut throws = Vec::with_capacity(player.throws.len());
+    for (t, throw) in player.throws.iter().enumerate() {
+        let field = format!("players[{i}].throws[{t}]");
+        let (next, view) = next_throw(&dice, throw, t, &field, p)?;
+        dice = next;
+        throws.push(view);
+    }
+    let five = <[Face; DICE]>::try_from(dice.as_slice())
+        .map_err(|_| PokerDiceError::new(format!("players[{i}].throws"), "not five dice"))?;
+    Ok((five, throws))
+}
+
+/// Throw `t` after the `previous` dice: what it holds (from those dice,
+/// nothing on the first throw) and what came up make five dice. The dice
+/// it leaves, and the throw as shown.
+fn next_throw(
+    previous: &[Face],
+    throw: &RoundThrow,
+    t: usize,
+    field: &str,
+    p: Profile,
+) -> Result<(Vec<Face>, ThrowView), PokerDiceError> {
+    let held = match &throw.held {
+        None => Vec::new(),
+        Some(h) => {
+            parse_faces(&h.0, p).map_err(|m| PokerDiceError::new(format!("{field}.held"), m))?
+        }
+    };
+    let rolled = parse_faces(&throw.rolled.0, p)
+        .map_err(|m| PokerDiceError::new(format!("{field}.rolled"), m))?;
+    if t == 0 && !held.is_empty() {
+        return Err(PokerDiceError::new(
+            format!("{field}.held"),
+            format!(
+                "{} held on the first throw; nothing can be held before it",
+                show(&held, p)
+            ),
+        ));
+    }
+    if let Err(missing) = take_held(previous, &held) {
+        return Err(PokerDiceError::new(
+            format!("{field}.held"),
+            format!(
+                "held {:?} is not in the previous throw ({})",
+                missing.symbol(p),
+                show(previous, p)
+            ),
+        ));
+    }
+    check_five(&held, &rolled, field, p)?;
+    let dice: Vec<Face> = held.iter().chain(&rolled).copied().collect();
+    let view = ThrowView {
+        held: symbols(&held, p),
+        rolled: symbols(&rolled, p),
+        dice: symbols(&dice, p),
+    };
+    Ok((dice, view))
+}
+
+/// Some dice thrown, and with those held, five.
+fn check_five(
+    held: &[Face],
+    rolled: &[Face],
+    field: &str,
+    p: Profile,
+) -> Result<(), PokerDiceError> {
+    if rolled.is_empty() {
+        return Err(PokerDiceError::new(
+            format!("{field}.rolled"),
+            "no dice thrown; holding all five is stopping: leave this throw out",
+        ));
+    }
+    if held.len() + rolled.len() != DICE {
+        return Err(PokerDiceError::new(
+            format!("{field}.rolled"),
+            format!(
+                "{} held and {} thrown ({}) make {} dice, not {DICE}",
+                held.len(),
+                rolled.len(),
+                show(rolled, p),
+                held.len() + rolled.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The decision's reasons in the players' names ("Ann and Bo tie: …"),
+/// and the names of its winners.
+fn named_decision(mut decision: Decision, names: &[String]) -> (Decision, Vec<String>) {
     let winner_names: Vec<String> = decision
         .winners
         .iter()
@@ -244,12 +306,5 @@ pub fn round(req: &RoundRequest) -> Result<RoundResponse, PokerDiceError> {
         let rest = reason.strip_prefix("Tie: ").unwrap_or(reason).to_string();
         *reason = format!("{who} {verb}: {rest}");
     }
-    Ok(RoundResponse {
-        players: views,
-        decision,
-        winner_names,
-        profile: p,
-        straights: req.straights,
-        first_sets_throws: req.first_sets_throws,
-    })
+    (decision, winner_names)
 }
