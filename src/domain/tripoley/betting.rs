@@ -213,7 +213,27 @@ impl Betting {
     /// The round after `player`'s `action`; refused out of turn, after the
     /// round is over, above the limit or beyond the player's chips.
     pub fn apply(&self, player: &str, action: BetAction) -> Result<Betting, TripoleyError> {
-        let bad = |m: String| TripoleyError::input("action", m);
+        let i = self.in_turn(player)?;
+        let mut b = self.clone();
+        let said = match action {
+            BetAction::Check => b.check(i)?,
+            BetAction::Bet { chips: c } => b.bet(i, c)?,
+            BetAction::Call => b.call(i)?,
+            BetAction::Raise { chips: c } => b.raise(i, c)?,
+            BetAction::Fold => {
+                b.folded[i] = true;
+                format!("{} folds.", b.names[i])
+            }
+            BetAction::AllIn => b.go_all_in(i)?,
+        };
+        b.acted[i] = true;
+        b.said.push(said);
+        b.next = b.after(i);
+        Ok(b)
+    }
+
+    /// The index of `player`, whose turn it must be.
+    fn in_turn(&self, player: &str) -> Result<usize, TripoleyError> {
         let Some(i) = self.next else {
             return Err(bad(format!(
                 "the betting round is over; \"{player}\" cannot act"
@@ -232,119 +252,129 @@ impl Betting {
                 format!("\"{player}\" acts out of turn: it is \"{name}\"'s turn"),
             ));
         }
-        let (left, to_call) = (self.left(i), self.high - self.put_in[i]);
-        let limit = self.limit;
-        let over_limit = |what: &str, c: u64| {
-            TripoleyError::input(
+        Ok(i)
+    }
+
+    /// What player `i` has left, and what they must put in to call.
+    fn facing(&self, i: usize) -> (u64, u64) {
+        (self.left(i), self.high - self.put_in[i])
+    }
+
+    fn check(&self, i: usize) -> Result<String, TripoleyError> {
+        let (name, (_, to_call)) = (&self.names[i], self.facing(i));
+        if to_call > 0 {
+            return Err(bad(format!(
+                "check, but \"{name}\" faces a bet of {}: call, raise, fold or go all-in",
+                chips(to_call)
+            )));
+        }
+        Ok(format!("{name} checks."))
+    }
+
+    fn bet(&mut self, i: usize, c: u64) -> Result<String, TripoleyError> {
+        let (name, (left, _)) = (&self.names[i], self.facing(i));
+        if self.high > 0 {
+            return Err(bad(format!(
+                "bet, but there is already a bet of {}: call or raise",
+                chips(self.high)
+            )));
+        }
+        if c == 0 {
+            return Err(TripoleyError::input(
                 "chips",
-                format!("{c} is more than the bet limit of {limit} a {what}"),
+                "0 is not a bet (check instead)",
+            ));
+        }
+        if c > self.limit {
+            return Err(over_limit(self.limit, "bet", c));
+        }
+        if c > left {
+            return Err(TripoleyError::input(
+                "chips",
+                format!("{c} is more than the {} \"{name}\" has", chips(left)),
+            ));
+        }
+        self.put(i, c);
+        let name = &self.names[i];
+        Ok(format!(
+            "{name} bets {}{}.",
+            chips(c),
+            all_in_text(c == left)
+        ))
+    }
+
+    fn call(&mut self, i: usize) -> Result<String, TripoleyError> {
+        let (name, (left, to_call)) = (&self.names[i], self.facing(i));
+        if to_call == 0 {
+            return Err(bad(format!(
+                "call, but \"{name}\" faces no bet: check or bet"
+            )));
+        }
+        let c = to_call.min(left);
+        self.put(i, c);
+        let name = &self.names[i];
+        Ok(if c < to_call {
+            format!(
+                "{name} calls {} with only {}: all-in.",
+                chips(to_call),
+                chips(c)
             )
-        };
-        let mut b = self.clone();
-        let said = match action {
-            BetAction::Check => {
-                if to_call > 0 {
-                    return Err(bad(format!(
-                        "check, but \"{name}\" faces a bet of {}: call, raise, fold or go all-in",
-                        chips(to_call)
-                    )));
-                }
-                format!("{name} checks.")
-            }
-            BetAction::Bet { chips: c } => {
-                if self.high > 0 {
-                    return Err(bad(format!(
-                        "bet, but there is already a bet of {}: call or raise",
-                        chips(self.high)
-                    )));
-                }
-                if c == 0 {
-                    return Err(TripoleyError::input(
-                        "chips",
-                        "0 is not a bet (check instead)",
-                    ));
-                }
-                if c > limit {
-                    return Err(over_limit("bet", c));
-                }
-                if c > left {
-                    return Err(TripoleyError::input(
-                        "chips",
-                        format!("{c} is more than the {} \"{name}\" has", chips(left)),
-                    ));
-                }
-                b.put(i, c);
-                format!("{name} bets {}{}.", chips(c), all_in_text(c == left))
-            }
-            BetAction::Call => {
-                if to_call == 0 {
-                    return Err(bad(format!(
-                        "call, but \"{name}\" faces no bet: check or bet"
-                    )));
-                }
-                let c = to_call.min(left);
-                b.put(i, c);
-                if c < to_call {
-                    format!(
-                        "{name} calls {} with only {}: all-in.",
-                        chips(to_call),
-                        chips(c)
-                    )
-                } else {
-                    format!("{name} calls {}{}.", chips(c), all_in_text(c == left))
-                }
-            }
-            BetAction::Raise { chips: c } => {
-                if self.high == 0 {
-                    return Err(bad("raise, but nobody has bet: bet instead".into()));
-                }
-                if c == 0 {
-                    return Err(TripoleyError::input(
-                        "chips",
-                        "0 is not a raise (call instead)",
-                    ));
-                }
-                if c > limit {
-                    return Err(over_limit("raise", c));
-                }
-                if to_call + c > left {
-                    return Err(TripoleyError::input(
-                        "chips",
-                        format!(
-                            "{c}: calling {to_call} and raising {c} needs {}, but \"{name}\" has {} (go all-in instead)",
-                            chips(to_call + c),
-                            chips(left)
-                        ),
-                    ));
-                }
-                b.put(i, to_call + c);
+        } else {
+            format!("{name} calls {}{}.", chips(c), all_in_text(c == left))
+        })
+    }
+
+    /// A raise of `c` above the bet player `i` faces.
+    fn raise(&mut self, i: usize, c: u64) -> Result<String, TripoleyError> {
+        let (name, (left, to_call)) = (&self.names[i], self.facing(i));
+        if self.high == 0 {
+            return Err(bad("raise, but nobody has bet: bet instead".into()));
+        }
+        if c == 0 {
+            return Err(TripoleyError::input(
+                "chips",
+                "0 is not a raise (call instead)",
+            ));
+        }
+        if c > self.limit {
+            return Err(over_limit(self.limit, "raise", c));
+        }
+        if to_call + c > left {
+            return Err(TripoleyError::input(
+                "chips",
                 format!(
-                    "{name} raises {} to {}{}.",
-                    chips(c),
-                    b.put_in[i],
-                    all_in_text(to_call + c == left)
-                )
-            }
-            BetAction::Fold => {
-                b.folded[i] = true;
-                format!("{name} folds.")
-            }
-            BetAction::AllIn => {
-                if left > to_call && left - to_call > limit {
-                    return Err(bad(format!(
-                        "all-in, but \"{name}\"'s {} would raise by {}, more than the bet limit of {limit}",
-                        chips(left),
-                        left - to_call
-                    )));
-                }
-                b.put(i, left);
-                format!("{name} goes all-in for {}.", chips(left))
-            }
-        };
-        b.acted[i] = true;
-        b.said.push(said);
-        b.next = b.after(i);
-        Ok(b)
+                    "{c}: calling {to_call} and raising {c} needs {}, but \"{name}\" has {} (go all-in instead)",
+                    chips(to_call + c),
+                    chips(left)
+                ),
+            ));
+        }
+        self.put(i, to_call + c);
+        Ok(format!(
+            "{} raises {} to {}{}.",
+            self.names[i],
+            chips(c),
+            self.put_in[i],
+            all_in_text(to_call + c == left)
+        ))
+    }
+
+    fn go_all_in(&mut self, i: usize) -> Result<String, TripoleyError> {
+        let (name, (left, to_call)) = (&self.names[i], self.facing(i));
+        let limit = self.limit;
+        if left > to_call && left - to_call > limit {
+            return Err(bad(format!(
+                "all-in, but \"{name}\"'s {} would raise by {}, more than the bet limit of {limit}",
+                chips(left),
+                left - to_call
+            )));
+        }
+        self.put(i, left);
+        Ok(format!(
+            "{} goes all-in for {}.",
+            self.names[i],
+            chips(left)
+        ))
     }
 
     /// `n` more chips from player `i`; a new high bet gives everyone else
@@ -387,4 +417,17 @@ impl Betting {
 
 fn all_in_text(all_in: bool) -> &'static str {
     if all_in { " (all-in)" } else { "" }
+}
+
+/// An action that does not fit the round.
+fn bad(message: String) -> TripoleyError {
+    TripoleyError::input("action", message)
+}
+
+/// A bet or a raise (`what`) of `c`, above the bet `limit`.
+fn over_limit(limit: u64, what: &str, c: u64) -> TripoleyError {
+    TripoleyError::input(
+        "chips",
+        format!("{c} is more than the bet limit of {limit} a {what}"),
+    )
 }
