@@ -66,6 +66,19 @@ impl RoundStep {
             RoundStep::MichiganResult { .. } => "tripoley_michigan_result",
         }
     }
+
+    /// The phase of the round this step belongs to.
+    fn phase(&self) -> Phase {
+        match self {
+            RoundStep::Ante => Phase::Ante,
+            RoundStep::Deal { .. } => Phase::Deal,
+            RoundStep::Spare { .. } => Phase::Spare,
+            RoundStep::MoneyCards => Phase::MoneyCards,
+            RoundStep::Bet { .. } => Phase::Betting,
+            RoundStep::Showdown { .. } => Phase::Showdown,
+            RoundStep::MichiganCard { .. } | RoundStep::MichiganResult { .. } => Phase::Michigan,
+        }
+    }
 }
 
 /// What the round waits for next.
@@ -155,16 +168,7 @@ impl Progress {
     /// The round after one more step; refused when it is not the step the
     /// round waits for, or when the engine refuses what it says.
     pub fn apply(&self, game: &TripoleyGame, step: &RoundStep) -> Result<Progress, TripoleyError> {
-        let wanted = match step {
-            RoundStep::Ante => Phase::Ante,
-            RoundStep::Deal { .. } => Phase::Deal,
-            RoundStep::Spare { .. } => Phase::Spare,
-            RoundStep::MoneyCards => Phase::MoneyCards,
-            RoundStep::Bet { .. } => Phase::Betting,
-            RoundStep::Showdown { .. } => Phase::Showdown,
-            RoundStep::MichiganCard { .. } | RoundStep::MichiganResult { .. } => Phase::Michigan,
-        };
-        if wanted != self.phase {
+        if step.phase() != self.phase {
             return Err(TripoleyError::input(
                 "step",
                 format!(
@@ -176,17 +180,7 @@ impl Progress {
         }
         let mut p = self.clone();
         match step {
-            RoundStep::Ante => {
-                let full = game.ante * 9;
-                let can = game.chips.iter().filter(|&&c| c >= full).count();
-                if can < 2 {
-                    return Err(TripoleyError::input(
-                        "chips",
-                        format!("only {can} player(s) can ante {full} chips; a round needs two"),
-                    ));
-                }
-                p.phase = Phase::Deal;
-            }
+            RoundStep::Ante => p.ante(game)?,
             RoundStep::Deal { hands } => {
                 p.entry.hands = hands.clone();
                 p.before = Some(before_betting(&Progress::input(game, &p.entry)?)?);
@@ -204,20 +198,7 @@ impl Progress {
                 p.before = Some(before_betting(&Progress::input(game, &p.entry)?)?);
                 p.phase = Phase::MoneyCards;
             }
-            RoundStep::MoneyCards => {
-                let before = p.before.as_ref().ok_or_else(|| internal("the deal"))?;
-                let stacks: Vec<(String, u64)> = before
-                    .betting_order
-                    .iter()
-                    .map(|name| {
-                        let chips = before.chips.iter().find(|c| &c.0 == name);
-                        (name.clone(), chips.map_or(0, |c| c.1))
-                    })
-                    .collect();
-                p.betting = Some(Betting::start(&stacks, game.bet_limit));
-                p.phase = Phase::Betting;
-                p.after_bet(game)?;
-            }
+            RoundStep::MoneyCards => p.money_cards(game)?,
             RoundStep::Bet { player, action } => {
                 let betting = p.betting.as_ref().ok_or_else(|| internal("the betting"))?;
                 p.betting = Some(betting.apply(player, *action)?);
@@ -227,45 +208,91 @@ impl Progress {
                 p.entry.shown = shown.clone();
                 p.start_michigan(game)?;
             }
-            RoundStep::MichiganCard { player, card } => {
-                let michigan = p
-                    .michigan
-                    .as_ref()
-                    .ok_or_else(|| internal("the Michigan"))?;
-                let next = michigan.play(player, one_card("card", card)?)?;
-                p.cards_played += 1;
-                if next.is_over() {
-                    let (out, left) = next.result()?;
-                    p.entry.blocked = out.is_none();
-                    p.entry.out = out;
-                    p.entry.cards_left = left.into_iter().map(|(n, c)| (n, c as i64)).collect();
-                    p.phase = Phase::Done;
-                }
-                p.michigan = Some(next);
-            }
+            RoundStep::MichiganCard { player, card } => p.michigan_card(player, card)?,
             RoundStep::MichiganResult {
                 out,
                 blocked,
                 cards_left,
-            } => {
-                if p.cards_played > 0 {
-                    return Err(TripoleyError::input(
-                        "michigan",
-                        format!(
-                            "{} cards have been played card by card: go on playing them",
-                            p.cards_played
-                        ),
-                    ));
-                }
-                p.entry.out = out.clone();
-                p.entry.blocked = *blocked;
-                p.entry.cards_left = cards_left.clone();
-                // The engine checks the result when the round is paid out.
-                game.clone_between_rounds().apply_round(&p.entry)?;
-                p.phase = Phase::Done;
-            }
+            } => p.michigan_result(game, out, *blocked, cards_left)?,
         }
         Ok(p)
+    }
+
+    /// The ante: at least two players can pay it in full.
+    fn ante(&mut self, game: &TripoleyGame) -> Result<(), TripoleyError> {
+        let full = game.ante * 9;
+        let can = game.chips.iter().filter(|&&c| c >= full).count();
+        if can < 2 {
+            return Err(TripoleyError::input(
+                "chips",
+                format!("only {can} player(s) can ante {full} chips; a round needs two"),
+            ));
+        }
+        self.phase = Phase::Deal;
+        Ok(())
+    }
+
+    /// The money cards paid: the betting starts, in betting order, with
+    /// each player's chips after them.
+    fn money_cards(&mut self, game: &TripoleyGame) -> Result<(), TripoleyError> {
+        let before = self.before.as_ref().ok_or_else(|| internal("the deal"))?;
+        let stacks: Vec<(String, u64)> = before
+            .betting_order
+            .iter()
+            .map(|name| {
+                let chips = before.chips.iter().find(|c| &c.0 == name);
+                (name.clone(), chips.map_or(0, |c| c.1))
+            })
+            .collect();
+        self.betting = Some(Betting::start(&stacks, game.bet_limit));
+        self.phase = Phase::Betting;
+        self.after_bet(game)
+    }
+
+    /// One Michigan card played by `player`; the last one ends the round.
+    fn michigan_card(&mut self, player: &str, card: &str) -> Result<(), TripoleyError> {
+        let michigan = self
+            .michigan
+            .as_ref()
+            .ok_or_else(|| internal("the Michigan"))?;
+        let next = michigan.play(player, one_card("card", card)?)?;
+        self.cards_played += 1;
+        if next.is_over() {
+            let (out, left) = next.result()?;
+            self.entry.blocked = out.is_none();
+            self.entry.out = out;
+            self.entry.cards_left = left.into_iter().map(|(n, c)| (n, c as i64)).collect();
+            self.phase = Phase::Done;
+        }
+        self.michigan = Some(next);
+        Ok(())
+    }
+
+    /// The Michigan entered as its result, when no card was played one by
+    /// one; the engine checks it as it would pay the round out.
+    fn michigan_result(
+        &mut self,
+        game: &TripoleyGame,
+        out: &Option<String>,
+        blocked: bool,
+        cards_left: &[(String, i64)],
+    ) -> Result<(), TripoleyError> {
+        if self.cards_played > 0 {
+            return Err(TripoleyError::input(
+                "michigan",
+                format!(
+                    "{} cards have been played card by card: go on playing them",
+                    self.cards_played
+                ),
+            ));
+        }
+        self.entry.out = out.clone();
+        self.entry.blocked = blocked;
+        self.entry.cards_left = cards_left.to_vec();
+        // The engine checks the result when the round is paid out.
+        game.clone_between_rounds().apply_round(&self.entry)?;
+        self.phase = Phase::Done;
+        Ok(())
     }
 
     /// Each player's chips (seating order) as the steps recorded so far
