@@ -257,59 +257,14 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
     let hard = level >= Level::HARD;
     // Level 3: one player, not the dealer's left, is short and goes all-in.
     let short = hard.then(|| (dealer + 2) % n);
-    let mut chips: Vec<u64> = (0..n).map(|_| rng.range(20, 60) as u64).collect();
-    if let Some(s) = short {
-        chips[s] = 9 + rng.range(1, 3) as u64;
-    }
-    let mut board = Vec::new();
-    if level >= Level::MEDIUM {
-        for section in Section::ALL {
-            if rng.chance(1, 3) {
-                board.push((section.key().to_string(), rng.range(1, 6) as u64));
-            }
-        }
-    }
-    // Dealt one card at a time from the dealer's left, the spare last.
-    let deck = shuffled(rng, false);
-    let mut hands: Vec<Vec<_>> = vec![Vec::new(); n + 1];
-    for (i, card) in deck.iter().enumerate() {
-        hands[(i % (n + 1) + dealer + 1) % (n + 1)].push(*card);
-    }
+    let chips = stacks(n, short, rng);
+    let board = carried_over(level, rng);
+    let hands = deal(n, dealer, rng);
     let bet = rng.range(4, 10) as u64;
     let folder = hard.then(|| (dealer + 1) % n);
-    let contributions: Vec<u64> = (0..n)
-        .map(|s| {
-            if Some(s) == short {
-                0 // set below, from the stack the money cards leave
-            } else if Some(s) == folder {
-                rng.range(0, bet as i64 - 1) as u64
-            } else {
-                bet
-            }
-        })
-        .collect();
-    let mut shown_cards = Vec::with_capacity(n);
-    let shown = (0..n)
-        .filter(|&s| Some(s) != folder)
-        .map(|s| {
-            let mut hand = hands[s].clone();
-            rng.shuffle(&mut hand);
-            hand.truncate(5);
-            let text = format_cards(&hand);
-            shown_cards.push(hand);
-            (players[s].clone(), text)
-        })
-        .collect();
-    let out = rng.below(n as u64) as usize;
-    let cards_left = (0..n)
-        .filter(|&s| s != out)
-        .map(|s| {
-            (
-                players[s].clone(),
-                rng.range(1, hands[s].len() as i64) as u64,
-            )
-        })
-        .collect();
+    let contributions = contributions(n, bet, short, folder, rng);
+    let (shown, shown_cards) = showdown(&players, &hands, folder, rng);
+    let michigan = michigan(&players, &hands, rng);
     let mut hand_texts: Vec<(String, String)> = (0..n)
         .map(|s| (players[s].clone(), format_cards(&hands[s])))
         .collect();
@@ -326,15 +281,121 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
             folded: folder.map(|f| vec![players[f].clone()]).unwrap_or_default(),
             shown: Named(shown),
         },
-        michigan: Michigan {
-            out: players[out].clone(),
-            cards_left: Named(cards_left),
-        },
+        michigan,
         players,
     };
-    // The round is played once: up to the betting, where the short stack
-    // goes all-in with what the antes and money cards left it, then on.
-    let mut input = to_input(&round, &hands, &shown_cards);
+    let (answer, explanation) = play(&mut round, &hands, &shown_cards, short, bet);
+    (Question { round }, answer, explanation)
+}
+
+/// Each player's chips; the `short` stack has barely more than the ante.
+fn stacks(n: usize, short: Option<usize>, rng: &mut Rng) -> Vec<u64> {
+    let mut chips: Vec<u64> = (0..n).map(|_| rng.range(20, 60) as u64).collect();
+    if let Some(s) = short {
+        chips[s] = 9 + rng.range(1, 3) as u64;
+    }
+    chips
+}
+
+/// From level 2: chips carried over on some sections of the board.
+fn carried_over(level: Level, rng: &mut Rng) -> Vec<(String, u64)> {
+    let mut board = Vec::new();
+    if level >= Level::MEDIUM {
+        for section in Section::ALL {
+            if rng.chance(1, 3) {
+                board.push((section.key().to_string(), rng.range(1, 6) as u64));
+            }
+        }
+    }
+    board
+}
+
+/// A shuffled deck dealt one card at a time from the dealer's left, the
+/// spare hand (the last of `n + 1`) last.
+fn deal(n: usize, dealer: usize, rng: &mut Rng) -> Vec<Vec<Card>> {
+    let deck = shuffled(rng, false);
+    let mut hands: Vec<Vec<_>> = vec![Vec::new(); n + 1];
+    for (i, card) in deck.iter().enumerate() {
+        hands[(i % (n + 1) + dealer + 1) % (n + 1)].push(*card);
+    }
+    hands
+}
+
+/// What each player puts in the Pot: the bet, less for the `folder`, and
+/// nothing yet for the `short` stack.
+fn contributions(
+    n: usize,
+    bet: u64,
+    short: Option<usize>,
+    folder: Option<usize>,
+    rng: &mut Rng,
+) -> Vec<u64> {
+    (0..n)
+        .map(|s| {
+            if Some(s) == short {
+                0 // set when played, from the stack the money cards leave
+            } else if Some(s) == folder {
+                rng.range(0, bet as i64 - 1) as u64
+            } else {
+                bet
+            }
+        })
+        .collect()
+}
+
+/// Five cards, drawn at random, that each player still in shows: as text
+/// by name, and as cards.
+fn showdown(
+    players: &[String],
+    hands: &[Vec<Card>],
+    folder: Option<usize>,
+    rng: &mut Rng,
+) -> (Vec<(String, String)>, Vec<Vec<Card>>) {
+    let mut shown_cards = Vec::with_capacity(players.len());
+    let shown = (0..players.len())
+        .filter(|&s| Some(s) != folder)
+        .map(|s| {
+            let mut hand = hands[s].clone();
+            rng.shuffle(&mut hand);
+            hand.truncate(5);
+            let text = format_cards(&hand);
+            shown_cards.push(hand);
+            (players[s].clone(), text)
+        })
+        .collect();
+    (shown, shown_cards)
+}
+
+/// The Michigan's end: who went out, and how many cards the others hold.
+fn michigan(players: &[String], hands: &[Vec<Card>], rng: &mut Rng) -> Michigan {
+    let n = players.len();
+    let out = rng.below(n as u64) as usize;
+    let cards_left = (0..n)
+        .filter(|&s| s != out)
+        .map(|s| {
+            (
+                players[s].clone(),
+                rng.range(1, hands[s].len() as i64) as u64,
+            )
+        })
+        .collect();
+    Michigan {
+        out: players[out].clone(),
+        cards_left: Named(cards_left),
+    }
+}
+
+/// Plays the round once: up to the betting, where the `short` stack goes
+/// all-in with what the antes and money cards left it, then on. The
+/// answer (each player's net) and the engine's explanation.
+fn play(
+    round: &mut Round,
+    hands: &[Vec<Card>],
+    shown_cards: &[Vec<Card>],
+    short: Option<usize>,
+    bet: u64,
+) -> (Answer, String) {
+    let mut input = to_input(round, hands, shown_cards);
     let begun = engine(begin_round(&input), "the round");
     if let Some(s) = short {
         let all_in = begun.stacks()[s].min(bet);
@@ -348,11 +409,10 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
         .iter()
         .map(|s| s.explanation.as_str())
         .collect();
-    let explanation = explanation.join(" ");
     let answer = Answer {
         net: output.outcome.net,
     };
-    (Question { round }, answer, explanation)
+    (answer, explanation.join(" "))
 }
 
 pub(super) fn grade(_q: &Question, a: &Answer, input: &AnswerInput) -> Result<bool, FieldError> {
