@@ -17,6 +17,8 @@ HANDS=${HANDS:-2000}
 TABLES=${TABLES:-16}
 WARMUP=${WARMUP:-32}
 LOAD_THREADS=${LOAD_THREADS:-1}
+# PAGES=0: no third process fetching pages during the load.
+PAGES=${PAGES:-1}
 # The server's RUST_LOG: info (its default) logs a line per request;
 # SERVER_LOG=warn measures without the request log.
 SERVER_LOG=${SERVER_LOG:-info}
@@ -81,7 +83,7 @@ csrf=$(curl -s -c "$jar" "http://$address/login" | sed -n 's/.*name="csrf" value
 curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$csrf" \
     --data-urlencode "username=loader" --data-urlencode "password=load-test-password" "http://$address/login"
 sleep 2
-while kill -0 "$load_pid" 2>/dev/null; do
+while [[ $PAGES != 0 ]] && kill -0 "$load_pid" 2>/dev/null; do
     table=$(curl -s -b "$jar" "http://$address/tables" | sed -n 's/.*href="\(\/tables\/[^"]*\)".*/\1/p' | head -n1)
     [[ -n $table ]] || { sleep 0.2; continue; }
     hand=$(curl -s -b "$jar" "http://$address$table" | sed -n 's/.*href="\(\/hands\/[^"/]*\)".*/\1/p' | head -n1)
