@@ -7,7 +7,7 @@ use crate::web::{PageError, PageResult};
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
@@ -228,12 +228,9 @@ async fn list(State(state): State<AppState>, staff: Staff) -> Response {
 
 async fn create(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<TableForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageTables, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageTables).await?;
     if let Some(name) = HouseWayName::parse(form.house_way.trim()) {
         // One another instance loaded since this one started.
         house_ways::hold(&state.db, name)
@@ -318,10 +315,9 @@ pub(super) async fn require_play(
     state: &AppState,
     staff: &Staff,
     table: &str,
-    path: &str,
 ) -> Result<(), PageError> {
     let action = play_action(state, staff, table).await?;
-    Ok(staff.require(state, action, path).await?)
+    Ok(staff.require_here(state, action).await?)
 }
 
 /// Whether the signed-in staff member may run hands at `table`.
@@ -463,15 +459,12 @@ struct DealerForm {
 async fn dealers(
     PagePost {
         state,
-        uri,
         id: name,
         staff,
         form,
     }: PagePost<DealerForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::AssignDealers, uri.path())
-        .await?;
+    staff.require_here(&state, Action::AssignDealers).await?;
     let refused = |message: String| TableRefusal {
         dealer: message,
         username: form.username.clone(),
@@ -514,14 +507,13 @@ struct OpenForm {
 async fn open_hand(
     PagePost {
         state,
-        uri,
         id: name,
         staff,
         form,
     }: PagePost<OpenForm>,
 ) -> PageResult {
     let table = load_table(&state, &name).await?;
-    require_play(&state, &staff, &name, uri.path()).await?;
+    require_play(&state, &staff, &name).await?;
     let config = &table.config;
     let command = HandCommand {
         idempotency_key: form.idempotency_key,

@@ -7,7 +7,7 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -71,12 +71,9 @@ fn shift_example() -> Value {
 pub(super) async fn open(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let b: OpenBody = json::parse(&body).map_err(api)?;
     let table = b.table.as_deref().map(str::trim).filter(|t| !t.is_empty());
     let shift = shifts::open(&state.db, &state.audit_key, &staff.0.user.username, table)
@@ -94,11 +91,8 @@ pub(super) async fn open(
 pub(super) async fn list(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     let list = shifts::recent(&state.db, 50).await.map_err(api)?;
     let required = shifts::required(&state.db).await.map_err(api)?;
     Ok(Json(ShiftList {
@@ -126,12 +120,9 @@ async fn found(state: &AppState, id: &str) -> Result<Shift, Response> {
 pub(super) async fn get(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(id): Path<String>,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     Ok(Json(shift_json(&found(&state, &id).await?)).into_response())
 }
 
@@ -160,13 +151,10 @@ struct DealerBody {
 pub(super) async fn change_dealer(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(id): Path<String>,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let b: DealerBody = json::parse(&body).map_err(api)?;
     let dealer = b.dealer.as_deref().map(str::trim).filter(|d| !d.is_empty());
     let shift = shifts::change_dealer(
@@ -195,12 +183,9 @@ table's totals).", body = ReportJson),
 pub(super) async fn close(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(id): Path<String>,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let report = shifts::close(
         &state.db,
         &state.audit_key,
@@ -273,13 +258,10 @@ fn format_of(q: &ReportQuery) -> Result<Format, ApiError> {
 pub(super) async fn report(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(id): Path<String>,
     Query(q): Query<ReportQuery>,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     let format = format_of(&q).map_err(api)?;
     let shift = found(&state, &id).await?;
     let report = reports::of_shift(
@@ -310,12 +292,9 @@ pub(super) async fn report(
 pub(super) async fn range_report(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Query(q): Query<ReportQuery>,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     let format = format_of(&q).map_err(api)?;
     let table = q.table.as_deref().map(str::trim).filter(|t| !t.is_empty());
     check_table(&state, table).await.map_err(api)?;

@@ -7,7 +7,7 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -98,11 +98,8 @@ struct TableClock {
 pub(super) async fn list(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     let tppps = floor::tppps(&state.db).await.map_err(api)?;
     let marks: Vec<_> = floor::marks(&state.db)
         .await
@@ -136,12 +133,9 @@ struct RegisterBody {
 pub(super) async fn register(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let b: RegisterBody = json::parse(&body).map_err(api)?;
     let actor = &staff.0.user.username;
     let tppp = floor::register(
@@ -182,13 +176,10 @@ struct MarkBody {
 pub(super) async fn mark(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(table): Path<String>,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let b: MarkBody = json::parse(&body).map_err(api)?;
     let actor = &staff.0.user.username;
     floor::mark(
@@ -229,13 +220,10 @@ struct OverrideBody {
 pub(super) async fn override_clock(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(table): Path<String>,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let b: OverrideBody = json::parse(&body).map_err(api)?;
     let actor = &staff.0.user.username;
     let o = floor::override_rotation(&state.db, &state.audit_key, actor, &table, &b.reason)

@@ -6,7 +6,7 @@
 
 use askama::Template;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 
 use super::chart::{Bar, bars_svg};
@@ -136,12 +136,9 @@ pub(super) struct TpppForm {
 /// `POST /shifts/tppps`: registers a TPPP.
 pub(super) async fn register_tppp(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<TpppForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let actor = &staff.0.user.username;
     match shifts::floor::register(
         &state.db,
@@ -170,10 +167,8 @@ pub(super) async fn register_tppp(
 }
 
 /// `GET /shifts`.
-pub(super) async fn home(State(state): State<AppState>, staff: Staff, uri: Uri) -> PageResult {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+pub(super) async fn home(State(state): State<AppState>, staff: Staff) -> PageResult {
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     Ok(render(
         &home_page(&state, &staff, String::new(), String::new()).await?,
     ))
@@ -201,12 +196,9 @@ fn refused(e: ShiftError) -> Result<(StatusCode, FieldError), ShiftError> {
 /// `POST /shifts`: `table` (empty: the room).
 pub(super) async fn open(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<OpenForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let table = Some(form.table.trim()).filter(|t| !t.is_empty());
     match shifts::open(&state.db, &state.audit_key, &staff.0.user.username, table).await {
         Ok(shift) => Ok(Redirect::to(&format!("/shifts/{}", shift.id)).into_response()),
@@ -227,12 +219,9 @@ pub(super) struct RequiredForm {
 /// `POST /shifts/required`: `required` (a checkbox).
 pub(super) async fn set_required(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<RequiredForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     shifts::set_required(
         &state.db,
         &state.audit_key,
@@ -352,12 +341,9 @@ async fn shift_page(
 pub(super) async fn shift(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(id): Path<String>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     let shift = load(&state, &id).await?;
     let none = (String::new(), String::new(), String::new(), None);
     Ok(render(&shift_page(&state, &staff, &shift, none).await?))
@@ -374,13 +360,10 @@ pub(super) struct DealerForm {
 /// `POST /shifts/{id}/dealers`: `table`, `dealer` (empty: leave the box).
 pub(super) async fn change_dealer(
     State(state): State<AppState>,
-    uri: Uri,
     Path(id): Path<String>,
     CsrfForm(staff, form): CsrfForm<DealerForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let dealer = Some(form.dealer.trim()).filter(|d| !d.is_empty());
     let result = shifts::change_dealer(
         &state.db,
@@ -409,13 +392,10 @@ pub(super) async fn change_dealer(
 /// `POST /shifts/{id}/close`: closes and signs; the signed report next.
 pub(super) async fn close(
     State(state): State<AppState>,
-    uri: Uri,
     Path(id): Path<String>,
     CsrfForm(staff, _form): CsrfForm<std::collections::HashMap<String, String>>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let result = shifts::close(
         &state.db,
         &state.audit_key,
@@ -442,13 +422,10 @@ pub(super) async fn close(
 /// `POST /shifts/{id}/sign`: signs the report again after a correction.
 pub(super) async fn sign_again(
     State(state): State<AppState>,
-    uri: Uri,
     Path(id): Path<String>,
     CsrfForm(staff, _form): CsrfForm<std::collections::HashMap<String, String>>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     shifts::sign_again(
         &state.db,
         &state.audit_key,
@@ -496,12 +473,9 @@ impl ReportPage {
 pub(super) async fn report(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(id): Path<String>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     let shift = load(&state, &id).await?;
     let report = reports::of_shift(
         &mut reports::On::Db(&state.db),

@@ -8,7 +8,7 @@
 
 use askama::Template;
 use axum::extract::State;
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde_json::Value;
 
@@ -115,8 +115,8 @@ async fn home_page(
 }
 
 /// `GET /training`.
-pub(super) async fn home(State(state): State<AppState>, staff: Staff, uri: Uri) -> PageResult {
-    staff.require(&state, Action::Drill, uri.path()).await?;
+pub(super) async fn home(State(state): State<AppState>, staff: Staff) -> PageResult {
+    staff.require_here(&state, Action::Drill).await?;
     Ok(render(
         &home_page(&state, &staff, Vec::new(), Vec::new()).await?,
     ))
@@ -127,10 +127,9 @@ pub(super) async fn home(State(state): State<AppState>, staff: Staff, uri: Uri) 
 /// its field.
 pub(super) async fn start(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> PageResult {
-    staff.require(&state, Action::Drill, uri.path()).await?;
+    staff.require_here(&state, Action::Drill).await?;
     let number = |name: &str| -> Result<Option<i64>, FieldError> {
         let typed = form.value_or(name, "");
         let typed = typed.trim();
@@ -384,12 +383,7 @@ async fn run_page(
 }
 
 /// The run, if the viewer may see it: its trainee, or a reviewer.
-async fn visible_run(
-    state: &AppState,
-    staff: &Staff,
-    id: &str,
-    path: &str,
-) -> Result<Run, Response> {
+async fn visible_run(state: &AppState, staff: &Staff, id: &str) -> Result<Run, Response> {
     let run = training::load_run(&state.db, id)
         .await
         .map_err(api)?
@@ -403,20 +397,13 @@ async fn visible_run(
     } else {
         Action::ReviewTraining
     };
-    staff.require(state, action, path).await?;
+    staff.require_here(state, action).await?;
     Ok(run)
 }
 
 /// `GET /training/runs/{id}`.
-pub(super) async fn page(
-    AtPath {
-        state,
-        staff,
-        uri,
-        id,
-    }: AtPath,
-) -> PageResult {
-    let run = visible_run(&state, &staff, &id, uri.path()).await?;
+pub(super) async fn page(AtPath { state, staff, id }: AtPath) -> PageResult {
+    let run = visible_run(&state, &staff, &id).await?;
     Ok(render(
         &run_page(&state, &staff, &run, &[], None, String::new()).await?,
     ))
@@ -428,12 +415,11 @@ pub(super) async fn page(
 pub(super) async fn answer(post: PagePost<Vec<(String, String)>>) -> PageResult {
     let PagePost {
         state,
-        uri,
         id,
         staff,
         form,
     } = post;
-    let run = visible_run(&state, &staff, &id, uri.path()).await?;
+    let run = visible_run(&state, &staff, &id).await?;
     let drill_id = form.value_or("drill", "");
     let Some(pending) = run.drills.iter().find(|d| d.id == drill_id) else {
         return refused(&state, &staff, &run, &form, Refusal::NoSuchDrill).await;
@@ -477,13 +463,9 @@ async fn refused(
 /// `POST /training/runs/{id}/next`: the next drill (practice).
 pub(super) async fn next(post: PagePost<crate::web::NoFields>) -> PageResult {
     let PagePost {
-        state,
-        uri,
-        id,
-        staff,
-        ..
+        state, id, staff, ..
     } = post;
-    let run = visible_run(&state, &staff, &id, uri.path()).await?;
+    let run = visible_run(&state, &staff, &id).await?;
     match issue(&state, &staff.0.user.username, &run.id, None).await {
         Ok(_) => Ok(Redirect::to(&format!("/training/runs/{id}")).into_response()),
         Err(TrainingError::Refused(r)) => refused(&state, &staff, &run, &[], r).await,

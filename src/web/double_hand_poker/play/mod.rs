@@ -352,7 +352,6 @@ async fn show(
 async fn act(
     PagePost {
         state,
-        uri,
         id,
         staff,
         form,
@@ -362,13 +361,11 @@ async fn act(
     let loaded = load(&state, &id).await?;
     let step = fields.get("step").to_string();
     if matches!(step.as_str(), "void" | "correct") {
-        staff
-            .require(&state, Action::CorrectHands, uri.path())
-            .await?;
+        staff.require_here(&state, Action::CorrectHands).await?;
     } else if step == "note" {
-        staff.require(&state, Action::AddNotes, uri.path()).await?;
+        staff.require_here(&state, Action::AddNotes).await?;
     } else {
-        require_play(&state, &staff, &loaded.state.table, uri.path()).await?;
+        require_play(&state, &staff, &loaded.state.table).await?;
     }
     let table = table_of(&state, &loaded.state.table).await?;
     let query = ShowQuery {
