@@ -13,12 +13,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{api, check_table, csv_response, range_bounds};
+use super::{
+    api, change_dealer_as, check_table, close_as, csv_response, load_shift, manager_body,
+    range_bounds, readable_shift, report_now,
+};
 use crate::domain::shifts::Shift;
 use crate::domain::shifts::report::{Report, ReportJson, standing};
 use crate::domain::staff::Action;
-use crate::store::audit::now_text;
-use crate::store::shifts::{self, ShiftError, report as reports};
+use crate::store::shifts::{self, report as reports};
 use crate::web::{ApiError, AppState, ErrorBody, Staff, json};
 
 #[derive(Deserialize, ToSchema)]
@@ -73,8 +75,7 @@ pub(super) async fn open(
     staff: Staff,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff.require_here(&state, Action::ManageShifts).await?;
-    let b: OpenBody = json::parse(&body).map_err(api)?;
+    let b: OpenBody = manager_body(&state, &staff, &body).await?;
     let table = b.table.as_deref().map(str::trim).filter(|t| !t.is_empty());
     let shift = shifts::open(&state.db, &state.audit_key, &staff.0.user.username, table)
         .await
@@ -102,13 +103,6 @@ pub(super) async fn list(
     .into_response())
 }
 
-async fn found(state: &AppState, id: &str) -> Result<Shift, Response> {
-    shifts::load(&state.db, id)
-        .await
-        .map_err(api)?
-        .ok_or_else(|| api(ShiftError::NotFound(format!("there is no shift {id}"))))
-}
-
 /// A shift: its dealer changes and signatures.
 #[utoipa::path(get, path = "/api/v1/shifts/{id}", operation_id = "get_shift", tag = "shifts",
     params(("id" = String, Path, description = "The shift's id.")),
@@ -122,8 +116,8 @@ pub(super) async fn get(
     staff: Staff,
     Path(id): Path<String>,
 ) -> Result<Response, Response> {
-    staff.require_here(&state, Action::ReadShiftReports).await?;
-    Ok(Json(shift_json(&found(&state, &id).await?)).into_response())
+    let shift = readable_shift(&state, &staff, &id).await?;
+    Ok(Json(shift_json(&shift)).into_response())
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -154,19 +148,11 @@ pub(super) async fn change_dealer(
     Path(id): Path<String>,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff.require_here(&state, Action::ManageShifts).await?;
-    let b: DealerBody = json::parse(&body).map_err(api)?;
+    let b: DealerBody = manager_body(&state, &staff, &body).await?;
     let dealer = b.dealer.as_deref().map(str::trim).filter(|d| !d.is_empty());
-    let shift = shifts::change_dealer(
-        &state.db,
-        &state.audit_key,
-        &staff.0.user.username,
-        &id,
-        b.table.trim(),
-        dealer,
-    )
-    .await
-    .map_err(api)?;
+    let shift = change_dealer_as(&state, &staff, &id, b.table.trim(), dealer)
+        .await
+        .map_err(api)?;
     Ok(Json(shift_json(&shift)).into_response())
 }
 
@@ -186,16 +172,8 @@ pub(super) async fn close(
     Path(id): Path<String>,
 ) -> Result<Response, Response> {
     staff.require_here(&state, Action::ManageShifts).await?;
-    let report = shifts::close(
-        &state.db,
-        &state.audit_key,
-        &staff.0.user.username,
-        &id,
-        state.time_zone,
-    )
-    .await
-    .map_err(api)?;
-    let shift = found(&state, &id).await?;
+    let report = close_as(&state, &staff, &id).await.map_err(api)?;
+    let shift = load_shift(&state, &id).await?;
     Ok(report_json(&shift, &report))
 }
 
@@ -263,15 +241,8 @@ pub(super) async fn report(
 ) -> Result<Response, Response> {
     staff.require_here(&state, Action::ReadShiftReports).await?;
     let format = format_of(&q).map_err(api)?;
-    let shift = found(&state, &id).await?;
-    let report = reports::of_shift(
-        &mut reports::On::Db(&state.db),
-        &shift,
-        state.time_zone,
-        &now_text(),
-    )
-    .await
-    .map_err(api)?;
+    let shift = load_shift(&state, &id).await?;
+    let report = report_now(&state, &shift).await.map_err(api)?;
     match format {
         Format::Json => Ok(report_json(&shift, &report)),
         Format::Csv => csv_response(&report, &format!("shift-{id}")).map_err(api),

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::api;
+use super::{api, manager_body};
 use crate::domain::shifts::tppp::{RotationOverride, Tppp};
 use crate::domain::staff::Action;
 use crate::store::shifts::{ShiftError, floor};
@@ -95,7 +95,7 @@ struct TableClock {
         (status = 200, description = "The registry and the marks.", body = TpppList),
         (status = 403, description = "A role that may not read shift reports (`forbidden`).", body = ErrorBody),
     ))]
-pub(super) async fn list(
+pub(super) async fn tppps(
     State(state): State<AppState>,
     staff: Staff,
 ) -> Result<Response, Response> {
@@ -135,8 +135,7 @@ pub(super) async fn register(
     staff: Staff,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff.require_here(&state, Action::ManageShifts).await?;
-    let b: RegisterBody = json::parse(&body).map_err(api)?;
+    let b: RegisterBody = manager_body(&state, &staff, &body).await?;
     let actor = &staff.0.user.username;
     let tppp = floor::register(
         &state.db,
@@ -179,8 +178,7 @@ pub(super) async fn mark(
     Path(table): Path<String>,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff.require_here(&state, Action::ManageShifts).await?;
-    let b: MarkBody = json::parse(&body).map_err(api)?;
+    let b: MarkBody = manager_body(&state, &staff, &body).await?;
     let actor = &staff.0.user.username;
     floor::mark(
         &state.db,
@@ -223,8 +221,7 @@ pub(super) async fn override_clock(
     Path(table): Path<String>,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff.require_here(&state, Action::ManageShifts).await?;
-    let b: OverrideBody = json::parse(&body).map_err(api)?;
+    let b: OverrideBody = manager_body(&state, &staff, &body).await?;
     let actor = &staff.0.user.username;
     let o = floor::override_rotation(&state.db, &state.audit_key, actor, &table, &b.reason)
         .await
