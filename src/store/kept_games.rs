@@ -316,16 +316,13 @@ async fn update(tx: &mut WriteTx, table: KeptTable, row: Update<'_>) -> Result<(
          updated_at = $5 WHERE id = $1 AND version = $6",
         table.name()
     );
-    on_tx!(tx, |c| sqlx::query(&sql)
+    execute_on_tx!(tx, &sql, |q| q
         .bind(row.id)
         .bind(row.state)
         .bind(row.status)
         .bind(row.idempotency_key)
         .bind(row.now)
-        .bind(row.version)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind(row.version));
     Ok(())
 }
 

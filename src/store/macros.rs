@@ -21,3 +21,14 @@ macro_rules! on_tx {
         }
     };
 }
+
+/// Runs the statement `$sql` in the open write transaction for its effect,
+/// `$binds` (`|q| q.bind(…)…`) giving its parameters.
+macro_rules! execute_on_tx {
+    ($tx:expr, $sql:expr, |$q:ident| $binds:expr) => {
+        on_tx!($tx, |c| {
+            let $q = sqlx::query($sql);
+            $binds.execute(&mut **c).await.map(drop)?
+        })
+    };
+}

@@ -6,7 +6,6 @@ use crate::web::PageResult;
 use askama::Template;
 use axum::Router;
 use axum::extract::State;
-use axum::http::Uri;
 use axum::response::{IntoResponse, Redirect};
 use axum::routing::get;
 
@@ -72,12 +71,9 @@ async fn show(State(state): State<AppState>, staff: Staff) -> PageResult {
 
 async fn verify_now(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, NoFields {}): CsrfForm<NoFields>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::VerifyChain, uri.path())
-        .await?;
+    staff.require_here(&state, Action::VerifyChain).await?;
     let Ok(_running) = VERIFYING.try_lock() else {
         return Ok(Redirect::to("/chain").into_response());
     };

@@ -9,7 +9,7 @@
 use crate::web::{PageError, PageResult};
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 
@@ -227,11 +227,10 @@ fn rules_refusal(e: KeptGameError) -> Result<(String, String), KeptGameError> {
 
 async fn start<G: KeptPages>(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> PageResult {
     let fields = Fields(form);
-    staff.require(&state, KEEP, uri.path()).await?;
+    staff.require_here(&state, KEEP).await?;
     let game = match G::new_game(&fields) {
         Ok(g) => g,
         Err(e) => return Ok(list_page::<G>(&state, &staff, fields.0, Some(e)).await),
@@ -300,14 +299,13 @@ pub(super) fn refused<G: KeptPages>(
 async fn act<G: KeptPages>(
     PagePost {
         state,
-        uri,
         id,
         staff,
         form,
     }: PagePost<Vec<(String, String)>>,
 ) -> PageResult {
     let fields = Fields(form);
-    staff.require(&state, KEEP, uri.path()).await?;
+    staff.require_here(&state, KEEP).await?;
     let current = load::<G>(&state, &id).await?;
     // Shown again on a refusal; a new page gets a new key.
     let typed: Vec<(String, String)> = fields

@@ -6,7 +6,6 @@
 
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, FromRequestParts, Path, Request};
-use axum::http::Uri;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::{Form, http};
@@ -86,14 +85,12 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for CsrfForm<T> {
 }
 
 /// A [`CsrfForm`] posted to the page of one thing named in the path (a
-/// table, a hand, a game, an account): the state, the request's URI (a role
-/// check sends the sign-in back to its path), the path's one segment, who
-/// posted and the form. Named fields, so a handler can't swap two by
+/// table, a hand, a game, an account): the state, the path's one segment,
+/// who posted and the form. Named fields, so a handler can't swap two by
 /// position. Extracted in the order the handlers had: the path, then the
 /// form.
 pub struct PagePost<T> {
     pub state: AppState,
-    pub uri: Uri,
     /// The path's one segment: the table, hand, game or account.
     pub id: String,
     pub staff: Staff,
@@ -105,7 +102,6 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for PagePost<T> {
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Response> {
         let (mut parts, body) = req.into_parts();
-        let uri = parts.uri.clone();
         let Path(id) = Path::<String>::from_request_parts(&mut parts, state)
             .await
             .map_err(IntoResponse::into_response)?;
@@ -113,7 +109,6 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for PagePost<T> {
             CsrfForm::from_request(Request::from_parts(parts, body), state).await?;
         Ok(PagePost {
             state: state.clone(),
-            uri,
             id,
             staff,
             form,
@@ -122,12 +117,11 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for PagePost<T> {
 }
 
 /// A signed-in request about one thing named in the path (a table, a hand,
-/// an account): the state, who asks, the request's URI (for the role
-/// check) and the path's one segment, extracted in that order (named fields, as `PagePost`).
+/// an account): the state, who asks and the path's one segment, extracted
+/// in that order (named fields, as `PagePost`).
 pub struct AtPath {
     pub state: AppState,
     pub staff: Staff,
-    pub uri: Uri,
     /// The path's one segment: the table, hand or account.
     pub id: String,
 }
@@ -143,7 +137,6 @@ impl FromRequestParts<AppState> for AtPath {
         Ok(AtPath {
             state: state.clone(),
             staff,
-            uri: parts.uri.clone(),
             id,
         })
     }

@@ -87,6 +87,43 @@ impl SvgBuilder {
         self.open(name, attrs).text(text).close(name)
     }
 
+    /// Opens a chart's `<svg>` root: an image labelled `caption`, with its
+    /// class, element id and view box; close it with `close("svg")`.
+    pub fn open_chart(
+        &mut self,
+        class: &str,
+        id: &str,
+        view_box: &dyn Display,
+        caption: &str,
+    ) -> &mut Self {
+        self.open(
+            "svg",
+            &[
+                ("class", &class),
+                ("id", &id),
+                ("viewBox", view_box),
+                ("role", &"img"),
+                ("aria-label", &caption),
+                ("xmlns", &"http://www.w3.org/2000/svg"),
+            ],
+        )
+    }
+
+    /// A `width` by `height` rectangle filled white at the origin: a
+    /// chart's background.
+    pub fn white_background(&mut self, width: f64, height: f64) -> &mut Self {
+        self.empty(
+            "rect",
+            &[
+                ("x", &0),
+                ("y", &0),
+                ("width", &width),
+                ("height", &height),
+                ("fill", &"#fff"),
+            ],
+        )
+    }
+
     pub fn finish(self) -> Svg {
         Svg(self.out)
     }

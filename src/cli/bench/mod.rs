@@ -72,21 +72,22 @@ pub fn run(command: BenchCommand) -> Result<(), CliError> {
     }
 }
 
-/// A small deterministic generator (splitmix64): the same seed, the same
-/// hands and queries on both databases.
-pub(super) struct Rng(u64);
+/// A small deterministic generator: the core's SplitMix64
+/// (`domain::training::rng`) with `seed` as its state, so the same seed
+/// gives the same hands and queries on both databases.
+pub(super) struct Rng(crate::domain::training::rng::Rng);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        // The core's `new` mixes in a stream (0: none) and steps once, by
+        // SplitMix64's increment: start one step back, and the state is
+        // `seed` itself.
+        let one_step_back = seed.wrapping_sub(0x9E37_79B9_7F4A_7C15);
+        Rng(crate::domain::training::rng::Rng::new(one_step_back, 0))
     }
 
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n`.
@@ -180,4 +181,24 @@ async fn bench_hands(args: HandsArgs) -> Result<(), CliError> {
     queries::run(&db, args.queries, args.seed).await?;
     db.close().await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rng;
+
+    #[test]
+    fn the_seed_is_splitmix64s_state() {
+        // SplitMix64's first three draws from the state 42.
+        let mut rng = Rng::new(42);
+        let drawn = [rng.next(), rng.next(), rng.next()];
+        assert_eq!(
+            drawn,
+            [
+                0xbdd7_3226_2feb_6e95,
+                0x28ef_e333_b266_f103,
+                0x4752_6757_130f_9f52
+            ]
+        );
+    }
 }

@@ -139,7 +139,8 @@ async fn table_shifts(
             let command = closed_hand(&mut rng, table, &players, &dealers, &idempotency)?;
             writer.submit(None, command).await.map_err(|e| failed(&e))?;
         }
-        shifts::close(db, key, SUPERVISOR, &shift.id, chrono_tz::UTC)
+        let closing = shifts::Signing::Close;
+        shifts::sign(db, key, SUPERVISOR, &shift.id, chrono_tz::UTC, closing)
             .await
             .map_err(|e| failed(&e))?;
     }

@@ -23,6 +23,24 @@ pub struct NewRecord {
     pub payload: String,
 }
 
+impl NewRecord {
+    /// A record by `actor` of no table and no hand (the staff and training
+    /// logs), its payload canonical JSON.
+    pub fn tableless(
+        actor: &str,
+        event_type: &str,
+        payload: &serde_json::Value,
+    ) -> Result<NewRecord, StoreError> {
+        Ok(NewRecord {
+            actor: actor.to_string(),
+            table: None,
+            hand: None,
+            event_type: event_type.to_string(),
+            payload: canonical_json(payload)?,
+        })
+    }
+}
+
 /// A record as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct AuditRecord {

@@ -14,6 +14,31 @@ use crate::domain::common::audit::Anchor;
 use crate::domain::common::backup::{Applied, FileKind, Known, Schema, check_schema};
 use crate::store::{Backend, Db, StoreError, backend_of, migrator, verify};
 
+/// The migrations table's rows, oldest first: version, checksum, success.
+const APPLIED_SQL: &str =
+    "SELECT version, checksum, success FROM _sqlx_migrations ORDER BY version";
+
+/// The migrations table's rows when the table `exists` (None when not):
+/// `read` runs [`APPLIED_SQL`], and is awaited only then.
+async fn applied_if(
+    exists: bool,
+    read: impl Future<Output = Result<Vec<(i64, Vec<u8>, bool)>, sqlx::Error>>,
+) -> Result<Option<Vec<Applied>>, BackupError> {
+    if !exists {
+        return Ok(None);
+    }
+    let rows = read.await.map_err(|e| BackupError::Failed(e.to_string()))?;
+    Ok(Some(
+        rows.into_iter()
+            .map(|(version, checksum, success)| Applied {
+                version,
+                checksum,
+                success,
+            })
+            .collect(),
+    ))
+}
+
 /// Why a backup or a restore did not happen.
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {

@@ -9,7 +9,10 @@ use std::path::Path;
 
 use sqlx::Row;
 
-use super::{BackupError, Restored, Written, chain_of, remove_partial, schema_of, sync_file};
+use super::{
+    APPLIED_SQL, BackupError, Restored, Written, applied_if, chain_of, remove_partial, schema_of,
+    sync_file,
+};
 use crate::domain::common::audit::Anchor;
 use crate::domain::common::backup::{Applied, migrations_from_copy};
 use crate::store::{Backend, Db, redact};
@@ -151,23 +154,7 @@ async fn applied(pool: &sqlx::PgPool) -> Result<Option<Vec<Applied>>, BackupErro
         .fetch_one(pool)
         .await
         .map_err(failed)?;
-    if !exists {
-        return Ok(None);
-    }
-    let rows =
-        sqlx::query("SELECT version, checksum, success FROM _sqlx_migrations ORDER BY version")
-            .fetch_all(pool)
-            .await
-            .map_err(failed)?;
-    Ok(Some(
-        rows.iter()
-            .map(|r| Applied {
-                version: r.get(0),
-                checksum: r.get(1),
-                success: r.get(2),
-            })
-            .collect(),
-    ))
+    applied_if(exists, sqlx::query_as(APPLIED_SQL).fetch_all(pool)).await
 }
 
 /// The migrations table as a custom-format archive holds it, read without

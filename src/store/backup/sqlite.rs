@@ -7,10 +7,12 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::Row;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePool, SqlitePoolOptions};
 
-use super::{BackupError, Restored, Written, chain_of, remove_partial, schema_of, sync_file};
+use super::{
+    APPLIED_SQL, BackupError, Restored, Written, applied_if, chain_of, remove_partial, schema_of,
+    sync_file,
+};
 use crate::domain::common::backup::Applied;
 use crate::store::{Backend, Db};
 
@@ -170,23 +172,7 @@ async fn applied(pool: &SqlitePool) -> Result<Option<Vec<Applied>>, BackupError>
     .fetch_one(pool)
     .await
     .map_err(failed)?;
-    if tables == 0 {
-        return Ok(None);
-    }
-    let rows =
-        sqlx::query("SELECT version, checksum, success FROM _sqlx_migrations ORDER BY version")
-            .fetch_all(pool)
-            .await
-            .map_err(failed)?;
-    Ok(Some(
-        rows.iter()
-            .map(|r| Applied {
-                version: r.get(0),
-                checksum: r.get(1),
-                success: r.get(2),
-            })
-            .collect(),
-    ))
+    applied_if(tables > 0, sqlx::query_as(APPLIED_SQL).fetch_all(pool)).await
 }
 
 /// Refuses a target that holds anything: a missing file, an empty one or

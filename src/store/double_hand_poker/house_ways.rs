@@ -90,16 +90,13 @@ pub async fn load(
         let seq = written.first().map_or(0, |r| r.seq);
         let insert = "INSERT INTO house_ways (name, title, text, loaded_by, loaded_at, loaded_seq) \
                       VALUES ($1, $2, $3, $4, $5, $6)";
-        on_tx!(&mut tx, |c| sqlx::query(insert)
+        execute_on_tx!(&mut tx, insert, |q| q
             .bind(name.name())
             .bind(&way.file.title)
             .bind(text)
             .bind(actor)
             .bind(&now)
-            .bind(seq)
-            .execute(&mut **c)
-            .await
-            .map(drop)?);
+            .bind(seq));
         tx.commit().await?;
     }
     list(db)

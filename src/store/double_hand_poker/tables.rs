@@ -124,7 +124,7 @@ pub async fn create(
     let insert = "INSERT INTO card_tables (name, game, profile, options, seats, player_schedule, \
                   bank_schedule, wager_min, wager_max, created_at, created_by, training) \
                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
-    on_tx!(&mut tx, |c| sqlx::query(insert)
+    execute_on_tx!(&mut tx, insert, |q| q
         .bind(&config.name)
         .bind(&columns.game)
         .bind(&columns.profile)
@@ -136,10 +136,7 @@ pub async fn create(
         .bind(&columns.wager_max)
         .bind(&now)
         .bind(actor)
-        .bind(columns.training)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind(columns.training));
     let payload = serde_json::to_value(config).map_err(|e| StoreError::Internal(e.to_string()))?;
     let event = "table_created";
     config_record(&mut tx, key, actor, &config.name, event, payload, &now).await?;
@@ -423,22 +420,14 @@ pub async fn set_dealer(
     if assign {
         let sql = "INSERT INTO table_dealers (table_name, username, assigned_at, assigned_by) \
                    VALUES ($1, $2, $3, $4)";
-        on_tx!(&mut tx, |c| sqlx::query(sql)
+        execute_on_tx!(&mut tx, sql, |q| q
             .bind(table)
             .bind(username)
             .bind(&now)
-            .bind(actor)
-            .execute(&mut **c)
-            .await
-            .map(drop)?);
+            .bind(actor));
     } else {
         let sql = "DELETE FROM table_dealers WHERE table_name = $1 AND username = $2";
-        on_tx!(&mut tx, |c| sqlx::query(sql)
-            .bind(table)
-            .bind(username)
-            .execute(&mut **c)
-            .await
-            .map(drop)?);
+        execute_on_tx!(&mut tx, sql, |q| q.bind(table).bind(username));
     }
     let event = if assign {
         "dealer_assigned"

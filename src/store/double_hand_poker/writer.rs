@@ -139,21 +139,32 @@ fn answer(batch: &mut Vec<Job>, replies: Vec<Reply>, took: std::time::Duration) 
     }
 }
 
+/// Adds to `batch` the commands already waiting in `queue`, up to the
+/// batch's most.
+fn take_waiting(batch: &mut Vec<Job>, queue: &mut mpsc::Receiver<Job>) {
+    while batch.len() < BATCH_COMMANDS_MAX {
+        match queue.try_recv() {
+            Ok(job) => batch.push(job),
+            Err(_) => break,
+        }
+    }
+}
+
+/// Each job's hand (None: a new hand) and command, in order.
+fn commands_of(batch: &[Job]) -> Vec<(Option<&str>, &HandCommand)> {
+    batch
+        .iter()
+        .map(|job| (job.hand_id.as_deref(), &job.command))
+        .collect()
+}
+
 fn run_sqlite(mut hands: SqliteHands, mut queue: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(BATCH_COMMANDS_MAX);
     // Ends when every HandWriter handle is gone (the server stopped).
     while let Some(first) = queue.blocking_recv() {
         batch.push(first);
-        while batch.len() < BATCH_COMMANDS_MAX {
-            match queue.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
-        }
-        let commands: Vec<_> = batch
-            .iter()
-            .map(|job| (job.hand_id.as_deref(), &job.command))
-            .collect();
+        take_waiting(&mut batch, &mut queue);
+        let commands = commands_of(&batch);
         let started = std::time::Instant::now();
         let replies = hands.run_batch(&commands);
         answer(&mut batch, replies, started.elapsed());
@@ -209,16 +220,8 @@ async fn try_batch(
     let mut phases = Phases::start();
     let mut tx = begin_write(db).await?;
     phases.done("lock_wait");
-    while batch.len() < BATCH_COMMANDS_MAX {
-        match queue.try_recv() {
-            Ok(job) => batch.push(job),
-            Err(_) => break,
-        }
-    }
-    let commands: Vec<_> = batch
-        .iter()
-        .map(|job| (job.hand_id.as_deref(), &job.command))
-        .collect();
+    take_waiting(batch, queue);
+    let commands = commands_of(batch);
     let mut reads = BatchReads::prefetch(&mut tx, &commands).await?;
     phases.done("reads");
     let mut replies = Vec::with_capacity(batch.len());

@@ -334,11 +334,7 @@ pub(crate) async fn write_people(
         });
     }
     for key in h::dropped(&old, search) {
-        on_tx!(tx, |c| sqlx::query(h::DELETE_NAME_IF_UNUSED)
-            .bind(key)
-            .execute(&mut **c)
-            .await
-            .map(drop)?);
+        execute_on_tx!(tx, h::DELETE_NAME_IF_UNUSED, |q| q.bind(key));
     }
     Ok(())
 }

@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
-use super::{ShiftError, append};
+use super::{BindStamp, ShiftError, append};
 use crate::domain::common::audit::AuditKey;
 use crate::domain::double_hand_poker::rotation_clock::{
     Clock, ClockFacts, RecentHand, RotationRule,
@@ -108,18 +108,13 @@ pub async fn register(
     let (stamp, _) = append(&mut tx, key, actor, None, &event, &now).await?;
     let sql = "INSERT INTO tppps (name, name_key, company, badge, badge_key, registered_at, \
                registered_by, registered_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
+    execute_on_tx!(&mut tx, sql, |q| q
         .bind(&name)
         .bind(name_key(&name))
         .bind(&company)
         .bind(&badge)
         .bind(badge.to_lowercase())
-        .bind(&stamp.at)
-        .bind(&stamp.by)
-        .bind(stamp.seq)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind_stamp(&stamp));
     tx.commit().await?;
     Ok(Tppp {
         name,
@@ -159,12 +154,7 @@ async fn write_marks(
         .transpose()
         .map_err(|e| StoreError::Internal(e.to_string()))?;
     let sql = "UPDATE card_tables SET tppps = $1 WHERE name = $2";
-    on_tx!(tx, |c| sqlx::query(sql)
-        .bind(text)
-        .bind(table)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+    execute_on_tx!(tx, sql, |q| q.bind(text).bind(table));
     Ok(())
 }
 
@@ -225,15 +215,11 @@ pub async fn override_rotation(
     let (stamp, _) = append(&mut tx, key, actor, Some(table), &event, &now_text()).await?;
     let sql = "INSERT INTO rotation_overrides (seq, table_id, reason, at, by_user) \
                VALUES ($1, $2, $3, $4, $5)";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
+    execute_on_tx!(&mut tx, sql, |q| q
         .bind(stamp.seq)
         .bind(table)
         .bind(&reason)
-        .bind(&stamp.at)
-        .bind(&stamp.by)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind_at_by(&stamp));
     tx.commit().await?;
     Ok(RotationOverride {
         table: table.to_string(),

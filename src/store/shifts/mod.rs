@@ -44,6 +44,40 @@ impl From<ShiftRefusal> for ShiftError {
     }
 }
 
+/// The stamp a change is tried with before its record is written: now,
+/// by `actor`, no sequence number yet.
+fn trial_stamp(now: &str, actor: &str) -> Stamp {
+    Stamp {
+        at: now.to_string(),
+        by: actor.to_string(),
+        seq: 0,
+    }
+}
+
+/// A stamp's columns bound to a query, in the order the shift tables list
+/// them.
+trait BindStamp<'q> {
+    /// Binds when and by whom.
+    fn bind_at_by(self, stamp: &'q Stamp) -> Self;
+    /// Binds when, by whom and the record's sequence number.
+    fn bind_stamp(self, stamp: &'q Stamp) -> Self;
+}
+
+impl<'q, DB> BindStamp<'q> for sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
+where
+    DB: sqlx::Database,
+    &'q String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    fn bind_at_by(self, stamp: &'q Stamp) -> Self {
+        self.bind(&stamp.at).bind(&stamp.by)
+    }
+
+    fn bind_stamp(self, stamp: &'q Stamp) -> Self {
+        self.bind_at_by(stamp).bind(stamp.seq)
+    }
+}
+
 fn invalid(field: &str, message: String) -> ShiftError {
     ShiftError::Refused(ShiftRefusal::Invalid(FieldError::new(field, message)))
 }
@@ -96,11 +130,7 @@ pub async fn open(
     let now = now_text();
     // The core decides before anything is written; the stamp's seq is
     // filled in once the record is.
-    let probe = Stamp {
-        at: now.clone(),
-        by: actor.to_string(),
-        seq: 0,
-    };
+    let probe = trial_stamp(&now, actor);
     Shift::open(id.clone(), table.map(str::to_string), &open, probe)?;
     let event = ShiftEvent::ShiftOpened {
         shift: id.clone(),
@@ -110,15 +140,7 @@ pub async fn open(
     let shift = Shift::open(id.clone(), table.map(str::to_string), &open, stamp.clone())?;
     let sql = "INSERT INTO shifts (id, table_id, opened_at, opened_by, opened_seq) \
                VALUES ($1, $2, $3, $4, $5)";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
-        .bind(&id)
-        .bind(table)
-        .bind(&stamp.at)
-        .bind(&stamp.by)
-        .bind(stamp.seq)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+    execute_on_tx!(&mut tx, sql, |q| q.bind(&id).bind(table).bind_stamp(&stamp));
     tx.commit().await?;
     Ok(shift)
 }
@@ -155,11 +177,7 @@ pub async fn change_dealer(
     }
     let assigned = assigned_dealers(&mut tx, table).await?;
     let now = now_text();
-    let probe = Stamp {
-        at: now.clone(),
-        by: actor.to_string(),
-        seq: 0,
-    };
+    let probe = trial_stamp(&now, actor);
     shift
         .clone()
         .change_dealer(table, dealer, Some(&assigned), probe)?;
@@ -172,16 +190,12 @@ pub async fn change_dealer(
     shift.change_dealer(table, dealer, Some(&assigned), stamp.clone())?;
     let sql = "INSERT INTO shift_dealers (seq, shift_id, table_id, dealer, changed_at, changed_by) \
                VALUES ($1, $2, $3, $4, $5, $6)";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
+    execute_on_tx!(&mut tx, sql, |q| q
         .bind(stamp.seq)
         .bind(id)
         .bind(table)
         .bind(dealer)
-        .bind(&stamp.at)
-        .bind(&stamp.by)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind_at_by(&stamp));
     tx.commit().await?;
     Ok(shift)
 }
@@ -195,50 +209,65 @@ async fn assigned_dealers(tx: &mut WriteTx, table: &str) -> Result<Vec<String>, 
     Ok(rows.into_iter().map(|(u,)| u).collect())
 }
 
-/// Closes shift `id` and signs its report, in one transaction: the
-/// `shift_closed` record, then `shift_report_signed` with the digest of
-/// the report as it stands. Returns the signed report.
-pub async fn close(
+/// What signing a shift's report goes with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signing {
+    /// Close the shift (the `shift_closed` record), then sign its report.
+    Close,
+    /// Sign the closed shift's report again as it stands now (after a
+    /// correction superseded the signature before).
+    Again,
+}
+
+/// Signs shift `id`'s report, closing the shift first for
+/// [`Signing::Close`], in one transaction: `shift_report_signed` carries
+/// the digest of the report as it stands. Returns the signed report.
+pub async fn sign(
     db: &Db,
     key: &AuditKey,
     actor: &str,
     id: &str,
     zone: chrono_tz::Tz,
+    signing: Signing,
 ) -> Result<Report, ShiftError> {
     let mut tx = begin_write(db).await?;
     let mut shift = shift_tx(&mut tx, id).await?;
-    let hands_open = open_hands(&mut tx, &shift).await?;
     let now = now_text();
-    let probe = Stamp {
-        at: now.clone(),
-        by: actor.to_string(),
-        seq: 0,
-    };
-    shift.clone().close(&hands_open, probe)?;
-    let event = ShiftEvent::ShiftClosed {
-        shift: id.to_string(),
-    };
-    let table = shift.table.clone();
-    let (stamp, _) = append(&mut tx, key, actor, table.as_deref(), &event, &now).await?;
-    shift.close(&hands_open, stamp.clone())?;
-    let sql = "UPDATE shifts SET closed_at = $2, closed_by = $3, closed_seq = $4 WHERE id = $1";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
-        .bind(id)
-        .bind(&stamp.at)
-        .bind(&stamp.by)
-        .bind(stamp.seq)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
-    let report = sign(&mut tx, key, actor, &mut shift, zone, &now).await?;
+    if signing == Signing::Close {
+        close_tx(&mut tx, key, actor, &mut shift, &now).await?;
+    }
+    let report = sign_tx(&mut tx, key, actor, &mut shift, zone, &now).await?;
     tx.commit().await?;
     Ok(report)
+}
+
+/// Closes `shift` once no hand is open at its tables: the `shift_closed`
+/// record and the row's closing stamp.
+async fn close_tx(
+    tx: &mut WriteTx,
+    key: &AuditKey,
+    actor: &str,
+    shift: &mut Shift,
+    now: &str,
+) -> Result<(), ShiftError> {
+    let hands_open = open_hands(tx, shift).await?;
+    let probe = trial_stamp(now, actor);
+    shift.clone().close(&hands_open, probe)?;
+    let event = ShiftEvent::ShiftClosed {
+        shift: shift.id.clone(),
+    };
+    let table = shift.table.clone();
+    let (stamp, _) = append(tx, key, actor, table.as_deref(), &event, now).await?;
+    shift.close(&hands_open, stamp.clone())?;
+    let sql = "UPDATE shifts SET closed_at = $2, closed_by = $3, closed_seq = $4 WHERE id = $1";
+    execute_on_tx!(tx, sql, |q| q.bind(&shift.id).bind_stamp(&stamp));
+    Ok(())
 }
 
 /// Computes `shift`'s report as its hands stand, lets the core accept the
 /// signature (closed, a digest not already signed), then appends
 /// `shift_report_signed` and its row. The report signed.
-async fn sign(
+async fn sign_tx(
     tx: &mut WriteTx,
     key: &AuditKey,
     actor: &str,
@@ -253,11 +282,7 @@ async fn sign(
         drop: report.room.drop,
         stamp,
     };
-    let probe = Stamp {
-        at: now.to_string(),
-        by: actor.to_string(),
-        seq: 0,
-    };
+    let probe = trial_stamp(now, actor);
     shift.clone().sign(signature(probe))?;
     let event = ShiftEvent::ShiftReportSigned {
         shift: shift.id.clone(),
@@ -280,34 +305,14 @@ async fn insert_signature(
 ) -> Result<(), StoreError> {
     let sql = "INSERT INTO shift_signatures (seq, shift_id, digest, hands, drop_total, signed_at, signed_by) \
                VALUES ($1, $2, $3, $4, $5, $6, $7)";
-    on_tx!(tx, |c| sqlx::query(sql)
+    execute_on_tx!(tx, sql, |q| q
         .bind(stamp.seq)
         .bind(id)
         .bind(&report.digest)
         .bind(report.room.hands as i64)
         .bind(report.room.drop.to_canonical())
-        .bind(&stamp.at)
-        .bind(&stamp.by)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind_at_by(stamp));
     Ok(())
-}
-
-/// Signs shift `id`'s report again as it stands now (after a correction
-/// superseded the signature before).
-pub async fn sign_again(
-    db: &Db,
-    key: &AuditKey,
-    actor: &str,
-    id: &str,
-    zone: chrono_tz::Tz,
-) -> Result<Report, ShiftError> {
-    let mut tx = begin_write(db).await?;
-    let mut shift = shift_tx(&mut tx, id).await?;
-    let report = sign(&mut tx, key, actor, &mut shift, zone, &now_text()).await?;
-    tx.commit().await?;
-    Ok(report)
 }
 
 /// The hands still being played at the shift's real tables, by name (a
@@ -356,12 +361,9 @@ pub async fn set_required(
              ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, seq = EXCLUDED.seq"
         }
     };
-    on_tx!(&mut tx, |c| sqlx::query(sql)
+    execute_on_tx!(&mut tx, sql, |q| q
         .bind(if required { "true" } else { "false" })
-        .bind(stamp.seq)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind(stamp.seq));
     tx.commit().await?;
     Ok(())
 }

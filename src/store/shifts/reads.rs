@@ -15,7 +15,8 @@ macro_rules! fetch_all {
     };
 }
 
-type ShiftRow = (
+/// A `shifts` row: id, table, the opening stamp, the closing one if any.
+pub(crate) type ShiftRow = (
     String,
     Option<String>,
     String,

@@ -267,22 +267,7 @@ async fn hand_rows(on: &mut On<'_>, scope: &Scope) -> Result<Vec<HandRow>, Store
             blocking(path, move |conn| {
                 let mut statement = conn.prepare(&hands_sql)?;
                 let rows = statement.query_map(rusqlite::params_from_iter(b.iter()), |r| {
-                    Ok((
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                        r.get(6)?,
-                        r.get(7)?,
-                        r.get(8)?,
-                        r.get(9)?,
-                        r.get(10)?,
-                        r.get(11)?,
-                        r.get(12)?,
-                        r.get(13)?,
-                    ))
+                    HandRow::try_from(r)
                 })?;
                 rows.collect()
             })
@@ -394,16 +379,7 @@ async fn changes(on: &mut On<'_>, hands: &[ReportHand]) -> Result<Vec<HandChange
             let mut statement = conn.prepare(SQL)?;
             let mut rows = Vec::new();
             for id in &ids {
-                let found = statement.query_map([id], |r| {
-                    Ok((
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                    ))
-                })?;
+                let found = statement.query_map([id], |r| ChangeRow::try_from(r))?;
                 for row in found {
                     rows.push(row?);
                 }

@@ -83,17 +83,14 @@ pub(super) async fn insert_user(
         (id, username, role, password_hash, must_change_password, disabled, created_at) \
         VALUES ($1, $2, $3, $4, $5, $6, $7)";
     let now = time_text(Utc::now());
-    on_tx!(tx, |c| sqlx::query(sql)
+    execute_on_tx!(tx, sql, |q| q
         .bind(&user.id)
         .bind(username)
         .bind(role.as_str())
         .bind(phc)
         .bind(must_change_password)
         .bind(false)
-        .bind(&now)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind(&now));
     let payload = json!({"username": username, "role": role.as_str(),
         "must_change_password": must_change_password});
     append_staff(tx, key, actor, "user_added", payload).await?;
@@ -217,12 +214,6 @@ pub(in crate::store) async fn set_password_hash(
     must_change: bool,
 ) -> Result<(), StoreError> {
     let sql = "UPDATE staff_users SET password_hash = $1, must_change_password = $2 WHERE id = $3";
-    on_tx!(tx, |c| sqlx::query(sql)
-        .bind(phc)
-        .bind(must_change)
-        .bind(user_id)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+    execute_on_tx!(tx, sql, |q| q.bind(phc).bind(must_change).bind(user_id));
     Ok(())
 }

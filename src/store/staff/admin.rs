@@ -110,12 +110,7 @@ pub async fn set_disabled(
         not_the_last_admin(&mut tx, &user, "username", "disabled").await?;
     }
     let sql = "UPDATE staff_users SET disabled = $1 WHERE id = $2";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
-        .bind(disabled)
-        .bind(&user.id)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+    execute_on_tx!(&mut tx, sql, |q| q.bind(disabled).bind(&user.id));
     let event = if disabled {
         "user_disabled"
     } else {
@@ -151,12 +146,7 @@ pub async fn set_role(
         not_the_last_admin(&mut tx, &user, "role", "given another role").await?;
     }
     let sql = "UPDATE staff_users SET role = $1 WHERE id = $2";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
-        .bind(role.as_str())
-        .bind(&user.id)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+    execute_on_tx!(&mut tx, sql, |q| q.bind(role.as_str()).bind(&user.id));
     let payload =
         json!({"username": user.username, "from": user.role.as_str(), "to": role.as_str()});
     append_staff(&mut tx, key, actor, "role_changed", payload).await?;

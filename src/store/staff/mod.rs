@@ -23,7 +23,7 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use sqlx::Row;
 
-use super::audit::{NewRecord, append, canonical_json};
+use super::audit::{NewRecord, append};
 use super::{StoreError, WriteTx};
 use crate::domain::common::audit::AuditKey;
 use crate::domain::staff::{Role, check_username};
@@ -94,13 +94,7 @@ pub(super) fn staff_record(
     event_type: &str,
     payload: serde_json::Value,
 ) -> Result<NewRecord, StoreError> {
-    Ok(NewRecord {
-        actor: actor.to_string(),
-        table: None,
-        hand: None,
-        event_type: event_type.to_string(),
-        payload: canonical_json(&payload)?,
-    })
+    NewRecord::tableless(actor, event_type, &payload)
 }
 
 /// Appends one staff record (`actor` did `event_type`) in the caller's

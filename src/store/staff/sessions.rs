@@ -163,11 +163,7 @@ pub async fn session(db: &Db, id: &str) -> Result<Option<Session>, StoreError> {
 pub async fn logout(db: &Db, key: &AuditKey, session: &Session) -> Result<(), StoreError> {
     let mut tx = begin_write(db).await?;
     let sql = "DELETE FROM staff_sessions WHERE id_hash = $1";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
-        .bind(&session.id_hash)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+    execute_on_tx!(&mut tx, sql, |q| q.bind(&session.id_hash));
     let r = staff_record(&session.user.username, "logout", json!({}))?;
     append(&mut tx, key, &[r]).await?;
     tx.commit().await

@@ -113,15 +113,12 @@ pub async fn issue_token(
     };
     let sql = "INSERT INTO api_tokens (id, user_id, token_hash, label, created_at) \
         VALUES ($1, $2, $3, $4, $5)";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
+    execute_on_tx!(&mut tx, sql, |q| q
         .bind(&info.id)
         .bind(&user.id)
         .bind(session_id_hash(&token))
         .bind(label)
-        .bind(&info.created_at)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind(&info.created_at));
     let payload = json!({"username": username, "token_id": info.id, "label": label});
     append_staff(&mut tx, key, actor, "token_issued", payload).await?;
     tx.commit().await?;
@@ -166,12 +163,7 @@ pub async fn revoke_tokens(
     let mut records = Vec::with_capacity(found.len());
     for (id, label, created_at) in found {
         let sql = "UPDATE api_tokens SET revoked_at = $1 WHERE id = $2";
-        on_tx!(&mut tx, |c| sqlx::query(sql)
-            .bind(&now)
-            .bind(&id)
-            .execute(&mut **c)
-            .await
-            .map(drop)?);
+        execute_on_tx!(&mut tx, sql, |q| q.bind(&now).bind(&id));
         let payload = json!({"username": username, "token_id": id, "label": label});
         records.push(staff_record(actor, "token_revoked", payload)?);
         revoked.push(TokenInfo {

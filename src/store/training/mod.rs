@@ -53,21 +53,6 @@ impl From<FieldError> for TrainingError {
     }
 }
 
-/// A record of the training log: no table, no hand, the signed-in actor.
-fn record(
-    actor: &str,
-    event_type: &str,
-    payload: &serde_json::Value,
-) -> Result<NewRecord, StoreError> {
-    Ok(NewRecord {
-        actor: actor.to_string(),
-        table: None,
-        hand: None,
-        event_type: event_type.to_string(),
-        payload: canonical_json(payload)?,
-    })
-}
-
 /// Milliseconds since the epoch of a stored time (the audit log's text).
 pub fn time_ms(text: &str) -> Result<i64, StoreError> {
     chrono::DateTime::parse_from_rfc3339(text)
@@ -100,7 +85,13 @@ async fn begin_with_record(
 ) -> Result<(WriteTx, i64, String), StoreError> {
     let now = now_text();
     let mut tx = begin_write(db).await?;
-    let seq = append_one(&mut tx, key, record(actor, event_type, payload)?, &now).await?;
+    let seq = append_one(
+        &mut tx,
+        key,
+        NewRecord::tableless(actor, event_type, payload)?,
+        &now,
+    )
+    .await?;
     Ok((tx, seq, now))
 }
 
@@ -138,7 +129,7 @@ pub async fn start_run(
         begin_with_record(db, key, trainee, "drill_run_started", &payload).await?;
     let sql = "INSERT INTO drill_runs (id, trainee, mode, questions, kind, level, started_at, started_seq) \
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
+    execute_on_tx!(&mut tx, sql, |q| q
         .bind(&id)
         .bind(trainee)
         .bind(mode.name())
@@ -146,10 +137,7 @@ pub async fn start_run(
         .bind(kind.name())
         .bind(i64::from(level.get()))
         .bind(&now)
-        .bind(seq)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind(seq));
     tx.commit().await?;
     Ok(id)
 }
@@ -189,10 +177,16 @@ pub async fn next_drill(
         "kind": run.kind.name(), "level": run.level.get(), "seed": seed,
         "generator": GENERATOR_VERSION, "question": drill.question, "answer": drill.answer,
     });
-    let seq = append_one(&mut tx, key, record(actor, "drill_issued", &payload)?, &now).await?;
+    let seq = append_one(
+        &mut tx,
+        key,
+        NewRecord::tableless(actor, "drill_issued", &payload)?,
+        &now,
+    )
+    .await?;
     let sql = "INSERT INTO drills (id, run_id, position, trainee, kind, level, seed, issued_at, issued_seq) \
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
+    execute_on_tx!(&mut tx, sql, |q| q
         .bind(&id)
         .bind(&run.id)
         .bind(position)
@@ -201,10 +195,7 @@ pub async fn next_drill(
         .bind(i64::from(run.level.get()))
         .bind(seed_column(seed)?)
         .bind(&now)
-        .bind(seq)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind(seq));
     tx.commit().await?;
     Ok(Issued {
         id,
@@ -267,22 +258,19 @@ pub async fn answer(
     let seq = append_one(
         &mut tx,
         key,
-        record(actor, "drill_answered", &payload)?,
+        NewRecord::tableless(actor, "drill_answered", &payload)?,
         &now,
     )
     .await?;
     let sql = "UPDATE drills SET answer = $1, correct = $2, elapsed_ms = $3, answered_at = $4, \
         answered_seq = $5 WHERE id = $6";
-    on_tx!(&mut tx, |c| sqlx::query(sql)
+    execute_on_tx!(&mut tx, sql, |q| q
         .bind(&answer_text)
         .bind(answered.attempt.right)
         .bind(answered.attempt.elapsed_ms)
         .bind(&now)
         .bind(seq)
-        .bind(drill_id)
-        .execute(&mut **c)
-        .await
-        .map(drop)?);
+        .bind(drill_id));
     tx.commit().await?;
     let drill = generate(run.kind, run.level, seed)?;
     Ok(Recorded {
@@ -372,7 +360,7 @@ pub async fn sign_off(
     )
     .map_err(TrainingError::SignOff)?;
     let now = now_text();
-    let mut records = vec![record(
+    let mut records = vec![NewRecord::tableless(
         actor,
         "trainee_signed_off",
         &json!({"trainee": trainee, "promoted": promoted}),
@@ -380,7 +368,7 @@ pub async fn sign_off(
     if promoted {
         let change =
             json!({"username": trainee, "from": role.as_str(), "to": Role::Dealer.as_str()});
-        records.push(record(actor, "role_changed", &change)?);
+        records.push(NewRecord::tableless(actor, "role_changed", &change)?);
     }
     let written = append_at(&mut tx, key, &records, &now).await?;
     let seq = written.first().map(|r| r.seq).unwrap_or_default();

@@ -107,20 +107,7 @@ fn replay_record(
     let id = payload["game_id"].as_str().unwrap_or_default().to_string();
     let bad = |m: String| problem(seq, format!("tripoley game {id}: {m}"));
     if event == "tripoley_started" {
-        let game: TripoleyGame = serde_json::from_value(payload["state"].clone())
-            .map_err(|e| bad(format!("unreadable state: {e}")))?;
-        let fresh = TripoleyGame::start(&GameSetup {
-            profile: game.profile,
-            players: game.players.clone(),
-            chips_each: game.chips.first().copied().unwrap_or(0) as i64,
-            chip_value: game.chip_value,
-            ante: game.ante as i64,
-            bet_limit: game.bet_limit as i64,
-        })
-        .map_err(|e| bad(e.to_string()))?;
-        if fresh != game {
-            return Err(bad("the started game is not a new game".into()));
-        }
+        let game = started(&payload, &bad)?;
         games.insert(
             id,
             Replayed {
@@ -159,45 +146,7 @@ fn replay_record(
                 g.version
             )));
         }
-        let rules = |e: crate::domain::tripoley::TripoleyError| bad(e.to_string());
-        match event {
-            "tripoley_round" => {
-                let entry = RoundEntry::from_input(&payload["input"])
-                    .ok_or_else(|| bad("the round's input is not a round entry".into()))?;
-                let (next, out) = g.game.apply_round(&entry).map_err(rules)?;
-                let record = round_record(&id, version, &next, &out).1;
-                g.game = next;
-                record
-            }
-            "tripoley_finished" => {
-                let hands: Vec<(String, String)> = payload["input"]["hands"]
-                    .as_object()
-                    .map(|m| {
-                        m.iter()
-                            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let (next, out) = g.game.finish(&hands).map_err(rules)?;
-                let record = finished_record(&id, version, &next, &out).1;
-                g.game = next;
-                record
-            }
-            _ => {
-                let step: RoundStep = serde_json::from_value(payload["step"].clone())
-                    .map_err(|e| bad(format!("unreadable step: {e}")))?;
-                if step.event() != event {
-                    return Err(bad(format!("a {} step recorded as {event}", step.event())));
-                }
-                let record = step_record(&id, version, &g.game, &step).1;
-                let (next, out) = g.game.apply_step(&step).map_err(rules)?;
-                if let Some(out) = out {
-                    g.pending = Some(round_record(&id, version, &next, &out).1);
-                }
-                g.game = next;
-                record
-            }
-        }
+        recomputed(g, event, &id, version, &payload, &bad)?
     };
     if expected != payload {
         return Err(bad(format!(
@@ -211,6 +160,77 @@ fn replay_record(
         g.last_key = key.and_then(|k| k.as_str().map(|k| Some(k.to_string())));
     }
     Ok(())
+}
+
+/// The game a `tripoley_started` record holds, which must be a new game of
+/// its setup.
+fn started(payload: &Value, bad: &dyn Fn(String) -> Problem) -> Result<TripoleyGame, Problem> {
+    let game: TripoleyGame = serde_json::from_value(payload["state"].clone())
+        .map_err(|e| bad(format!("unreadable state: {e}")))?;
+    let fresh = TripoleyGame::start(&GameSetup {
+        profile: game.profile,
+        players: game.players.clone(),
+        chips_each: game.chips.first().copied().unwrap_or(0) as i64,
+        chip_value: game.chip_value,
+        ante: game.ante as i64,
+        bet_limit: game.bet_limit as i64,
+    })
+    .map_err(|e| bad(e.to_string()))?;
+    if fresh != game {
+        return Err(bad("the started game is not a new game".into()));
+    }
+    Ok(game)
+}
+
+/// The record a round, a finish or a step makes when applied to the game
+/// replayed so far (which it moves on): what the record must be.
+fn recomputed(
+    g: &mut Replayed,
+    event: &str,
+    id: &str,
+    version: i64,
+    payload: &Value,
+    bad: &dyn Fn(String) -> Problem,
+) -> Result<Value, Problem> {
+    let rules = |e: crate::domain::tripoley::TripoleyError| bad(e.to_string());
+    Ok(match event {
+        "tripoley_round" => {
+            let entry = RoundEntry::from_input(&payload["input"])
+                .ok_or_else(|| bad("the round's input is not a round entry".into()))?;
+            let (next, out) = g.game.apply_round(&entry).map_err(rules)?;
+            let record = round_record(id, version, &next, &out).1;
+            g.game = next;
+            record
+        }
+        "tripoley_finished" => {
+            let hands: Vec<(String, String)> = payload["input"]["hands"]
+                .as_object()
+                .map(|m| {
+                    m.iter()
+                        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let (next, out) = g.game.finish(&hands).map_err(rules)?;
+            let record = finished_record(id, version, &next, &out).1;
+            g.game = next;
+            record
+        }
+        _ => {
+            let step: RoundStep = serde_json::from_value(payload["step"].clone())
+                .map_err(|e| bad(format!("unreadable step: {e}")))?;
+            if step.event() != event {
+                return Err(bad(format!("a {} step recorded as {event}", step.event())));
+            }
+            let record = step_record(id, version, &g.game, &step).1;
+            let (next, out) = g.game.apply_step(&step).map_err(rules)?;
+            if let Some(out) = out {
+                g.pending = Some(round_record(id, version, &next, &out).1);
+            }
+            g.game = next;
+            record
+        }
+    })
 }
 
 /// The row's times and key against the replayed game's records.

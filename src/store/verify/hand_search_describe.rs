@@ -4,7 +4,7 @@
 
 use super::hand_search::StoredHand;
 use crate::domain::history::units::from_e4;
-use crate::store::history::projection::{HandSearch, KEY_SEPARATOR, PersonRow};
+use crate::store::history::projection::{HandSearch, KEY_SEPARATOR, PersonRow, SearchColumns};
 use crate::store::{Db, StoreError};
 
 /// What differs between a hand's stored search projection and the one its
@@ -18,8 +18,20 @@ pub(super) async fn describe(
         .load_before(db, &stored.id, head_seq + 1)
         .await?;
     let want = HandSearch::of(&open.state)?;
-    let money = |v: Option<i64>| v.map_or_else(|| "none".to_string(), |v| from_e4(v).to_string());
-    let (s, w) = (&stored.columns, &want.columns);
+    if let Some(difference) = columns_difference(&stored.columns, &want.columns) {
+        return Ok(difference);
+    }
+    let stored_people: Vec<&PersonRow> = stored.people.iter().map(|s| &s.person).collect();
+    Ok(people_difference(&stored_people, &want.people))
+}
+
+/// An amount in ten-thousandths as money, or "none".
+fn money(v: Option<i64>) -> String {
+    v.map_or_else(|| "none".to_string(), |v| from_e4(v).to_string())
+}
+
+/// The first of the hand's columns stored otherwise than its events give.
+fn columns_difference(s: &SearchColumns, w: &SearchColumns) -> Option<String> {
     let columns = [
         (
             "pd_name",
@@ -64,11 +76,14 @@ pub(super) async fn describe(
             w.corrected.to_string(),
         ),
     ];
-    if let Some((field, _, stored, folded)) = columns.into_iter().find(|c| c.1) {
-        return Ok(format!(
-            "the stored {field} is {stored}; its events give {folded}"
-        ));
-    }
+    let (field, _, stored, folded) = columns.into_iter().find(|c| c.1)?;
+    Some(format!(
+        "the stored {field} is {stored}; its events give {folded}"
+    ))
+}
+
+/// How the stored people differ from those the events give (as a set).
+fn people_difference(stored_people: &[&PersonRow], want: &[PersonRow]) -> String {
     let person = |p: &PersonRow| {
         let before: Vec<&str> = p
             .keys_before
@@ -85,35 +100,28 @@ pub(super) async fn describe(
             money(p.net_e4)
         )
     };
-    let stored_people: Vec<&PersonRow> = stored.people.iter().map(|s| &s.person).collect();
-    for w in &want.people {
+    for w in want {
         match stored_people
             .iter()
             .find(|s| (s.role, &s.name) == (w.role, &w.name))
         {
             None => {
-                return Ok(format!(
-                    "hand_people lacks the row its events give: {}",
-                    person(w)
-                ));
+                return format!("hand_people lacks the row its events give: {}", person(w));
             }
             Some(s) if *s != w => {
-                return Ok(format!(
+                return format!(
                     "hand_people holds {}; its events give {}",
                     person(s),
                     person(w)
-                ));
+                );
             }
             Some(_) => {}
         }
     }
-    let extra = stored_people.iter().find(|s| {
-        !want
-            .people
-            .iter()
-            .any(|w| (w.role, &w.name) == (s.role, &s.name))
-    });
-    Ok(match extra {
+    let extra = stored_people
+        .iter()
+        .find(|s| !want.iter().any(|w| (w.role, &w.name) == (s.role, &s.name)));
+    match extra {
         Some(s) => format!(
             "hand_people has a row its events do not give: {}",
             person(s)
@@ -122,7 +130,7 @@ pub(super) async fn describe(
         None => format!(
             "hand_people holds {} rows; its events give {}",
             stored_people.len(),
-            want.people.len()
+            want.len()
         ),
-    })
+    }
 }

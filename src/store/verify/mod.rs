@@ -18,6 +18,7 @@ mod hand_days;
 mod hand_rows;
 mod hand_search;
 mod hand_search_describe;
+mod hand_search_digest;
 mod house_ways;
 pub(crate) mod log_reader;
 mod projections;
@@ -202,21 +203,7 @@ pub async fn verify_in_parts(
         tracing::debug!(elapsed_ms, "verify: {phase} done");
     };
     let from = from.max(1);
-    let prev_hash = if from == 1 {
-        Some(GENESIS_HASH.to_string())
-    } else {
-        let sql = "SELECT hash FROM audit_log WHERE seq = $1";
-        on_pool!(db, |pool| sqlx::query(sql)
-            .bind(from - 1)
-            .fetch_optional(pool)
-            .await?
-            .map(|r| r.get(0)))
-    };
-    // The head when the walk starts: records appended while it runs are
-    // for the next verification.
-    let sql = "SELECT MAX(seq) FROM audit_log";
-    let head_seq: Option<i64> = on_pool!(db, |pool| sqlx::query(sql).fetch_one(pool).await?.get(0));
-    let head_seq = head_seq.unwrap_or(0);
+    let (prev_hash, head_seq) = walk_start(db, from).await?;
     // The loaded house ways before any hand: a hand replays with the file
     // its table named.
     let house_way_problem = house_ways::hold_and_check(db, head_seq).await?;
@@ -282,18 +269,39 @@ pub async fn verify_in_parts(
         None => rows.finish(db, from).await?,
     };
     phase_done("projection check");
-    let problem = staff::check(db, chain_head_seq, problem).await?;
+    let (problem, tripoley_games) =
+        later_checks(db, chain_head_seq, from, problem, &phase_done).await?;
+    Ok(vouched(joined, tripoley_games, problem))
+}
+
+/// The checks beside the chain and the hands, in order (the staff
+/// accounts, training, shifts, the Tripoley replay, the table and game
+/// rows), none looking past the first problem found: that problem, and the
+/// Tripoley games replayed.
+async fn later_checks(
+    db: &Db,
+    head_seq: i64,
+    from: i64,
+    problem: Option<Problem>,
+    phase_done: &impl Fn(&str),
+) -> Result<(Option<Problem>, u64), StoreError> {
+    let problem = or_else(problem, staff::check(db, head_seq)).await?;
     phase_done("staff accounts check");
-    let problem = training::check(db, chain_head_seq, problem).await?;
+    let problem = or_else(problem, training::check(db, head_seq)).await?;
     phase_done("training check");
-    let problem = shifts::check(db, chain_head_seq, from, problem).await?;
+    let problem = or_else(problem, shifts::check(db, head_seq, from)).await?;
     phase_done("shifts check");
     let (problem, tripoley_games) =
-        crate::store::tripoley::replay::first_problem(db, chain_head_seq, problem).await?;
+        crate::store::tripoley::replay::first_problem(db, head_seq, problem).await?;
     phase_done("Tripoley replay");
-    let problem = projections::first_problem(db, chain_head_seq, problem).await?;
+    let problem = projections::first_problem(db, head_seq, problem).await?;
     phase_done("table and game rows");
-    // On a problem nothing is vouched for (the parts read past it).
+    Ok((problem, tripoley_games))
+}
+
+/// The report of the walk: on a problem nothing is vouched for (the parts
+/// read past it).
+fn vouched(joined: Joined, tripoley_games: u64, problem: Option<Problem>) -> VerifyReport {
     let (count, hands_settled, tripoley_games) = if problem.is_some() {
         (0, 0, 0)
     } else {
@@ -304,7 +312,7 @@ pub async fn verify_in_parts(
     } else {
         joined.anchors_counted
     };
-    Ok(VerifyReport {
+    VerifyReport {
         count,
         hands_settled,
         tripoley_games,
@@ -316,7 +324,39 @@ pub async fn verify_in_parts(
             joined.head.map(|h| h.to_string())
         },
         problem,
-    })
+    }
+}
+
+/// Where the walk from `from` starts: the hash the record at `from` must
+/// link to (None: there is no record before it), and the head when the
+/// walk starts (records appended while it runs are for the next
+/// verification).
+async fn walk_start(db: &Db, from: i64) -> Result<(Option<String>, i64), StoreError> {
+    let prev_hash = if from == 1 {
+        Some(GENESIS_HASH.to_string())
+    } else {
+        let sql = "SELECT hash FROM audit_log WHERE seq = $1";
+        on_pool!(db, |pool| sqlx::query(sql)
+            .bind(from - 1)
+            .fetch_optional(pool)
+            .await?
+            .map(|r| r.get(0)))
+    };
+    let sql = "SELECT MAX(seq) FROM audit_log";
+    let head_seq: Option<i64> = on_pool!(db, |pool| sqlx::query(sql).fetch_one(pool).await?.get(0));
+    Ok((prev_hash, head_seq.unwrap_or(0)))
+}
+
+/// The problem already `found`, or else what `check` finds (awaited only
+/// then: nothing after the first problem is looked at).
+async fn or_else(
+    found: Option<Problem>,
+    check: impl Future<Output = Result<Option<Problem>, StoreError>>,
+) -> Result<Option<Problem>, StoreError> {
+    match found {
+        Some(p) => Ok(Some(p)),
+        None => check.await,
+    }
 }
 
 /// The current head, for the shift report.

@@ -32,6 +32,10 @@ use crate::store::dice_games::{DiceAction, DiceState};
 use crate::store::double_hand_poker::tables::TableColumns;
 use crate::store::{Db, StoreError};
 
+mod compare;
+
+use compare::compare;
+
 /// The records this check reads, found through the partial index of the
 /// records without a hand (migration 0011: keep `hand_id IS NULL` here, or
 /// the index goes unused).
@@ -349,145 +353,6 @@ fn replay_dice(
         _ => {}
     }
     Ok(())
-}
-
-/// A field that differs: `row` as stored, `log` as the records give it.
-fn differs<T: std::fmt::Debug + PartialEq>(field: &str, row: &T, log: &T) -> Option<String> {
-    (row != log).then(|| format!("{field} is {row:?} in the row, {log:?} from its records"))
-}
-
-/// The first difference (by seq) between the rows and the log.
-fn compare(log: &FromLog, rows: &Rows, head_seq: i64) -> Option<Problem> {
-    let mut first: Option<Problem> = None;
-    let mut note = |p: Problem| {
-        if first.as_ref().is_none_or(|f| p.seq < f.seq) {
-            first = Some(p);
-        }
-    };
-    let later = |key: &str| log.later.contains(key);
-
-    let mut seen = BTreeSet::new();
-    for (name, columns, created_by) in &rows.tables {
-        seen.insert(name.as_str());
-        if later(name) {
-            continue;
-        }
-        let row = format!("card_tables row \"{name}\"");
-        let Some(t) = log.tables.get(name) else {
-            note(problem(head_seq, format!("{row}: no table_created record")));
-            continue;
-        };
-        let (c, l) = (columns, &t.columns);
-        let diff = differs("game", &c.game, &l.game)
-            .or_else(|| differs("profile", &c.profile, &l.profile))
-            .or_else(|| differs("options", &c.options, &l.options))
-            .or_else(|| differs("seats", &c.seats, &l.seats))
-            .or_else(|| differs("player_schedule", &c.player_schedule, &l.player_schedule))
-            .or_else(|| differs("bank_schedule", &c.bank_schedule, &l.bank_schedule))
-            .or_else(|| differs("wager_min", &c.wager_min, &l.wager_min))
-            .or_else(|| differs("wager_max", &c.wager_max, &l.wager_max))
-            .or_else(|| differs("training", &c.training, &l.training))
-            .or_else(|| differs("created_by", created_by, &t.created_by))
-            .or_else(|| {
-                let created_at = rows.times.tables.get(name).map_or("", String::as_str);
-                differs("created_at", &created_at, &t.created_at.as_str())
-            });
-        if let Some(d) = diff {
-            note(problem(t.seq, format!("{row}: {d}")));
-        }
-    }
-    for (name, t) in &log.tables {
-        if !seen.contains(name.as_str()) && !later(name) {
-            note(problem(
-                t.seq,
-                format!(
-                    "card_tables row \"{name}\": missing; its table_created record is at seq {}",
-                    t.seq
-                ),
-            ));
-        }
-    }
-
-    let table_seq = |table: &str| log.tables.get(table).map_or(head_seq, |t| t.seq);
-    let mut seen = BTreeSet::new();
-    for (table, dealer, assigned_by) in &rows.dealers {
-        let pair = (table.clone(), dealer.clone());
-        seen.insert(pair.clone());
-        if later(table) {
-            continue;
-        }
-        let row = format!("table_dealers row (\"{table}\", \"{dealer}\")");
-        match log.dealers.get(&pair) {
-            None => note(problem(
-                table_seq(table),
-                format!("{row}: {dealer} is not assigned to {table} by its records"),
-            )),
-            Some((by, seq, at)) => {
-                let assigned_at = rows.times.dealers.get(&pair).map_or("", String::as_str);
-                if let Some(d) = differs("assigned_by", assigned_by, by)
-                    .or_else(|| differs("assigned_at", &assigned_at, &at.as_str()))
-                {
-                    note(problem(*seq, format!("{row}: {d}")));
-                }
-            }
-        }
-    }
-    for ((table, dealer), (_, seq, _)) in &log.dealers {
-        if !seen.contains(&(table.clone(), dealer.clone())) && !later(table) {
-            note(problem(
-                table_seq(table).max(*seq),
-                format!(
-                    "table_dealers row (\"{table}\", \"{dealer}\"): missing; the dealer_assigned record at seq {seq} assigns {dealer} to {table}"
-                ),
-            ));
-        }
-    }
-
-    let mut seen = BTreeSet::new();
-    for (id, game, state, status, version, created_by) in &rows.dice {
-        seen.insert(id.as_str());
-        if later(id) {
-            continue;
-        }
-        let row = format!("dice_games row {id}");
-        let Some(g) = log.dice.get(id) else {
-            note(problem(head_seq, format!("{row}: no …_started record")));
-            continue;
-        };
-        let replayed = g.state.to_json().unwrap_or_default();
-        let log_status = if g.state.finished() {
-            "finished"
-        } else {
-            "playing"
-        };
-        let diff = differs("game", &game.as_str(), &g.kind)
-            .or_else(|| {
-                (state != &replayed)
-                    .then(|| "state differs from the game replayed from its records".to_string())
-            })
-            .or_else(|| differs("status", &status.as_str(), &log_status))
-            .or_else(|| differs("version", version, &g.version))
-            .or_else(|| differs("created_by", created_by, &g.created_by))
-            .or_else(|| {
-                let (created_at, updated_at, last_key) = rows.times.dice.get(id)?;
-                differs("created_at", created_at, &g.created_at)
-                    .or_else(|| differs("updated_at", updated_at, &g.updated_at))
-                    .or_else(|| {
-                        let recorded = g.last_key.as_ref()?;
-                        differs("last_key", last_key, recorded)
-                    })
-            });
-        if let Some(d) = diff {
-            note(problem(g.seq, format!("{row}: {d}")));
-        }
-    }
-    for (id, g) in &log.dice {
-        if !seen.contains(id.as_str()) && !later(id) {
-            note(problem(g.seq, format!("dice_games row {id}: missing")));
-        }
-    }
-
-    first
 }
 
 #[cfg(test)]

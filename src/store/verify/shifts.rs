@@ -18,9 +18,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::Problem;
 use super::training::compare;
 use crate::domain::shifts::report::{Report, standing};
-use crate::domain::shifts::{SHIFT_EVENTS, Shift, ShiftEvent, ShiftLog, Signature, Stamp};
+use crate::domain::shifts::{SHIFT_EVENTS, Shift, ShiftEvent, ShiftLog, Signature};
 use crate::store::shifts::report::{On, of_shift};
 use crate::store::{Db, StoreError};
+
+mod fold;
 
 type Record = (i64, String, String, String, String);
 
@@ -74,16 +76,44 @@ struct Derived {
 /// them) and only the shift records since it are folded and compared, so
 /// the check reads what was written since the anchor, not years of shifts;
 /// the room's few records (`ROOM_EVENTS`) are folded whole every time.
-pub async fn check(
-    db: &Db,
-    head_seq: i64,
-    from: i64,
-    found: Option<Problem>,
-) -> Result<Option<Problem>, StoreError> {
+pub async fn check(db: &Db, head_seq: i64, from: i64) -> Result<Option<Problem>, StoreError> {
+    let from = from.max(1);
+    // The rows first: a change committed after this read has its record
+    // after the walked head, and is skipped.
+    let mut rows = read_rows(db, from).await?;
+    let derived = match derive(db, head_seq, from, &mut rows).await? {
+        Ok(derived) => derived,
+        Err(p) => return Ok(Some(p)),
+    };
+    let (log, found) = rows_problem(rows, derived, head_seq);
     if found.is_some() {
         return Ok(found);
     }
-    let from = from.max(1);
+    reports_problem(db, &log, from).await
+}
+
+/// The shift tables' rows (the shifts, dealer changes and signatures from
+/// `from`, the room's settings, the PD rotation's registry, marks and
+/// overrides) and the shift records (the room's before `from`, every
+/// shift record since).
+struct Rows {
+    shifts: Vec<crate::store::shifts::ShiftRow>,
+    dealers: Vec<(i64, String, String, Option<String>, String, String)>,
+    signatures: Vec<(i64, String, String, i64, String, String, String)>,
+    settings: Vec<(String, String, i64)>,
+    room: Vec<Record>,
+    since: Vec<Record>,
+    floor: Floor,
+}
+
+/// The PD rotation's rows: the TPPPs, each table's marks, the overrides.
+type Floor = (
+    Vec<(String, String, String, String, String, i64)>,
+    Vec<(String, String)>,
+    Vec<(i64, String, String, String, String)>,
+);
+
+async fn read_rows(db: &Db, from: i64) -> Result<Rows, StoreError> {
     let select = "SELECT seq, recorded_at, actor, event_type, payload FROM audit_log \
                   WHERE hand_id IS NULL AND event_type IN";
     let room_sql = format!(
@@ -94,20 +124,8 @@ pub async fn check(
         "{select} ({}) AND seq >= $1 ORDER BY seq",
         quoted(&SHIFT_EVENTS)
     );
-    // The rows first: a change committed after this read has its record
-    // after the walked head, and is skipped.
-    type ShiftDbRow = (
-        String,
-        Option<String>,
-        String,
-        String,
-        i64,
-        Option<String>,
-        Option<String>,
-        Option<i64>,
-    );
-    let (shifts, dealers, signatures, settings, (room, since), floor) = on_pool!(db, |pool| {
-        let shifts: Vec<ShiftDbRow> = sqlx::query_as(
+    Ok(on_pool!(db, |pool| {
+        let shifts: Vec<crate::store::shifts::ShiftRow> = sqlx::query_as(
             "SELECT id, table_id, opened_at, opened_by, opened_seq, closed_at, closed_by, closed_seq \
              FROM shifts WHERE opened_seq >= $1 OR closed_seq >= $1",
         )
@@ -150,34 +168,60 @@ pub async fn check(
             sqlx::query_as("SELECT seq, table_id, reason, at, by_user FROM rotation_overrides")
                 .fetch_all(pool)
                 .await?;
-        (
+        Rows {
             shifts,
             dealers,
             signatures,
             settings,
-            (room, since),
-            (tppps, marks, overrides),
-        )
-    });
+            room,
+            since,
+            floor: (tppps, marks, overrides),
+        }
+    }))
+}
+
+/// The fold of the room's records, the shifts as they stood at `from`
+/// (from an anchor) and the shift records since, up to the walked head;
+/// Err: the first record the core refuses.
+async fn derive(
+    db: &Db,
+    head_seq: i64,
+    from: i64,
+    rows: &mut Rows,
+) -> Result<Result<Derived, Problem>, StoreError> {
     let mut derived = Derived::default();
-    for record in room {
+    for record in std::mem::take(&mut rows.room) {
         if let Err(p) = derived.fold(record) {
-            return Ok(Some(p));
+            return Ok(Err(p));
         }
     }
     if from > 1 {
-        for shift in shifts_at(db, from, &since).await? {
+        for shift in shifts_at(db, from, &rows.since).await? {
             derived.log.resume(shift);
         }
     }
-    for record in since {
+    for record in std::mem::take(&mut rows.since) {
         if record.0 > head_seq {
             break;
         }
         if let Err(p) = derived.fold(record) {
-            return Ok(Some(p));
+            return Ok(Err(p));
         }
     }
+    Ok(Ok(derived))
+}
+
+/// The rows, as text by key, against those the fold derives: the earliest
+/// difference, with the fold's shift log.
+fn rows_problem(rows: Rows, derived: Derived, head_seq: i64) -> (ShiftLog, Option<Problem>) {
+    let Rows {
+        shifts,
+        dealers,
+        signatures,
+        settings,
+        floor,
+        ..
+    } = rows;
     let Derived {
         log,
         shifts: derived_shifts,
@@ -258,9 +302,16 @@ pub async fn check(
     .into_iter()
     .flatten()
     .min_by_key(|p| p.seq);
-    if found.is_some() {
-        return Ok(found);
-    }
+    (log, found)
+}
+
+/// Each signed report again from its hands: the first that no longer
+/// matches them with no correction or void after its signature.
+async fn reports_problem(
+    db: &Db,
+    log: &ShiftLog,
+    from: i64,
+) -> Result<Option<Problem>, StoreError> {
     // Each signed report again from its hands; from an anchor, the reports
     // signed since it (the earlier ones were recomputed by the
     // verification that vouched for the log up to it, and a hand corrected
@@ -307,118 +358,6 @@ async fn signed_report_again<'a>(
     let now = shift.closed.as_ref().map_or("", |c| c.at.as_str());
     let report = of_shift(&mut On::Db(db), shift, chrono_tz::UTC, now).await;
     (shift, signature, report)
-}
-
-impl Derived {
-    /// Folds one record through the core and notes the rows it derives.
-    fn fold(&mut self, (seq, at, actor, event_type, payload): Record) -> Result<(), Problem> {
-        let event = ShiftEvent::parse(&event_type, &payload)
-            .map_err(|e| problem(seq, format!("{event_type}: {e}")))?;
-        let stamp = Stamp {
-            at: at.clone(),
-            by: actor.clone(),
-            seq,
-        };
-        let row = |v: &str| (v.to_string(), seq);
-        match &event {
-            ShiftEvent::DealerChanged {
-                shift,
-                table,
-                dealer,
-            } => {
-                let d = dealer.clone().unwrap_or_else(|| "NULL".into());
-                self.dealers.insert(
-                    seq.to_string(),
-                    row(&format!("{shift}|{table}|{d}|{at}|{actor}")),
-                );
-            }
-            ShiftEvent::ShiftReportSigned {
-                shift,
-                digest,
-                hands,
-                drop,
-            } => {
-                self.signatures.insert(
-                    seq.to_string(),
-                    row(&format!(
-                        "{shift}|{digest}|{hands}|{}|{at}|{actor}",
-                        drop.to_canonical()
-                    )),
-                );
-            }
-            ShiftEvent::ShiftsRequiredSet { required } => {
-                self.settings
-                    .insert("shifts_required".into(), row(&required.to_string()));
-            }
-            ShiftEvent::PdRotationOverridden { table, reason } => {
-                self.overrides.insert(
-                    seq.to_string(),
-                    row(&format!("{table}|{reason}|{at}|{actor}")),
-                );
-            }
-            _ => {}
-        }
-        let registered = matches!(event, ShiftEvent::TpppRegistered { .. });
-        let marked_table = match &event {
-            ShiftEvent::TpppMarked { table, .. } | ShiftEvent::TpppUnmarked { table, .. } => {
-                Some(table.clone())
-            }
-            _ => None,
-        };
-        let id = match &event {
-            ShiftEvent::ShiftOpened { shift, .. } | ShiftEvent::ShiftClosed { shift } => {
-                Some(shift.clone())
-            }
-            _ => None,
-        };
-        if let Err(e) = self.log.apply(event, stamp) {
-            return Err(problem(
-                seq,
-                format!("{event_type} breaks a shift rule: {e}"),
-            ));
-        }
-        if registered && let Some(t) = self.log.tppps.last() {
-            self.tppps.insert(
-                t.name.clone(),
-                row(&format!(
-                    "{}|{}|{}|{}|{}",
-                    t.company, t.badge, t.registered.at, t.registered.by, t.registered.seq
-                )),
-            );
-        }
-        if let Some(table) = marked_table {
-            let names: Vec<&String> = self
-                .log
-                .marks
-                .iter()
-                .filter(|(t, _)| *t == table)
-                .map(|(_, n)| n)
-                .collect();
-            if names.is_empty() {
-                self.marks.remove(&table);
-            } else {
-                let text = serde_json::to_string(&names).unwrap_or_default();
-                self.marks.insert(table, row(&text));
-            }
-        }
-        if let Some(id) = id
-            && let Some(s) = self.log.shifts.get(&id)
-        {
-            let closed = s.closed.as_ref().map_or_else(
-                || "NULL|NULL|NULL".to_string(),
-                |c| format!("{}|{}|{}", c.at, c.by, c.seq),
-            );
-            let text = format!(
-                "{}|{}|{}|{}|{closed}",
-                s.table.as_deref().unwrap_or("NULL"),
-                s.opened.at,
-                s.opened.by,
-                s.opened.seq
-            );
-            self.shifts.insert(id, (text, seq));
-        }
-        Ok(())
-    }
 }
 
 /// The shifts as they stood before `from` that the records since it need:

@@ -67,157 +67,194 @@ fn internal(seq: i64) -> impl Fn(StoreError) -> Problem {
     move |e| problem(seq, e.to_string())
 }
 
+/// One record being folded: its seq, time, actor, type, payload and time
+/// in milliseconds.
+type At<'a> = (i64, &'a str, &'a str, &'a str, &'a Value, i64);
+
+/// The fold so far: each run through the core, and the rows it derives.
+#[derive(Default)]
+struct Folding {
+    runs: BTreeMap<String, Run>,
+    derived: Derived,
+}
+
 /// Folds the records in seq order.
 fn fold(records: &[Record]) -> Result<Derived, Problem> {
-    let mut runs: BTreeMap<String, Run> = BTreeMap::new();
-    let mut d = Derived::default();
+    let mut folding = Folding::default();
     for (seq, at, actor, event, payload) in records {
         let (seq, event) = (*seq, event.as_str());
         let v: Value = serde_json::from_str(payload)
             .map_err(|e| problem(seq, format!("{event}: the payload is not JSON: {e}")))?;
         let now_ms = time_ms(at).map_err(internal(seq))?;
+        let r = (seq, at.as_str(), actor.as_str(), event, &v, now_ms);
         match event {
-            "drill_run_started" => {
-                let id = text(&v, "run", seq, event)?;
-                let trainee = text(&v, "trainee", seq, event)?;
-                let questions = v.get("questions").and_then(Value::as_i64);
-                let mode = Mode::parse(&text(&v, "mode", seq, event)?, questions)
-                    .map_err(|e| problem(seq, format!("{event}: {e}")))?;
-                let kind = Kind::parse(&text(&v, "kind", seq, event)?)
-                    .map_err(|e| problem(seq, format!("{event}: {e}")))?;
-                let level = Level::new(int(&v, "level", seq, event)?)
-                    .map_err(|e| problem(seq, format!("{event}: {e}")))?;
-                if *actor != trainee {
-                    return Err(problem(
-                        seq,
-                        format!("{event}: {actor} started {trainee}'s run"),
-                    ));
-                }
-                let row = format!(
-                    "{trainee}|{}|{questions:?}|{kind}|{level}|{at}|{seq}",
-                    mode.name()
-                );
-                d.runs.insert(id.clone(), (row, seq));
-                runs.insert(
-                    id.clone(),
-                    Run::start(id, trainee, mode, kind, level, now_ms),
-                );
-            }
-            "drill_issued" => {
-                let id = text(&v, "drill", seq, event)?;
-                let run_id = text(&v, "run", seq, event)?;
-                let seed = int(&v, "seed", seq, event)?;
-                let run = runs
-                    .get_mut(&run_id)
-                    .ok_or_else(|| problem(seq, format!("{event}: no run {run_id}")))?;
-                let position = run.drills.len() + 1;
-                run.issue(actor, id.clone(), seed as u64, now_ms)
-                    .map_err(|r| problem(seq, format!("{event} {id}: {r}")))?;
-                if int(&v, "generator", seq, event)? == i64::from(GENERATOR_VERSION) {
-                    let drill =
-                        generate(run.kind, run.level, seed as u64).map_err(internal(seq))?;
-                    let same = serde_json::to_value(&drill.question).ok().as_ref()
-                        == v.get("question")
-                        && serde_json::to_value(&drill.answer).ok().as_ref() == v.get("answer");
-                    if !same {
-                        return Err(problem(
-                            seq,
-                            format!(
-                                "{event} {id}: the question or answer recorded is not the drill of its seed"
-                            ),
-                        ));
-                    }
-                }
-                let row = format!(
-                    "{run_id}|{position}|{}|{}|{}|{seed}|{at}|{seq}",
-                    run.trainee, run.kind, run.level
-                );
-                d.drills.insert(id, (row, seq));
-            }
-            "drill_answered" => {
-                let id = text(&v, "drill", seq, event)?;
-                let run_id = text(&v, "run", seq, event)?;
-                let run = runs
-                    .get_mut(&run_id)
-                    .ok_or_else(|| problem(seq, format!("{event}: no run {run_id}")))?;
-                let seed = run
-                    .drills
-                    .iter()
-                    .find(|d| d.id == id)
-                    .map(|d| d.seed as i64);
-                let named = (
-                    text(&v, "kind", seq, event)?,
-                    int(&v, "level", seq, event)?,
-                    Some(int(&v, "seed", seq, event)?),
-                );
-                if named
-                    != (
-                        run.kind.name().to_string(),
-                        i64::from(run.level.get()),
-                        seed,
-                    )
-                {
-                    return Err(problem(
-                        seq,
-                        format!(
-                            "{event} {id}: names {named:?}, not the drill's kind, level and seed"
-                        ),
-                    ));
-                }
-                let answer = AnswerInput::from_value(field(&v, "answer", seq, event)?.clone());
-                let answered = run
-                    .answer(actor, &id, &answer, now_ms)
-                    .map_err(|r| problem(seq, format!("{event} {id}: {r}")))?;
-                let recorded = (
-                    field(&v, "right", seq, event)?.as_bool(),
-                    v.get("elapsed_ms").and_then(Value::as_i64),
-                );
-                let attempt = &answered.attempt;
-                if recorded != (Some(attempt.right), Some(attempt.elapsed_ms)) {
-                    return Err(problem(
-                        seq,
-                        format!(
-                            "{event} {id}: recorded as right {:?} in {:?} ms; graded again: right {} in {} ms",
-                            recorded.0, recorded.1, attempt.right, attempt.elapsed_ms
-                        ),
-                    ));
-                }
-                let answer_text = serde_json::to_string(answer.value())
-                    .map_err(|e| problem(seq, e.to_string()))?;
-                let entry = d
-                    .drills
-                    .get_mut(&id)
-                    .ok_or_else(|| problem(seq, format!("{event}: no drill {id}")))?;
-                entry.0 = format!(
-                    "{}|{answer_text}|{}|{}|{at}|{seq}",
-                    entry.0, attempt.right, attempt.elapsed_ms
-                );
-                entry.1 = seq;
-            }
-            "pass_mark_set" => {
-                let kind = text(&v, "kind", seq, event)?;
-                let required = field(&v, "required", seq, event)?.as_bool();
-                let row = format!(
-                    "{}|{}|{}|{}|{required:?}|{actor}|{at}|{seq}",
-                    int(&v, "window", seq, event)?,
-                    int(&v, "accuracy_pct", seq, event)?,
-                    int(&v, "median_seconds", seq, event)?,
-                    int(&v, "level", seq, event)?,
-                );
-                d.marks.insert(kind, (row, seq));
-            }
-            _ => {
-                let trainee = text(&v, "trainee", seq, event)?;
-                let promoted = field(&v, "promoted", seq, event)?.as_bool();
-                if d.sign_offs.contains_key(&trainee) {
-                    return Err(problem(seq, format!("{trainee} signed off twice")));
-                }
-                let row = format!("{actor}|{at}|{seq}|{promoted:?}");
-                d.sign_offs.insert(trainee, (row, seq));
-            }
+            "drill_run_started" => folding.run_started(r)?,
+            "drill_issued" => folding.drill_issued(r)?,
+            "drill_answered" => folding.drill_answered(r)?,
+            "pass_mark_set" => folding.pass_mark_set(r)?,
+            _ => folding.signed_off(r)?,
         }
     }
-    Ok(d)
+    Ok(folding.derived)
+}
+
+impl Folding {
+    /// A run started: by its trainee.
+    fn run_started(&mut self, r: At<'_>) -> Result<(), Problem> {
+        let (seq, at, actor, event, v, now_ms) = r;
+        let id = text(v, "run", seq, event)?;
+        let trainee = text(v, "trainee", seq, event)?;
+        let questions = v.get("questions").and_then(Value::as_i64);
+        let mode = Mode::parse(&text(v, "mode", seq, event)?, questions)
+            .map_err(|e| problem(seq, format!("{event}: {e}")))?;
+        let kind = Kind::parse(&text(v, "kind", seq, event)?)
+            .map_err(|e| problem(seq, format!("{event}: {e}")))?;
+        let level = Level::new(int(v, "level", seq, event)?)
+            .map_err(|e| problem(seq, format!("{event}: {e}")))?;
+        if *actor != trainee {
+            return Err(problem(
+                seq,
+                format!("{event}: {actor} started {trainee}'s run"),
+            ));
+        }
+        let row = format!(
+            "{trainee}|{}|{questions:?}|{kind}|{level}|{at}|{seq}",
+            mode.name()
+        );
+        self.derived.runs.insert(id.clone(), (row, seq));
+        self.runs.insert(
+            id.clone(),
+            Run::start(id, trainee, mode, kind, level, now_ms),
+        );
+        Ok(())
+    }
+
+    /// A drill issued in a run, generated again from its seed under this generator version.
+    fn drill_issued(&mut self, r: At<'_>) -> Result<(), Problem> {
+        let (seq, at, actor, event, v, now_ms) = r;
+        let id = text(v, "drill", seq, event)?;
+        let run_id = text(v, "run", seq, event)?;
+        let seed = int(v, "seed", seq, event)?;
+        let run = self
+            .runs
+            .get_mut(&run_id)
+            .ok_or_else(|| problem(seq, format!("{event}: no run {run_id}")))?;
+        let position = run.drills.len() + 1;
+        run.issue(actor, id.clone(), seed as u64, now_ms)
+            .map_err(|r| problem(seq, format!("{event} {id}: {r}")))?;
+        if int(v, "generator", seq, event)? == i64::from(GENERATOR_VERSION) {
+            let drill = generate(run.kind, run.level, seed as u64).map_err(internal(seq))?;
+            let same = serde_json::to_value(&drill.question).ok().as_ref() == v.get("question")
+                && serde_json::to_value(&drill.answer).ok().as_ref() == v.get("answer");
+            if !same {
+                return Err(problem(
+                    seq,
+                    format!(
+                        "{event} {id}: the question or answer recorded is not the drill of its seed"
+                    ),
+                ));
+            }
+        }
+        let row = format!(
+            "{run_id}|{position}|{}|{}|{}|{seed}|{at}|{seq}",
+            run.trainee, run.kind, run.level
+        );
+        self.derived.drills.insert(id, (row, seq));
+        Ok(())
+    }
+
+    /// A drill answered, graded again.
+    fn drill_answered(&mut self, r: At<'_>) -> Result<(), Problem> {
+        let (seq, at, actor, event, v, now_ms) = r;
+        let id = text(v, "drill", seq, event)?;
+        let run_id = text(v, "run", seq, event)?;
+        let run = self
+            .runs
+            .get_mut(&run_id)
+            .ok_or_else(|| problem(seq, format!("{event}: no run {run_id}")))?;
+        let seed = run
+            .drills
+            .iter()
+            .find(|d| d.id == id)
+            .map(|d| d.seed as i64);
+        let named = (
+            text(v, "kind", seq, event)?,
+            int(v, "level", seq, event)?,
+            Some(int(v, "seed", seq, event)?),
+        );
+        if named
+            != (
+                run.kind.name().to_string(),
+                i64::from(run.level.get()),
+                seed,
+            )
+        {
+            return Err(problem(
+                seq,
+                format!("{event} {id}: names {named:?}, not the drill's kind, level and seed"),
+            ));
+        }
+        let answer = AnswerInput::from_value(field(v, "answer", seq, event)?.clone());
+        let answered = run
+            .answer(actor, &id, &answer, now_ms)
+            .map_err(|r| problem(seq, format!("{event} {id}: {r}")))?;
+        let recorded = (
+            field(v, "right", seq, event)?.as_bool(),
+            v.get("elapsed_ms").and_then(Value::as_i64),
+        );
+        let attempt = &answered.attempt;
+        if recorded != (Some(attempt.right), Some(attempt.elapsed_ms)) {
+            return Err(problem(
+                seq,
+                format!(
+                    "{event} {id}: recorded as right {:?} in {:?} ms; graded again: right {} in {} ms",
+                    recorded.0, recorded.1, attempt.right, attempt.elapsed_ms
+                ),
+            ));
+        }
+        let answer_text =
+            serde_json::to_string(answer.value()).map_err(|e| problem(seq, e.to_string()))?;
+        let entry = self
+            .derived
+            .drills
+            .get_mut(&id)
+            .ok_or_else(|| problem(seq, format!("{event}: no drill {id}")))?;
+        entry.0 = format!(
+            "{}|{answer_text}|{}|{}|{at}|{seq}",
+            entry.0, attempt.right, attempt.elapsed_ms
+        );
+        entry.1 = seq;
+        Ok(())
+    }
+
+    /// A kind's pass mark set.
+    fn pass_mark_set(&mut self, r: At<'_>) -> Result<(), Problem> {
+        let (seq, at, actor, event, v, _) = r;
+        let kind = text(v, "kind", seq, event)?;
+        let required = field(v, "required", seq, event)?.as_bool();
+        let row = format!(
+            "{}|{}|{}|{}|{required:?}|{actor}|{at}|{seq}",
+            int(v, "window", seq, event)?,
+            int(v, "accuracy_pct", seq, event)?,
+            int(v, "median_seconds", seq, event)?,
+            int(v, "level", seq, event)?,
+        );
+        self.derived.marks.insert(kind, (row, seq));
+        Ok(())
+    }
+
+    /// A trainee signed off, once.
+    fn signed_off(&mut self, r: At<'_>) -> Result<(), Problem> {
+        let (seq, at, actor, event, v, _) = r;
+        let trainee = text(v, "trainee", seq, event)?;
+        let promoted = field(v, "promoted", seq, event)?.as_bool();
+        if self.derived.sign_offs.contains_key(&trainee) {
+            return Err(problem(seq, format!("{trainee} signed off twice")));
+        }
+        let row = format!("{actor}|{at}|{seq}|{promoted:?}");
+        self.derived.sign_offs.insert(trainee, (row, seq));
+        Ok(())
+    }
 }
 
 /// The first difference between rows (as text, by key) and the fold.
@@ -281,15 +318,8 @@ type DrillDbRow = (
     Option<i64>,
 );
 
-/// The first problem with training, unless verification already found one.
-pub async fn check(
-    db: &Db,
-    head_seq: i64,
-    found: Option<Problem>,
-) -> Result<Option<Problem>, StoreError> {
-    if found.is_some() {
-        return Ok(found);
-    }
+/// The first problem with training.
+pub async fn check(db: &Db, head_seq: i64) -> Result<Option<Problem>, StoreError> {
     let runs_sql =
         "SELECT id, trainee, mode, questions, kind, level, started_at, started_seq FROM drill_runs";
     let drills_sql = "SELECT id, run_id, position, trainee, kind, level, seed, issued_at, issued_seq, \

@@ -7,7 +7,7 @@ use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
+use axum::http::{HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
@@ -66,15 +66,10 @@ struct ApiNote {
         (status = 422, description = "An empty or too long note (`text`), or a bad key (`idempotency_key`).", body = ErrorBody),
     ))]
 async fn add_note(
-    AtPath {
-        state,
-        staff,
-        uri,
-        id,
-    }: AtPath,
+    AtPath { state, staff, id }: AtPath,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff.require(&state, Action::AddNotes, uri.path()).await?;
+    staff.require_here(&state, Action::AddNotes).await?;
     let note: ApiNote = json::parse(&body).map_err(IntoResponse::into_response)?;
     let command = HandCommand {
         idempotency_key: note.idempotency_key,
@@ -178,10 +173,9 @@ rotation clock refuses the PD (`conflict`).", body = ErrorBody),
 async fn open_hand(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     body: json::Body,
 ) -> Result<Response, Response> {
-    run(&state, &staff, uri.path(), None, &body).await
+    run(&state, &staff, None, &body).await
 }
 
 /// More events for a hand (a command).
@@ -202,15 +196,10 @@ allow the event (`conflict`); nothing written.", body = ErrorBody),
 \"200.00\" is above the table maximum 100.00`).", body = ErrorBody),
     ))]
 async fn command(
-    AtPath {
-        state,
-        staff,
-        uri,
-        id,
-    }: AtPath,
+    AtPath { state, staff, id }: AtPath,
     body: json::Body,
 ) -> Result<Response, Response> {
-    run(&state, &staff, uri.path(), Some(&id), &body).await
+    run(&state, &staff, Some(&id), &body).await
 }
 
 /// Checks the role (a write needs `ActOnTable`), parses the command (a
@@ -219,7 +208,6 @@ async fn command(
 async fn run(
     state: &AppState,
     staff: &Staff,
-    path: &str,
     hand_id: Option<&str>,
     body: &Bytes,
 ) -> Result<Response, Response> {
@@ -229,12 +217,12 @@ async fn run(
     if !allows(role, Action::ActOnTable { assigned: true }) && !allows(role, Action::ActInTraining)
     {
         staff
-            .require(state, Action::ActOnTable { assigned: true }, path)
+            .require_here(state, Action::ActOnTable { assigned: true })
             .await?;
     }
     let api: ApiCommand = json::parse(body).map_err(IntoResponse::into_response)?;
     let events = events_of(api.events).map_err(IntoResponse::into_response)?;
-    require_assignment(state, staff, path, hand_id, &events).await?;
+    require_assignment(state, staff, hand_id, &events).await?;
     let username = &staff.0.user.username;
     if let Some(actor) = api.actor.as_deref()
         && actor != username
@@ -247,7 +235,7 @@ async fn run(
         );
     }
     if events.iter().any(HandEvent::is_supervisor_only) {
-        staff.require(state, Action::CorrectHands, path).await?;
+        staff.require_here(state, Action::CorrectHands).await?;
     }
     // A note is not part of running a hand: it has its own route and role.
     if let Some(i) = events.iter().position(HandEvent::is_note) {
@@ -308,7 +296,6 @@ async fn submitted_as(
 async fn require_assignment(
     state: &AppState,
     staff: &Staff,
-    path: &str,
     hand_id: Option<&str>,
     events: &[HandEvent],
 ) -> Result<(), Response> {
@@ -348,7 +335,7 @@ async fn require_assignment(
         // An unknown hand is the writer's answer to give.
         None => return Ok(()),
     };
-    staff.require(state, action, path).await
+    staff.require_here(state, action).await
 }
 
 /// A hand's projection and every record of it.
@@ -357,15 +344,8 @@ async fn require_assignment(
         (status = 200, description = "The hand and its records, oldest first.", body = HandView),
         (status = 404, description = "No such hand (`not_found`).", body = ErrorBody),
     ))]
-async fn show_hand(
-    AtPath {
-        state,
-        staff,
-        uri,
-        id,
-    }: AtPath,
-) -> Result<Response, Response> {
-    staff.require(&state, Action::Read, uri.path()).await?;
+async fn show_hand(AtPath { state, staff, id }: AtPath) -> Result<Response, Response> {
+    staff.require_here(&state, Action::Read).await?;
     match hands::get(&state.db, &id)
         .await
         .map_err(|e| ApiError::from(e).into_response())?

@@ -8,7 +8,7 @@
 use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -118,12 +118,9 @@ struct LoadForm {
 /// `POST /tools/house-ways`: a supervisor loads a file; its chart next.
 async fn load_page(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<LoadForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageTables, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageTables).await?;
     // Browsers send a textarea's lines ending CR LF: the file is its lines.
     let text = form.text.replace("\r\n", "\n");
     match house_ways::load(&state.db, &state.audit_key, &staff.0.user.username, &text).await {
@@ -233,12 +230,9 @@ a shipped way's name, or a hand no rule sets.", body = ErrorBody),
 async fn load_api(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     body: Bytes,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageTables, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageTables).await?;
     let request: LoadRequest = json::parse(&body).map_err(IntoResponse::into_response)?;
     let way = house_ways::load(
         &state.db,

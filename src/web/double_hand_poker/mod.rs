@@ -13,6 +13,7 @@ pub(super) mod house_ways;
 pub(super) mod play;
 pub(super) mod settle_api;
 mod table_floor;
+mod table_form;
 mod tables;
 pub(super) mod tables_api;
 pub(super) mod tools_api;

@@ -115,15 +115,12 @@ pub(super) struct TpppForm {
 pub(super) async fn mark(
     PagePost {
         state,
-        uri,
         id: table,
         staff,
         form,
     }: PagePost<TpppForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let refused = |message: String| TableRefusal {
         tppp: message,
         tppp_name: form.name.clone(),
@@ -172,15 +169,12 @@ pub(super) struct OverrideForm {
 pub(super) async fn override_clock(
     PagePost {
         state,
-        uri,
         id: table,
         staff,
         form,
     }: PagePost<OverrideForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
     let actor = &staff.0.user.username;
     match floor::override_rotation(&state.db, &state.audit_key, actor, &table, &form.reason).await {
         Ok(_) => Ok(Redirect::to(&format!("/tables/{table}")).into_response()),

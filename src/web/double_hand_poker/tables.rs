@@ -7,16 +7,16 @@ use crate::web::{PageError, PageResult};
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 
-use crate::domain::common::money::{Money, Unit};
+use super::table_form::TableForm;
 use crate::domain::double_hand_poker::hand_record::HandEvent;
 use crate::domain::double_hand_poker::house_way;
-use crate::domain::double_hand_poker::options::{HouseWayName, OptionOverrides, Profile};
-use crate::domain::double_hand_poker::table::{TableConfig, parse_schedule, schedule_text};
+use crate::domain::double_hand_poker::options::HouseWayName;
+use crate::domain::double_hand_poker::table::schedule_text;
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::HandCommand;
 use crate::store::double_hand_poker::house_ways;
@@ -39,117 +39,6 @@ pub fn router() -> Router<AppState> {
             "/tables/{name}/rotation-override",
             post(super::table_floor::override_clock),
         )
-}
-
-#[derive(Deserialize, Default, Clone)]
-pub(super) struct TableForm {
-    /// The control is `table`: one named `name` would shadow the form's own
-    /// `name` property (tests/server/form_names.rs).
-    #[serde(default, rename = "table")]
-    name: String,
-    #[serde(default)]
-    profile: String,
-    #[serde(default)]
-    seats: String,
-    #[serde(default)]
-    min_unit: String,
-    #[serde(default)]
-    options: String,
-    /// Empty: the profile's (the reference house way).
-    #[serde(default)]
-    house_way: String,
-    #[serde(default)]
-    player_schedule: String,
-    #[serde(default)]
-    bank_schedule: String,
-    #[serde(default)]
-    wager_min: String,
-    #[serde(default)]
-    wager_max: String,
-    /// "on" when the training box is ticked (absent otherwise).
-    #[serde(default)]
-    training: String,
-}
-
-impl TableForm {
-    fn blank() -> TableForm {
-        TableForm {
-            profile: "lucky-chances".into(),
-            seats: "7".into(),
-            min_unit: "0.01".into(),
-            ..TableForm::default()
-        }
-    }
-
-    /// The form as a table configuration, or the field at fault.
-    fn config(&self) -> Result<TableConfig, (&'static str, String)> {
-        let profile = Profile::parse(self.profile.trim()).ok_or_else(|| {
-            (
-                "profile",
-                format!(
-                    "\"{}\" is not lucky-chances, nevada or california-2026",
-                    self.profile
-                ),
-            )
-        })?;
-        let seats: i64 = self
-            .seats
-            .trim()
-            .parse()
-            .map_err(|_| ("seats", format!("\"{}\" is not a whole number", self.seats)))?;
-        let mut options: OptionOverrides = if self.options.trim().is_empty() {
-            OptionOverrides::default()
-        } else {
-            serde_json::from_str(&self.options).map_err(|e| ("options", e.to_string()))?
-        };
-        if !self.house_way.trim().is_empty() {
-            let name = HouseWayName::parse(self.house_way.trim()).ok_or_else(|| {
-                (
-                    "house_way",
-                    format!("\"{}\" is not a house way", self.house_way),
-                )
-            })?;
-            options.house_way = Some(name);
-        }
-        if !self.min_unit.trim().is_empty() {
-            let unit = Unit::parse("min_unit", self.min_unit.trim())
-                .map_err(|e| ("min_unit", e.to_string()))?;
-            options.min_unit = Some(unit);
-        }
-        let money = |field: &'static str, text: &str| {
-            let text = text.trim();
-            (!text.is_empty())
-                .then(|| Money::parse(text).map_err(|e| (field, format!("\"{text}\": {e}"))))
-                .transpose()
-        };
-        let schedule =
-            |field, text: &str| parse_schedule(field, text).map_err(|e| (e.field, e.message));
-        let config = TableConfig {
-            name: self.name.trim().to_string(),
-            profile,
-            options,
-            seats,
-            player_schedule: schedule("player_schedule", &self.player_schedule)?,
-            bank_schedule: schedule("bank_schedule", &self.bank_schedule)?,
-            wager_min: money("wager_min", &self.wager_min)?,
-            wager_max: money("wager_max", &self.wager_max)?,
-            training: match self.training.as_str() {
-                "" => false,
-                "on" | "true" => true,
-                other => {
-                    return Err(("training", format!("\"{other}\" is not on or off")));
-                }
-            },
-        };
-        config.validate().map_err(|e| match e.field {
-            // The rotation options are typed in the options box.
-            f if f.starts_with("pd_") || f.starts_with("tppp_") => {
-                ("options", format!("{f}: {}", e.message))
-            }
-            f => (f, e.message),
-        })?;
-        Ok(config)
-    }
 }
 
 struct TableRow {
@@ -228,12 +117,9 @@ async fn list(State(state): State<AppState>, staff: Staff) -> Response {
 
 async fn create(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<TableForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ManageTables, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageTables).await?;
     if let Some(name) = HouseWayName::parse(form.house_way.trim()) {
         // One another instance loaded since this one started.
         house_ways::hold(&state.db, name)
@@ -318,10 +204,9 @@ pub(super) async fn require_play(
     state: &AppState,
     staff: &Staff,
     table: &str,
-    path: &str,
 ) -> Result<(), PageError> {
     let action = play_action(state, staff, table).await?;
-    Ok(staff.require(state, action, path).await?)
+    Ok(staff.require_here(state, action).await?)
 }
 
 /// Whether the signed-in staff member may run hands at `table`.
@@ -463,15 +348,12 @@ struct DealerForm {
 async fn dealers(
     PagePost {
         state,
-        uri,
         id: name,
         staff,
         form,
     }: PagePost<DealerForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::AssignDealers, uri.path())
-        .await?;
+    staff.require_here(&state, Action::AssignDealers).await?;
     let refused = |message: String| TableRefusal {
         dealer: message,
         username: form.username.clone(),
@@ -514,14 +396,13 @@ struct OpenForm {
 async fn open_hand(
     PagePost {
         state,
-        uri,
         id: name,
         staff,
         form,
     }: PagePost<OpenForm>,
 ) -> PageResult {
     let table = load_table(&state, &name).await?;
-    require_play(&state, &staff, &name, uri.path()).await?;
+    require_play(&state, &staff, &name).await?;
     let config = &table.config;
     let command = HandCommand {
         idempotency_key: form.idempotency_key,

@@ -4,7 +4,7 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
@@ -67,12 +67,9 @@ fn table_example() -> Value {
 async fn create(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     body: Bytes,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageTables, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ManageTables).await?;
     let config: TableConfig = json::parse(&body).map_err(IntoResponse::into_response)?;
     tables::create(&state.db, &state.audit_key, &staff.0.user.username, &config)
         .await
@@ -92,11 +89,10 @@ async fn show(
     AtPath {
         state,
         staff,
-        uri,
         id: name,
     }: AtPath,
 ) -> Result<Response, Response> {
-    staff.require(&state, Action::Read, uri.path()).await?;
+    staff.require_here(&state, Action::Read).await?;
     match tables::get(&state.db, &name)
         .await
         .map_err(|e| ApiError::from(e).into_response())?
@@ -134,14 +130,11 @@ async fn dealers(
     AtPath {
         state,
         staff,
-        uri,
         id: name,
     }: AtPath,
     body: Bytes,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::AssignDealers, uri.path())
-        .await?;
+    staff.require_here(&state, Action::AssignDealers).await?;
     let a: Assignment = json::parse(&body).map_err(IntoResponse::into_response)?;
     tables::set_dealer(
         &state.db,

@@ -4,7 +4,6 @@
 
 use axum::Json;
 use axum::extract::{Query, State};
-use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 
 use super::{Pairs, checked, refused};
@@ -50,12 +49,9 @@ an unknown parameter or one given twice).", body = ErrorBody),
 pub async fn search(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Query(pairs): Pairs,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReviewHistory, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReviewHistory).await?;
     let internal = |e: crate::store::StoreError| ApiError::from(e).into_response();
     let (filter, bounds) = match checked(&state, &pairs).await.map_err(internal)? {
         Ok(checked) => checked,

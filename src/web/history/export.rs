@@ -10,7 +10,7 @@ use std::io::Write;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, Uri, header};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::mpsc;
 
@@ -64,12 +64,9 @@ JSON line is one hand, valid against docs/hand-history.schema.json (docs/hand-hi
 pub async fn export(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Query(pairs): Pairs,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReviewHistory, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReviewHistory).await?;
     let mut format = Format::Jsonl;
     let mut filters = Vec::with_capacity(pairs.len());
     for (key, value) in pairs {

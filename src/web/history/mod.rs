@@ -11,7 +11,7 @@ pub(super) mod player;
 use askama::Template;
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 
@@ -224,12 +224,9 @@ fn export_link(pairs: &[(String, String)], format: &str) -> String {
 async fn search_page(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Query(pairs): Pairs,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ReviewHistory, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReviewHistory).await?;
     let mut view = SearchPageView {
         ctx: PageContext::of(&staff),
         typed: pairs.clone(),
@@ -279,10 +276,9 @@ struct NotFoundPage {
 async fn by_number(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path((table, number)): Path<(String, String)>,
 ) -> PageResult {
-    staff.require(&state, Action::Read, uri.path()).await?;
+    staff.require_here(&state, Action::Read).await?;
     let digits = number.strip_prefix('#').unwrap_or(&number);
     let found = match digits.parse::<i64>() {
         Ok(n) if n >= 1 => history::hand_by_number(&state.db, &table, n).await?,

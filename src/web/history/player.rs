@@ -6,7 +6,7 @@
 use askama::Template;
 use axum::Json;
 use axum::extract::{Query, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use super::{Pairs, money_or_dash, next_link, refused};
@@ -64,12 +64,9 @@ impl Row {
 pub(super) async fn page(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Query(pairs): Pairs,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ReviewHistory, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReviewHistory).await?;
     let typed = pairs
         .iter()
         .find(|(k, _)| k == "player")
@@ -139,12 +136,9 @@ when none is exactly it (`did_you_mean`).", body = PlayerHistory),
 pub(super) async fn api(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Query(pairs): Pairs,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReviewHistory, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReviewHistory).await?;
     let q = PlayerQuery::parse(&pairs).map_err(refused)?;
     let found = history(&state.db, &q)
         .await

@@ -7,18 +7,20 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{api, check_table, csv_response, range_bounds};
+use super::{
+    api, change_dealer_as, check_table, close_as, csv_response, load_shift, manager_body,
+    range_bounds, readable_shift, report_now,
+};
 use crate::domain::shifts::Shift;
 use crate::domain::shifts::report::{Report, ReportJson, standing};
 use crate::domain::staff::Action;
-use crate::store::audit::now_text;
-use crate::store::shifts::{self, ShiftError, report as reports};
+use crate::store::shifts::{self, report as reports};
 use crate::web::{ApiError, AppState, ErrorBody, Staff, json};
 
 #[derive(Deserialize, ToSchema)]
@@ -71,13 +73,9 @@ fn shift_example() -> Value {
 pub(super) async fn open(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
-    let b: OpenBody = json::parse(&body).map_err(api)?;
+    let b: OpenBody = manager_body(&state, &staff, &body).await?;
     let table = b.table.as_deref().map(str::trim).filter(|t| !t.is_empty());
     let shift = shifts::open(&state.db, &state.audit_key, &staff.0.user.username, table)
         .await
@@ -94,11 +92,8 @@ pub(super) async fn open(
 pub(super) async fn list(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     let list = shifts::recent(&state.db, 50).await.map_err(api)?;
     let required = shifts::required(&state.db).await.map_err(api)?;
     Ok(Json(ShiftList {
@@ -106,13 +101,6 @@ pub(super) async fn list(
         shifts: list,
     })
     .into_response())
-}
-
-async fn found(state: &AppState, id: &str) -> Result<Shift, Response> {
-    shifts::load(&state.db, id)
-        .await
-        .map_err(api)?
-        .ok_or_else(|| api(ShiftError::NotFound(format!("there is no shift {id}"))))
 }
 
 /// A shift: its dealer changes and signatures.
@@ -126,13 +114,10 @@ async fn found(state: &AppState, id: &str) -> Result<Shift, Response> {
 pub(super) async fn get(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(id): Path<String>,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
-    Ok(Json(shift_json(&found(&state, &id).await?)).into_response())
+    let shift = readable_shift(&state, &staff, &id).await?;
+    Ok(Json(shift_json(&shift)).into_response())
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -160,25 +145,14 @@ struct DealerBody {
 pub(super) async fn change_dealer(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(id): Path<String>,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
-    let b: DealerBody = json::parse(&body).map_err(api)?;
+    let b: DealerBody = manager_body(&state, &staff, &body).await?;
     let dealer = b.dealer.as_deref().map(str::trim).filter(|d| !d.is_empty());
-    let shift = shifts::change_dealer(
-        &state.db,
-        &state.audit_key,
-        &staff.0.user.username,
-        &id,
-        b.table.trim(),
-        dealer,
-    )
-    .await
-    .map_err(api)?;
+    let shift = change_dealer_as(&state, &staff, &id, b.table.trim(), dealer)
+        .await
+        .map_err(api)?;
     Ok(Json(shift_json(&shift)).into_response())
 }
 
@@ -195,22 +169,11 @@ table's totals).", body = ReportJson),
 pub(super) async fn close(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(id): Path<String>,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
-    let report = shifts::close(
-        &state.db,
-        &state.audit_key,
-        &staff.0.user.username,
-        &id,
-        state.time_zone,
-    )
-    .await
-    .map_err(api)?;
-    let shift = found(&state, &id).await?;
+    staff.require_here(&state, Action::ManageShifts).await?;
+    let report = close_as(&state, &staff, &id).await.map_err(api)?;
+    let shift = load_shift(&state, &id).await?;
     Ok(report_json(&shift, &report))
 }
 
@@ -273,23 +236,13 @@ fn format_of(q: &ReportQuery) -> Result<Format, ApiError> {
 pub(super) async fn report(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(id): Path<String>,
     Query(q): Query<ReportQuery>,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     let format = format_of(&q).map_err(api)?;
-    let shift = found(&state, &id).await?;
-    let report = reports::of_shift(
-        &mut reports::On::Db(&state.db),
-        &shift,
-        state.time_zone,
-        &now_text(),
-    )
-    .await
-    .map_err(api)?;
+    let shift = load_shift(&state, &id).await?;
+    let report = report_now(&state, &shift).await.map_err(api)?;
     match format {
         Format::Json => Ok(report_json(&shift, &report)),
         Format::Csv => csv_response(&report, &format!("shift-{id}")).map_err(api),
@@ -310,12 +263,9 @@ pub(super) async fn report(
 pub(super) async fn range_report(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Query(q): Query<ReportQuery>,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     let format = format_of(&q).map_err(api)?;
     let table = q.table.as_deref().map(str::trim).filter(|t| !t.is_empty());
     check_table(&state, table).await.map_err(api)?;

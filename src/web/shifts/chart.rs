@@ -43,27 +43,8 @@ impl Bar {
 pub fn bars_svg(id: &str, caption: &str, bars: &[Bar]) -> Svg {
     let mut s = SvgBuilder::default();
     let view = format!("0 0 {WIDTH} {HEIGHT}");
-    s.open(
-        "svg",
-        &[
-            ("class", &"report-chart"),
-            ("id", &id),
-            ("viewBox", &view),
-            ("role", &"img"),
-            ("aria-label", &caption),
-            ("xmlns", &"http://www.w3.org/2000/svg"),
-        ],
-    );
-    s.empty(
-        "rect",
-        &[
-            ("x", &0),
-            ("y", &0),
-            ("width", &WIDTH),
-            ("height", &HEIGHT),
-            ("fill", &"#fff"),
-        ],
-    );
+    s.open_chart("report-chart", id, &view, caption)
+        .white_background(WIDTH, HEIGHT);
     let max = bars.iter().map(|b| b.value).fold(0.0_f64, f64::max);
     let min = bars.iter().map(|b| b.value).fold(0.0_f64, f64::min);
     let span = if max - min > 0.0 { max - min } else { 1.0 };

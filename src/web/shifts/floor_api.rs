@@ -7,12 +7,12 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::api;
+use super::{api, manager_body};
 use crate::domain::shifts::tppp::{RotationOverride, Tppp};
 use crate::domain::staff::Action;
 use crate::store::shifts::{ShiftError, floor};
@@ -95,14 +95,11 @@ struct TableClock {
         (status = 200, description = "The registry and the marks.", body = TpppList),
         (status = 403, description = "A role that may not read shift reports (`forbidden`).", body = ErrorBody),
     ))]
-pub(super) async fn list(
+pub(super) async fn tppps(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ReadShiftReports, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReadShiftReports).await?;
     let tppps = floor::tppps(&state.db).await.map_err(api)?;
     let marks: Vec<_> = floor::marks(&state.db)
         .await
@@ -136,13 +133,9 @@ struct RegisterBody {
 pub(super) async fn register(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
-    let b: RegisterBody = json::parse(&body).map_err(api)?;
+    let b: RegisterBody = manager_body(&state, &staff, &body).await?;
     let actor = &staff.0.user.username;
     let tppp = floor::register(
         &state.db,
@@ -182,14 +175,10 @@ struct MarkBody {
 pub(super) async fn mark(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(table): Path<String>,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
-    let b: MarkBody = json::parse(&body).map_err(api)?;
+    let b: MarkBody = manager_body(&state, &staff, &body).await?;
     let actor = &staff.0.user.username;
     floor::mark(
         &state.db,
@@ -229,14 +218,10 @@ struct OverrideBody {
 pub(super) async fn override_clock(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(table): Path<String>,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff
-        .require(&state, Action::ManageShifts, uri.path())
-        .await?;
-    let b: OverrideBody = json::parse(&body).map_err(api)?;
+    let b: OverrideBody = manager_body(&state, &staff, &body).await?;
     let actor = &staff.0.user.username;
     let o = floor::override_rotation(&state.db, &state.audit_key, actor, &table, &b.reason)
         .await

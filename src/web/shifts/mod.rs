@@ -1,7 +1,8 @@
 //! Shifts (docs/shifts.md): the shifts page (open one, the room's
-//! setting), a shift's page (dealer changes, close and sign), its report
-//! with charts and a print stylesheet (`pages.rs`, charts in `chart.rs`),
-//! and the same over JSON and CSV (`api.rs`). Who acts is who is signed
+//! setting; `pages.rs`), a shift's page (dealer changes, close and sign;
+//! `shift_page.rs`), its report with charts and a print stylesheet
+//! (`report_page.rs`, charts in `chart.rs`), and the same over JSON and
+//! CSV (`api.rs`). Who acts is who is signed
 //! in; every rule is the core's (`domain::shifts`), applied by the store
 //! under the chain lock.
 
@@ -10,6 +11,8 @@ mod chart;
 pub(super) mod floor_api;
 mod pages;
 mod report_lines;
+mod report_page;
+mod shift_page;
 
 use axum::Router;
 use axum::http::{HeaderValue, header};
@@ -19,19 +22,20 @@ use axum::routing::{get, post};
 use crate::domain::common::field_error::FieldError;
 use crate::domain::history::TimeRange;
 use crate::domain::shifts::report::{CSV_HEADER, Report, csv_rows};
-use crate::domain::shifts::{ReportRange, parse_report_range};
+use crate::domain::shifts::{ReportRange, Shift, parse_report_range};
 use crate::store::StoreError;
-use crate::web::{ApiError, AppState};
+use crate::store::shifts::{self, ShiftError, Signing};
+use crate::web::{ApiError, AppState, Staff};
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/shifts", get(pages::home).post(pages::open))
         .route("/shifts/required", post(pages::set_required))
-        .route("/shifts/{id}", get(pages::shift))
-        .route("/shifts/{id}/dealers", post(pages::change_dealer))
-        .route("/shifts/{id}/close", post(pages::close))
-        .route("/shifts/{id}/sign", post(pages::sign_again))
-        .route("/shifts/{id}/report", get(pages::report))
+        .route("/shifts/{id}", get(shift_page::shift))
+        .route("/shifts/{id}/dealers", post(shift_page::change_dealer))
+        .route("/shifts/{id}/close", post(shift_page::close))
+        .route("/shifts/{id}/sign", post(shift_page::sign_again))
+        .route("/shifts/{id}/report", get(report_page::report))
         .route("/api/v1/shifts", post(api::open).get(api::list))
         .route("/api/v1/shifts/{id}", get(api::get))
         .route("/api/v1/shifts/{id}/dealers", post(api::change_dealer))
@@ -41,7 +45,7 @@ pub fn router() -> Router<AppState> {
         .route("/shifts/tppps", post(pages::register_tppp))
         .route(
             "/api/v1/tppps",
-            get(floor_api::list).post(floor_api::register),
+            get(floor_api::tppps).post(floor_api::register),
         )
         .route("/api/v1/tables/{name}/tppps", post(floor_api::mark))
         .route(
@@ -57,6 +61,62 @@ pub fn router() -> Router<AppState> {
 /// Any error that has an HTTP answer, as that answer.
 fn api<E: Into<ApiError>>(e: E) -> Response {
     e.into().into_response()
+}
+
+/// The JSON body of a change to shifts or the floor, once the role is
+/// checked: a supervisor's or an admin's (403, recorded, for anyone else).
+async fn manager_body<B: serde::de::DeserializeOwned>(
+    state: &AppState,
+    staff: &Staff,
+    body: &crate::web::json::Body,
+) -> Result<B, Response> {
+    staff
+        .require_here(state, crate::domain::staff::Action::ManageShifts)
+        .await?;
+    crate::web::json::parse(body).map_err(api)
+}
+
+/// `shift`'s report as its hands stand now.
+async fn report_now(state: &AppState, shift: &Shift) -> Result<Report, StoreError> {
+    let on = &mut shifts::report::On::Db(&state.db);
+    shifts::report::of_shift(on, shift, state.time_zone, &crate::store::audit::now_text()).await
+}
+
+/// Shift `id`, or its 404.
+async fn load_shift(state: &AppState, id: &str) -> Result<Shift, Response> {
+    shifts::load(&state.db, id)
+        .await
+        .map_err(api)?
+        .ok_or_else(|| api(ShiftError::NotFound(format!("there is no shift {id}"))))
+}
+
+/// Shift `id` for a reader of shift reports (403, recorded, for anyone
+/// else), or its 404.
+async fn readable_shift(state: &AppState, staff: &Staff, id: &str) -> Result<Shift, Response> {
+    staff
+        .require_here(state, crate::domain::staff::Action::ReadShiftReports)
+        .await?;
+    load_shift(state, id).await
+}
+
+/// Closes shift `id` as the signed-in member and signs its report.
+async fn close_as(state: &AppState, staff: &Staff, id: &str) -> Result<Report, ShiftError> {
+    let actor = &staff.0.user.username;
+    let zone = state.time_zone;
+    shifts::sign(&state.db, &state.audit_key, actor, id, zone, Signing::Close).await
+}
+
+/// Records, as the signed-in member, who takes the box at `table` during
+/// shift `id` (None: the box is left empty).
+async fn change_dealer_as(
+    state: &AppState,
+    staff: &Staff,
+    id: &str,
+    table: &str,
+    dealer: Option<&str>,
+) -> Result<Shift, ShiftError> {
+    let actor = &staff.0.user.username;
+    shifts::change_dealer(&state.db, &state.audit_key, actor, id, table, dealer).await
 }
 
 /// The report as CSV text (`csv_rows` under `CSV_HEADER`).

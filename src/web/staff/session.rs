@@ -227,6 +227,11 @@ impl Staff {
         Err(forbidden(&message))
     }
 
+    /// [`Staff::require`] for the path this request asked for.
+    pub async fn require_here(&self, state: &AppState, action: Action) -> Result<(), Response> {
+        self.require(state, action, &self.1.path).await
+    }
+
     /// The CSRF check of a POST form: `sent` must be the session's token.
     pub fn check_csrf(&self, sent: &str) -> Result<(), CsrfRefused> {
         check_token(&self.0.csrf_token, sent)

@@ -11,7 +11,7 @@ use crate::web::{PageError, PageResult};
 use askama::Template;
 use axum::Router;
 use axum::extract::State;
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use serde::Deserialize;
@@ -71,10 +71,8 @@ struct Outcome {
     add_error: Option<FieldError>,
 }
 
-async fn admin(staff: &Staff, state: &AppState, uri: &Uri) -> Result<(), PageError> {
-    Ok(staff
-        .require(state, Action::ManageUsers, uri.path())
-        .await?)
+async fn admin(staff: &Staff, state: &AppState) -> Result<(), PageError> {
+    Ok(staff.require_here(state, Action::ManageUsers).await?)
 }
 
 async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> PageResult {
@@ -138,8 +136,8 @@ async fn render(state: &AppState, staff: &Staff, outcome: Outcome) -> PageResult
     Ok((status, body).into_response())
 }
 
-async fn list(State(state): State<AppState>, staff: Staff, uri: Uri) -> PageResult {
-    admin(&staff, &state, &uri).await?;
+async fn list(State(state): State<AppState>, staff: Staff) -> PageResult {
+    admin(&staff, &state).await?;
     render(&state, &staff, Outcome::default()).await
 }
 
@@ -155,10 +153,9 @@ struct AddForm {
 
 async fn add(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<AddForm>,
 ) -> PageResult {
-    admin(&staff, &state, &uri).await?;
+    admin(&staff, &state).await?;
     let username = form.username.trim().to_string();
     let refused = |e: FieldError| Outcome {
         add: Some(AddForm {
@@ -215,14 +212,15 @@ async fn row_result<T>(
     render(state, staff, outcome).await
 }
 
-async fn set_disabled(
-    state: AppState,
-    staff: Staff,
-    uri: Uri,
-    name: String,
-    disabled: bool,
-) -> PageResult {
-    admin(&staff, &state, &uri).await?;
+/// Disables or enables the account the form was posted about.
+async fn set_disabled(post: PagePost<NoFields>, disabled: bool) -> PageResult {
+    let PagePost {
+        state,
+        id: name,
+        staff,
+        ..
+    } = post;
+    admin(&staff, &state).await?;
     let actor = &staff.0.user.username;
     let result =
         store::admin::set_disabled(&state.db, &state.audit_key, actor, &name, disabled).await;
@@ -239,28 +237,12 @@ async fn set_disabled(
     .await
 }
 
-async fn disable(
-    PagePost {
-        state,
-        uri,
-        id: name,
-        staff,
-        form: NoFields {},
-    }: PagePost<NoFields>,
-) -> PageResult {
-    set_disabled(state, staff, uri, name, true).await
+async fn disable(post: PagePost<NoFields>) -> PageResult {
+    set_disabled(post, true).await
 }
 
-async fn enable(
-    PagePost {
-        state,
-        uri,
-        id: name,
-        staff,
-        form: NoFields {},
-    }: PagePost<NoFields>,
-) -> PageResult {
-    set_disabled(state, staff, uri, name, false).await
+async fn enable(post: PagePost<NoFields>) -> PageResult {
+    set_disabled(post, false).await
 }
 
 #[derive(Deserialize)]
@@ -272,13 +254,12 @@ struct RoleForm {
 async fn set_role(
     PagePost {
         state,
-        uri,
         id: name,
         staff,
         form,
     }: PagePost<RoleForm>,
 ) -> PageResult {
-    admin(&staff, &state, &uri).await?;
+    admin(&staff, &state).await?;
     let result = match form.role.parse::<Role>() {
         Ok(role) => {
             let actor = &staff.0.user.username;
@@ -307,13 +288,12 @@ async fn set_role(
 async fn reset_password(
     PagePost {
         state,
-        uri,
         id: name,
         staff,
         form: NoFields {},
     }: PagePost<NoFields>,
 ) -> PageResult {
-    admin(&staff, &state, &uri).await?;
+    admin(&staff, &state).await?;
     let actor = &staff.0.user.username;
     let result = store::admin::reset_password(&state.db, &state.audit_key, actor, &name).await;
     row_result(&state, &staff, &name, result, |(password, ended)| Outcome {
@@ -368,11 +348,10 @@ async fn tokens(
     AtPath {
         state,
         staff,
-        uri,
         id: name,
     }: AtPath,
 ) -> PageResult {
-    admin(&staff, &state, &uri).await?;
+    admin(&staff, &state).await?;
     render_tokens(&state, &staff, &name, None, None).await
 }
 
@@ -386,13 +365,12 @@ struct RevokeForm {
 async fn revoke_token(
     PagePost {
         state,
-        uri,
         id: name,
         staff,
         form,
     }: PagePost<RevokeForm>,
 ) -> PageResult {
-    admin(&staff, &state, &uri).await?;
+    admin(&staff, &state).await?;
     let actor = &staff.0.user.username;
     let which = RevokeWhich::Id(form.id.clone());
     match store::revoke_tokens(&state.db, &state.audit_key, actor, &name, &which).await {

@@ -6,7 +6,6 @@
 
 use axum::Json;
 use axum::extract::{Query, State};
-use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -57,10 +56,9 @@ fn first_error(errors: Vec<crate::domain::common::field_error::FieldError>) -> A
 pub(super) async fn start_run(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff.require(&state, Action::Drill, uri.path()).await?;
+    staff.require_here(&state, Action::Drill).await?;
     let b: StartBody = json::parse(&body).map_err(api)?;
     let req = RunRequest::parse(b.kind.as_deref(), b.level, b.mode.as_deref(), b.questions)
         .map_err(|e| api(first_error(e)))?;
@@ -153,10 +151,9 @@ fn issued_body(i: &Issued) -> IssuedBody<'_> {
 pub(super) async fn new_drill(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff.require(&state, Action::Drill, uri.path()).await?;
+    staff.require_here(&state, Action::Drill).await?;
     let b: DrillBody = json::parse(&body).map_err(api)?;
     let seed = b.seed.as_ref().map(parse_seed).transpose().map_err(api)?;
     let trainee = staff.0.user.username.clone();
@@ -239,15 +236,10 @@ time taken and the run.", body = Graded,
         (status = 422, description = "An answer in the wrong shape, naming its field (`seat`, `net.Ann`).", body = ErrorBody),
     ))]
 pub(super) async fn answer(
-    AtPath {
-        state,
-        staff,
-        uri,
-        id,
-    }: AtPath,
+    AtPath { state, staff, id }: AtPath,
     body: json::Body,
 ) -> Result<Response, Response> {
-    staff.require(&state, Action::Drill, uri.path()).await?;
+    staff.require_here(&state, Action::Drill).await?;
     let b: AnswerBody = json::parse(&body).map_err(api)?;
     let text = serde_json::to_string(&b.answer).map_err(|e| api(ApiError::internal(e)))?;
     let answer = AnswerInput::parse(&text).map_err(api)?;
@@ -305,7 +297,6 @@ struct TraineeProgress {
 pub(super) async fn progress(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Query(pairs): Query<Vec<(String, String)>>,
 ) -> Result<Response, Response> {
     let me = staff.0.user.username.clone();
@@ -318,7 +309,7 @@ pub(super) async fn progress(
     } else {
         Action::ReviewTraining
     };
-    staff.require(&state, action, uri.path()).await?;
+    staff.require_here(&state, action).await?;
     if training::role_of(&state.db, &trainee)
         .await
         .map_err(api)?

@@ -30,27 +30,18 @@ fn point(i: usize, n: usize, pct: f64) -> (f64, f64) {
 pub(super) fn trend_svg(id: &str, caption: &str, days: &[DayPoint], mark_pct: u8) -> Svg {
     let mut s = SvgBuilder::default();
     let view = format!("0 0 {WIDTH} {HEIGHT}");
-    s.open(
-        "svg",
-        &[
-            ("class", &"trend"),
-            ("id", &id),
-            ("viewBox", &view),
-            ("role", &"img"),
-            ("aria-label", &caption),
-            ("xmlns", &"http://www.w3.org/2000/svg"),
-        ],
-    );
-    s.empty(
-        "rect",
-        &[
-            ("x", &0),
-            ("y", &0),
-            ("width", &WIDTH),
-            ("height", &HEIGHT),
-            ("fill", &"#fff"),
-        ],
-    );
+    s.open_chart("trend", id, &view, caption)
+        .white_background(WIDTH, HEIGHT);
+    grid_and_mark(&mut s, mark_pct);
+    day_points(&mut s, days);
+    day_labels(&mut s, days);
+    s.close("svg");
+    s.finish()
+}
+
+/// The 0, 50 and 100% lines with their labels, and the pass mark's
+/// accuracy as a dashed line.
+fn grid_and_mark(s: &mut SvgBuilder, mark_pct: u8) {
     for pct in [0u8, 50, 100] {
         let (_, y) = point(0, 2, f64::from(pct));
         let (x0, x1) = (whole(LEFT), whole(WIDTH - RIGHT));
@@ -90,6 +81,10 @@ pub(super) fn trend_svg(id: &str, caption: &str, days: &[DayPoint], mark_pct: u8
             ("stroke-dasharray", &"5 4"),
         ],
     );
+}
+
+/// Each day's accuracy as a point titled with its figures, joined by a line.
+fn day_points(s: &mut SvgBuilder, days: &[DayPoint]) {
     let n = days.len();
     let points: Vec<(f64, f64)> = days
         .iter()
@@ -135,6 +130,11 @@ pub(super) fn trend_svg(id: &str, caption: &str, days: &[DayPoint], mark_pct: u8
         .element("title", &[], title)
         .close("circle");
     }
+}
+
+/// The first and the last day under the chart.
+fn day_labels(s: &mut SvgBuilder, days: &[DayPoint]) {
+    let n = days.len();
     if let (Some(first), Some(last)) = (days.first(), days.last()) {
         let y = whole(HEIGHT - 8.0);
         s.element(
@@ -161,8 +161,6 @@ pub(super) fn trend_svg(id: &str, caption: &str, days: &[DayPoint], mark_pct: u8
             );
         }
     }
-    s.close("svg");
-    s.finish()
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 pub(super) mod api;
 mod chart;
 mod progress;
+mod run_drills;
 mod runs;
 
 use axum::Router;

@@ -6,7 +6,7 @@
 
 use askama::Template;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
 
 use super::chart::trend_svg;
@@ -138,8 +138,8 @@ async fn progress_page(
 }
 
 /// `GET /training/progress`: one's own.
-pub(super) async fn own(State(state): State<AppState>, staff: Staff, uri: Uri) -> PageResult {
-    staff.require(&state, Action::Drill, uri.path()).await?;
+pub(super) async fn own(State(state): State<AppState>, staff: Staff) -> PageResult {
+    staff.require_here(&state, Action::Drill).await?;
     let me = staff.0.user.username.clone();
     Ok(render(
         &progress_page(&state, &staff, &me, String::new()).await?,
@@ -150,12 +150,9 @@ pub(super) async fn own(State(state): State<AppState>, staff: Staff, uri: Uri) -
 pub(super) async fn trainee(
     State(state): State<AppState>,
     staff: Staff,
-    uri: Uri,
     Path(name): Path<String>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::ReviewTraining, uri.path())
-        .await?;
+    staff.require_here(&state, Action::ReviewTraining).await?;
     if training::role_of(&state.db, &name).await?.is_none() {
         return Err(api(TrainingError::NotFound(format!(
             "there is no user \"{name}\""
@@ -178,13 +175,10 @@ pub(super) struct SignOffForm {
 /// already signed off (409).
 pub(super) async fn sign_off(
     State(state): State<AppState>,
-    uri: Uri,
     Path(name): Path<String>,
     CsrfForm(staff, form): CsrfForm<SignOffForm>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::SignOffTrainees, uri.path())
-        .await?;
+    staff.require_here(&state, Action::SignOffTrainees).await?;
     let promote = form.promote.is_some();
     match training::sign_off(
         &state.db,
@@ -228,10 +222,8 @@ const TRAINEES_MAX: usize = 200;
 
 /// `GET /training/trainees`: every trainee, each kind's window accuracy
 /// (met or not), ready, signed off.
-pub(super) async fn trainees(State(state): State<AppState>, staff: Staff, uri: Uri) -> PageResult {
-    staff
-        .require(&state, Action::ReviewTraining, uri.path())
-        .await?;
+pub(super) async fn trainees(State(state): State<AppState>, staff: Staff) -> PageResult {
+    staff.require_here(&state, Action::ReviewTraining).await?;
     let mut rows = Vec::new();
     for (name, role) in training::trainees(&state.db)
         .await?
@@ -325,14 +317,8 @@ async fn pass_marks_page(
 }
 
 /// `GET /training/pass-marks`.
-pub(super) async fn pass_marks(
-    State(state): State<AppState>,
-    staff: Staff,
-    uri: Uri,
-) -> PageResult {
-    staff
-        .require(&state, Action::ReviewTraining, uri.path())
-        .await?;
+pub(super) async fn pass_marks(State(state): State<AppState>, staff: Staff) -> PageResult {
+    staff.require_here(&state, Action::ReviewTraining).await?;
     Ok(render(
         &pass_marks_page(&state, &staff, String::new(), Vec::new(), Vec::new()).await?,
     ))
@@ -342,12 +328,9 @@ pub(super) async fn pass_marks(
 /// `median_seconds`, `level`, `required` (a checkbox).
 pub(super) async fn set_pass_mark(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> PageResult {
-    staff
-        .require(&state, Action::SetPassMarks, uri.path())
-        .await?;
+    staff.require_here(&state, Action::SetPassMarks).await?;
     let kind_name = form.value_or("kind", "");
     let parsed = parse_mark(&form);
     match (Kind::parse(&kind_name), parsed) {

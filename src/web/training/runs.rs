@@ -8,14 +8,14 @@
 
 use askama::Template;
 use axum::extract::State;
-use axum::http::{StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use serde_json::Value;
 
+use super::run_drills::{FieldView, Reviewed, pending_form, reviewed};
 use super::{api, issue, load_progress, now_ms, seconds};
 use crate::domain::common::field_error::FieldError;
 use crate::domain::staff::{Action, allows};
-use crate::domain::training::answer_form::{self, FormField, Input};
+use crate::domain::training::answer_form;
 use crate::domain::training::run::{Mode, Refusal, Run, RunRequest};
 use crate::domain::training::{AnswerInput, Kind};
 use crate::store::training::{self, RunSummary, TrainingError};
@@ -115,8 +115,8 @@ async fn home_page(
 }
 
 /// `GET /training`.
-pub(super) async fn home(State(state): State<AppState>, staff: Staff, uri: Uri) -> PageResult {
-    staff.require(&state, Action::Drill, uri.path()).await?;
+pub(super) async fn home(State(state): State<AppState>, staff: Staff) -> PageResult {
+    staff.require_here(&state, Action::Drill).await?;
     Ok(render(
         &home_page(&state, &staff, Vec::new(), Vec::new()).await?,
     ))
@@ -127,10 +127,9 @@ pub(super) async fn home(State(state): State<AppState>, staff: Staff, uri: Uri) 
 /// its field.
 pub(super) async fn start(
     State(state): State<AppState>,
-    uri: Uri,
     CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> PageResult {
-    staff.require(&state, Action::Drill, uri.path()).await?;
+    staff.require_here(&state, Action::Drill).await?;
     let number = |name: &str| -> Result<Option<i64>, FieldError> {
         let typed = form.value_or(name, "");
         let typed = typed.trim();
@@ -179,31 +178,6 @@ pub(super) async fn start(
     Ok(Redirect::to(&format!("/training/runs/{run}")).into_response())
 }
 
-/// One field of the answer form as the page shows it.
-struct FieldView {
-    path: String,
-    id: String,
-    label: String,
-    inputmode: &'static str,
-    options: Vec<String>,
-    value: String,
-    error: String,
-}
-
-/// A drill answered, as the page shows it.
-#[derive(Clone)]
-struct Reviewed {
-    position: usize,
-    question: String,
-    given: String,
-    correct: String,
-    right: bool,
-    time: String,
-    explanation: String,
-    /// A house-way drill's cards as the value page's query.
-    ev_query: Option<String>,
-}
-
 #[derive(Template)]
 #[template(path = "training/run.html")]
 struct RunPage {
@@ -233,43 +207,6 @@ struct RunPage {
     refusal: String,
 }
 
-/// The value page's query for a house-way drill's cards.
-fn ev_query(drill: &crate::domain::training::Drill) -> Option<String> {
-    let cards = drill.seven_cards()?;
-    serde_urlencoded::to_string([("cards", cards)]).ok()
-}
-
-/// The answer as given, in words: each field's label and value.
-fn given_words(fields: &[FormField], given: Option<&str>) -> String {
-    let Some(text) = given else {
-        return "—".into();
-    };
-    let Ok(value) = serde_json::from_str::<Value>(text) else {
-        return text.to_string();
-    };
-    let leaf = |path: &str| -> String {
-        let v = match path.split_once('.') {
-            Some((o, i)) => &value[o][i],
-            None => &value[path],
-        };
-        match v {
-            Value::String(s) => s.clone(),
-            Value::Array(items) => items
-                .iter()
-                .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
-                .collect::<Vec<_>>()
-                .join(", "),
-            Value::Null => "—".into(),
-            other => other.to_string(),
-        }
-    };
-    fields
-        .iter()
-        .map(|f| format!("{}: {}", f.label, leaf(&f.path)))
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
 async fn run_page(
     state: &AppState,
     staff: &Staff,
@@ -279,60 +216,8 @@ async fn run_page(
     message: String,
 ) -> Result<RunPage, crate::store::StoreError> {
     let now = now_ms();
-    let answers = training::answers_of_run(&state.db, &run.id).await?;
-    let mut review = Vec::new();
-    for (i, d) in run.drills.iter().enumerate() {
-        let Some(attempt) = &d.attempt else { continue };
-        let drill = training::generate(run.kind, run.level, d.seed)?;
-        let fields = answer_form::fields(&drill.question, &drill.answer);
-        let given = answers
-            .iter()
-            .find(|(id, _)| *id == d.id)
-            .and_then(|(_, a)| a.as_deref());
-        review.push(Reviewed {
-            position: i + 1,
-            question: drill.question_words(),
-            given: given_words(&fields, given),
-            correct: drill.answer_words(),
-            right: attempt.right,
-            time: seconds(attempt.elapsed_ms),
-            explanation: drill.explanation.clone(),
-            ev_query: ev_query(&drill),
-        });
-    }
-    let pending = match run.pending() {
-        Some(d) => {
-            let drill = training::generate(run.kind, run.level, d.seed)?;
-            let fields: Vec<FieldView> = answer_form::fields(&drill.question, &drill.answer)
-                .into_iter()
-                .map(|f| {
-                    let error = refusal
-                        .filter(|e| e.field() == f.path)
-                        .map_or(String::new(), |e| e.message().to_string());
-                    let (inputmode, options) = match &f.input {
-                        Input::Money => ("decimal", Vec::new()),
-                        Input::Number => ("numeric", Vec::new()),
-                        Input::Choice { options } => ("", options.clone()),
-                        Input::Text | Input::List => ("", Vec::new()),
-                    };
-                    FieldView {
-                        id: format!(
-                            "answer-{}",
-                            f.path.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
-                        ),
-                        value: typed.value_or(&f.path, ""),
-                        path: f.path,
-                        label: f.label,
-                        inputmode,
-                        options,
-                        error,
-                    }
-                })
-                .collect();
-            Some((d.id.clone(), drill.question_words(), fields))
-        }
-        None => None,
-    };
+    let review = reviewed(state, run).await?;
+    let pending = pending_form(run, typed, refusal)?;
     let over = run.is_over(now);
     // A speed drill past its time takes no answer: no form.
     let pending = pending.filter(|_| !over);
@@ -384,12 +269,7 @@ async fn run_page(
 }
 
 /// The run, if the viewer may see it: its trainee, or a reviewer.
-async fn visible_run(
-    state: &AppState,
-    staff: &Staff,
-    id: &str,
-    path: &str,
-) -> Result<Run, Response> {
+async fn visible_run(state: &AppState, staff: &Staff, id: &str) -> Result<Run, Response> {
     let run = training::load_run(&state.db, id)
         .await
         .map_err(api)?
@@ -403,20 +283,13 @@ async fn visible_run(
     } else {
         Action::ReviewTraining
     };
-    staff.require(state, action, path).await?;
+    staff.require_here(state, action).await?;
     Ok(run)
 }
 
 /// `GET /training/runs/{id}`.
-pub(super) async fn page(
-    AtPath {
-        state,
-        staff,
-        uri,
-        id,
-    }: AtPath,
-) -> PageResult {
-    let run = visible_run(&state, &staff, &id, uri.path()).await?;
+pub(super) async fn page(AtPath { state, staff, id }: AtPath) -> PageResult {
+    let run = visible_run(&state, &staff, &id).await?;
     Ok(render(
         &run_page(&state, &staff, &run, &[], None, String::new()).await?,
     ))
@@ -428,12 +301,11 @@ pub(super) async fn page(
 pub(super) async fn answer(post: PagePost<Vec<(String, String)>>) -> PageResult {
     let PagePost {
         state,
-        uri,
         id,
         staff,
         form,
     } = post;
-    let run = visible_run(&state, &staff, &id, uri.path()).await?;
+    let run = visible_run(&state, &staff, &id).await?;
     let drill_id = form.value_or("drill", "");
     let Some(pending) = run.drills.iter().find(|d| d.id == drill_id) else {
         return refused(&state, &staff, &run, &form, Refusal::NoSuchDrill).await;
@@ -477,13 +349,9 @@ async fn refused(
 /// `POST /training/runs/{id}/next`: the next drill (practice).
 pub(super) async fn next(post: PagePost<crate::web::NoFields>) -> PageResult {
     let PagePost {
-        state,
-        uri,
-        id,
-        staff,
-        ..
+        state, id, staff, ..
     } = post;
-    let run = visible_run(&state, &staff, &id, uri.path()).await?;
+    let run = visible_run(&state, &staff, &id).await?;
     match issue(&state, &staff.0.user.username, &run.id, None).await {
         Ok(_) => Ok(Redirect::to(&format!("/training/runs/{id}")).into_response()),
         Err(TrainingError::Refused(r)) => refused(&state, &staff, &run, &[], r).await,

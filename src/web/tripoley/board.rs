@@ -29,17 +29,7 @@ const LAYOUT: [(Section, u32, u32); 9] = [
 /// ten drawn, the count written). `id` prefixes each section's element id.
 pub(super) fn board_svg(id: &str, caption: &str, board: &[u64]) -> Svg {
     let mut s = SvgBuilder::default();
-    s.open(
-        "svg",
-        &[
-            ("class", &"tripoley-board"),
-            ("id", &id),
-            ("viewBox", &"0 0 330 350"),
-            ("role", &"img"),
-            ("aria-label", &caption),
-            ("xmlns", &"http://www.w3.org/2000/svg"),
-        ],
-    );
+    s.open_chart("tripoley-board", id, &"0 0 330 350", caption);
     s.empty(
         "rect",
         &[

@@ -256,23 +256,10 @@ fn explanations(result: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn render(
-    staff: &Staff,
-    stored: &StoredGame,
-    typed: Vec<(String, String)>,
-    preview: Vec<String>,
-    error: Option<Refusal>,
-) -> Response {
-    let game = &stored.game;
-    let progress = match game.progress() {
-        Ok(progress) => progress,
-        Err(e) => return internal(e),
-    };
-    // The balances as the steps of the round in progress leave them.
-    let chips_now = progress.chips_now(game);
-    let user = &staff.0.user;
-    let rows = game
-        .players
+/// Each seat's line: its chips as the round in progress leaves them and
+/// their money, its net since the first round, whether it plays the round.
+fn seat_rows(game: &TripoleyGame, chips_now: &[u64]) -> Vec<SeatRow> {
+    game.players
         .iter()
         .enumerate()
         .map(|(seat, name)| {
@@ -292,7 +279,11 @@ fn render(
                 dealer: seat == game.dealer,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The board before the last round (none before the first) and now.
+fn boards(game: &TripoleyGame) -> (crate::web::svg::Svg, crate::web::svg::Svg) {
     let last = game.rounds.last();
     let board_before = match last {
         Some(r) => board_svg(
@@ -310,8 +301,12 @@ fn render(
         },
         &game.board,
     );
-    let history = game
-        .rounds
+    (board_before, board_after)
+}
+
+/// Each round played: its number, dealer and every player's net.
+fn history_rows(game: &TripoleyGame) -> Vec<HistoryRow> {
+    game.rounds
         .iter()
         .map(|r| HistoryRow {
             number: r.number,
@@ -326,7 +321,28 @@ fn render(
                 .collect::<Vec<_>>()
                 .join(", "),
         })
-        .collect();
+        .collect()
+}
+
+fn render(
+    staff: &Staff,
+    stored: &StoredGame,
+    typed: Vec<(String, String)>,
+    preview: Vec<String>,
+    error: Option<Refusal>,
+) -> Response {
+    let game = &stored.game;
+    let progress = match game.progress() {
+        Ok(progress) => progress,
+        Err(e) => return internal(e),
+    };
+    // The balances as the steps of the round in progress leave them.
+    let chips_now = progress.chips_now(game);
+    let user = &staff.0.user;
+    let rows = seat_rows(game, &chips_now);
+    let last = game.rounds.last();
+    let (board_before, board_after) = boards(game);
+    let history = history_rows(game);
     let fields = Fields(typed.clone());
     let status = error.as_ref().map(|r| r.status);
     let steps = steps::view(game, &progress);

@@ -117,95 +117,12 @@ pub fn view(game: &TripoleyGame, progress: &Progress) -> StepView {
         v.phase = "";
         return v;
     }
-    let full = game.ante * 9;
-    for (seat, name) in game.players.iter().enumerate() {
-        let chips = game.chips[seat];
-        if chips >= full {
-            v.antes
-                .push(format!("{name} antes {full} chips ({chips} now)."));
-            v.seats.push((seat, name.clone()));
-            if seat != game.dealer {
-                v.buyers.push(name.clone());
-            }
-        } else {
-            v.antes.push(format!(
-                "{name} has {chips} chips, less than the ante of {full}: sits this round out."
-            ));
-        }
-    }
+    v.note_antes(game);
     if progress.phase != Phase::Ante {
         v.so_far.extend(v.antes.iter().cloned());
     }
-    if let Some(before) = &progress.before {
-        v.hands = before
-            .hands
-            .iter()
-            .map(|(name, cards)| {
-                let best = best_five(cards).map_or(String::new(), |h| h.describe());
-                (name.clone(), cards_text(cards), best)
-            })
-            .collect();
-        let spare_done = !matches!(progress.phase, Phase::Deal | Phase::Spare);
-        let money_done = !matches!(progress.phase, Phase::MoneyCards) && spare_done;
-        for step in &before.steps {
-            match step.kind {
-                StepKind::SpareSwap | StepKind::SpareAuction if spare_done => {
-                    v.so_far.push(step.explanation.clone());
-                }
-                StepKind::MoneyCard | StepKind::EightNineTen | StepKind::CarryOver => {
-                    if money_done {
-                        v.so_far.push(step.explanation.clone());
-                    } else {
-                        v.money.push(step.explanation.clone());
-                    }
-                }
-                _ => {}
-            }
-        }
-        v.stacks = before.chips.clone();
-    }
-    if let Some(b) = &progress.betting {
-        v.so_far.extend(b.said().iter().cloned());
-        v.bet_rows = b
-            .seats()
-            .into_iter()
-            .map(|(name, put_in, left, folded, all_in)| BetRow {
-                name,
-                put_in,
-                left,
-                status: if folded {
-                    "folded"
-                } else if all_in {
-                    "all-in"
-                } else {
-                    ""
-                },
-            })
-            .collect();
-        v.to_act = b.to_act().unwrap_or_default().to_string();
-        for offer in b.offers() {
-            match offer {
-                Offer::Check => v.can_check = true,
-                Offer::Bet { max } => v.bet_max = max,
-                Offer::Call { chips, all_in } => v.call = Some((chips, all_in)),
-                Offer::Raise { to_call, max } => v.raise = Some((to_call, max)),
-                Offer::Fold => {}
-                Offer::AllIn { chips } => v.all_in = chips,
-            }
-        }
-        let still_in: Vec<&str> = v
-            .bet_rows
-            .iter()
-            .filter(|r| r.status != "folded")
-            .map(|r| r.name.as_str())
-            .collect();
-        v.showdown = v
-            .seats
-            .iter()
-            .filter(|(_, n)| still_in.contains(&n.as_str()))
-            .cloned()
-            .collect();
-    }
+    v.note_deal(progress);
+    v.note_betting(progress);
     v.so_far.extend(
         progress
             .poker
@@ -213,31 +130,139 @@ pub fn view(game: &TripoleyGame, progress: &Progress) -> StepView {
             .filter(|s| s.kind == StepKind::Pot)
             .map(|s| s.explanation.clone()),
     );
-    if let Some(m) = &progress.michigan {
-        v.so_far.extend(m.said().iter().cloned());
-        v.hands = m
-            .hands()
-            .into_iter()
-            .map(|(name, cards)| {
-                let n = cards.len();
-                (name, cards_text(&cards), format!("{n} left"))
-            })
-            .collect();
-        match m.turn() {
-            Turn::Lead { player, cards } => {
-                v.turn_player = player;
-                v.turn_cards = cards.iter().map(ToString::to_string).collect();
-            }
-            Turn::Follow { player, card } => {
-                v.turn_player = player;
-                v.turn_cards = vec![card.to_string()];
-                v.turn_follows = true;
-            }
-            Turn::Out { .. } | Turn::Blocked => {}
-        }
-        v.result_allowed = progress.cards_played == 0;
-    }
+    v.note_michigan(progress);
     v
+}
+
+impl StepView {
+    /// Each player's ante, or why they sit the round out; the seats dealt
+    /// in and those who may buy the spare.
+    fn note_antes(&mut self, game: &TripoleyGame) {
+        let full = game.ante * 9;
+        for (seat, name) in game.players.iter().enumerate() {
+            let chips = game.chips[seat];
+            if chips >= full {
+                self.antes
+                    .push(format!("{name} antes {full} chips ({chips} now)."));
+                self.seats.push((seat, name.clone()));
+                if seat != game.dealer {
+                    self.buyers.push(name.clone());
+                }
+            } else {
+                self.antes.push(format!(
+                    "{name} has {chips} chips, less than the ante of {full}: sits this round out."
+                ));
+            }
+        }
+    }
+
+    /// The hands as dealt, the spare's and the money cards' steps, the
+    /// stacks after them.
+    fn note_deal(&mut self, progress: &Progress) {
+        if let Some(before) = &progress.before {
+            self.hands = before
+                .hands
+                .iter()
+                .map(|(name, cards)| {
+                    let best = best_five(cards).map_or(String::new(), |h| h.describe());
+                    (name.clone(), cards_text(cards), best)
+                })
+                .collect();
+            let spare_done = !matches!(progress.phase, Phase::Deal | Phase::Spare);
+            let money_done = !matches!(progress.phase, Phase::MoneyCards) && spare_done;
+            for step in &before.steps {
+                match step.kind {
+                    StepKind::SpareSwap | StepKind::SpareAuction if spare_done => {
+                        self.so_far.push(step.explanation.clone());
+                    }
+                    StepKind::MoneyCard | StepKind::EightNineTen | StepKind::CarryOver => {
+                        if money_done {
+                            self.so_far.push(step.explanation.clone());
+                        } else {
+                            self.money.push(step.explanation.clone());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            self.stacks = before.chips.clone();
+        }
+    }
+
+    /// The betting so far, each seat's line, what the player to act may do
+    /// and who is still in for the showdown.
+    fn note_betting(&mut self, progress: &Progress) {
+        if let Some(b) = &progress.betting {
+            self.so_far.extend(b.said().iter().cloned());
+            self.bet_rows = b
+                .seats()
+                .into_iter()
+                .map(|(name, put_in, left, folded, all_in)| BetRow {
+                    name,
+                    put_in,
+                    left,
+                    status: if folded {
+                        "folded"
+                    } else if all_in {
+                        "all-in"
+                    } else {
+                        ""
+                    },
+                })
+                .collect();
+            self.to_act = b.to_act().unwrap_or_default().to_string();
+            for offer in b.offers() {
+                match offer {
+                    Offer::Check => self.can_check = true,
+                    Offer::Bet { max } => self.bet_max = max,
+                    Offer::Call { chips, all_in } => self.call = Some((chips, all_in)),
+                    Offer::Raise { to_call, max } => self.raise = Some((to_call, max)),
+                    Offer::Fold => {}
+                    Offer::AllIn { chips } => self.all_in = chips,
+                }
+            }
+            let still_in: Vec<&str> = self
+                .bet_rows
+                .iter()
+                .filter(|r| r.status != "folded")
+                .map(|r| r.name.as_str())
+                .collect();
+            self.showdown = self
+                .seats
+                .iter()
+                .filter(|(_, n)| still_in.contains(&n.as_str()))
+                .cloned()
+                .collect();
+        }
+    }
+
+    /// The Michigan play so far, the hands left and whose turn it is.
+    fn note_michigan(&mut self, progress: &Progress) {
+        if let Some(m) = &progress.michigan {
+            self.so_far.extend(m.said().iter().cloned());
+            self.hands = m
+                .hands()
+                .into_iter()
+                .map(|(name, cards)| {
+                    let n = cards.len();
+                    (name, cards_text(&cards), format!("{n} left"))
+                })
+                .collect();
+            match m.turn() {
+                Turn::Lead { player, cards } => {
+                    self.turn_player = player;
+                    self.turn_cards = cards.iter().map(ToString::to_string).collect();
+                }
+                Turn::Follow { player, card } => {
+                    self.turn_player = player;
+                    self.turn_cards = vec![card.to_string()];
+                    self.turn_follows = true;
+                }
+                Turn::Out { .. } | Turn::Blocked => {}
+            }
+            self.result_allowed = progress.cards_played == 0;
+        }
+    }
 }
 
 /// The seat-numbered inputs `prefix{seat}` that were filled in, by name.

@@ -2,8 +2,9 @@
 //! (`domain::double_hand_poker::wagers_again`) from the table's last closed
 //! hand, and the form that places one or all of them as one command.
 
+use super::ShowQuery;
 use super::forms::{Fields, Refused};
-use super::view::{self as v, Loaded};
+use super::view::{self as v, Loaded, Step};
 use crate::domain::double_hand_poker::hand_record::HandEvent;
 use crate::domain::double_hand_poker::wagers_again::{WagerOffer, wagers_again};
 use crate::store::double_hand_poker::{hands, tables};
@@ -102,4 +103,30 @@ pub(super) fn events(fields: &Fields, key: &str) -> Result<Vec<HandEvent>, Refus
             })
         })
         .collect()
+}
+
+/// The last closed hand's wagers offered again (at the wagers step), and
+/// whether results are entered as cards: as asked, else as that hand's
+/// were.
+pub(super) async fn offered(
+    state: &AppState,
+    loaded: &Loaded,
+    query: &ShowQuery,
+    step: Step,
+    can_play: bool,
+) -> (Vec<AgainRow>, bool) {
+    let previous = if matches!(step, Step::Wagers | Step::Results) && can_play {
+        last_closed(state, loaded).await
+    } else {
+        None
+    };
+    let again = match step {
+        Step::Wagers => offers(previous.as_ref(), loaded),
+        _ => Vec::new(),
+    };
+    let cards_mode = match query.mode.as_deref() {
+        Some(mode) => mode == "cards",
+        None => previous.is_some_and(|p| p.state.any_entered_as_cards()),
+    };
+    (again, cards_mode)
 }

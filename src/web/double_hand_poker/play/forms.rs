@@ -56,71 +56,14 @@ pub(super) fn events_of(
 ) -> Result<Vec<HandEvent>, Refused> {
     Ok(match step {
         "pd" => vec![super::pd::pd_event(fields)?],
-        "wager" => {
-            // The table's limits, unit and seats are the hand's rules,
-            // checked by the core on every path.
-            let amount = v::money_field("amount", fields.get("amount"))?;
-            let key = wager_key(fields)?;
-            vec![HandEvent::WagerPlaced {
-                id: format!("w-{key}"),
-                seat: int_field(fields, "seat")?,
-                bettor: text_field(fields, "bettor")?,
-                amount,
-                backline: !fields.get("backline").is_empty(),
-                payout: None,
-            }]
-        }
+        "wager" => wager_placed(fields)?,
         "again" => super::again::events(fields, &wager_key(fields)?)?,
-        "lines" => {
-            let key = wager_key(fields)?;
-            parse_wager_lines("wager_lines", fields.get("wager_lines"))
-                .map_err(|e| refuse(e.field(), e.message()))?
-                .into_iter()
-                .map(|w| HandEvent::WagerPlaced {
-                    id: format!("w-{key}-{}", w.line),
-                    seat: w.seat,
-                    bettor: w.bettor,
-                    amount: w.amount,
-                    backline: w.backline,
-                    payout: None,
-                })
-                .collect()
-        }
+        "lines" => wager_lines(fields)?,
         "remove" => vec![HandEvent::WagerRemoved {
             id: text_field(fields, "wager")?,
             reason: "entered by mistake; removed by the dealer".into(),
         }],
-        "dice" => {
-            let dice = ["d1", "d2", "d3"]
-                .iter()
-                .map(|d| int_field(fields, d))
-                .collect::<Result<Vec<_>, _>>()?;
-            let mut events = Vec::new();
-            match loaded.state.posted() {
-                // Taken by the schedules the hand recorded at its opening.
-                Some(posted) if posted.takes_collection() => {
-                    events.push(HandEvent::CollectionTaken {
-                        player: None,
-                        bank: None,
-                    });
-                }
-                Some(_) => {}
-                // A hand opened before its rules were recorded: the table's.
-                None => {
-                    if let Some(c) = table.and_then(TableConfig::collection) {
-                        events.push(HandEvent::CollectionTaken {
-                            player: c.player,
-                            bank: c.bank,
-                        });
-                    }
-                }
-            }
-            events.push(HandEvent::ActionSet {
-                dice: Some(dice),
-                seat: None,
-            });
-            events
-        }
+        "dice" => dice_thrown(fields, loaded, table)?,
         "results" => results(fields, loaded)?,
         // The page names the steps it showed, so a form sent twice asks
         // for the same thing.
@@ -139,34 +82,7 @@ pub(super) fn events_of(
         "void" => vec![HandEvent::HandVoided {
             reason: reason_field(fields)?,
         }],
-        "correct" => {
-            let seat = int_field(fields, "seat")?;
-            // The seat's result, or its cards (seven for the house way, or
-            // the high and low hands as set): whichever way it was entered.
-            let hand = hand_of(fields, "cards", "high", "low", &format!("Seat {seat}"))?;
-            let outcome = match (&hand, fields.get("outcome")) {
-                (None, _) => Some(outcome_field(fields, "outcome").map_err(|_| {
-                    refuse(
-                        "outcome",
-                        "choose the result (player, PD or push), or type the seat's cards",
-                    )
-                })?),
-                (Some(_), "") => None,
-                (Some(_), _) => {
-                    return Err(refuse(
-                        "outcome",
-                        "give the result or the cards, not both: leave one of them blank",
-                    ));
-                }
-            };
-            vec![HandEvent::OutcomeCorrected {
-                seat,
-                outcome,
-                hand,
-                reason: reason_field(fields)?,
-                settlement: None,
-            }]
-        }
+        "correct" => outcome_corrected(fields)?,
         other => {
             return Err(refuse(
                 "step",
@@ -174,6 +90,109 @@ pub(super) fn events_of(
             ));
         }
     })
+}
+
+/// A wager placed from the wager form.
+fn wager_placed(fields: &Fields) -> Result<Vec<HandEvent>, Refused> {
+    // The table's limits, unit and seats are the hand's rules,
+    // checked by the core on every path.
+    let amount = v::money_field("amount", fields.get("amount"))?;
+    let key = wager_key(fields)?;
+    Ok(vec![HandEvent::WagerPlaced {
+        id: format!("w-{key}"),
+        seat: int_field(fields, "seat")?,
+        bettor: text_field(fields, "bettor")?,
+        amount,
+        backline: !fields.get("backline").is_empty(),
+        payout: None,
+    }])
+}
+
+/// The wagers typed one a line, each placed.
+fn wager_lines(fields: &Fields) -> Result<Vec<HandEvent>, Refused> {
+    let key = wager_key(fields)?;
+    let placed = parse_wager_lines("wager_lines", fields.get("wager_lines"))
+        .map_err(|e| refuse(e.field(), e.message()))?
+        .into_iter()
+        .map(|w| HandEvent::WagerPlaced {
+            id: format!("w-{key}-{}", w.line),
+            seat: w.seat,
+            bettor: w.bettor,
+            amount: w.amount,
+            backline: w.backline,
+            payout: None,
+        })
+        .collect();
+    Ok(placed)
+}
+
+/// The dice thrown for the ACTION, after the collection when the hand's
+/// schedules (else, for a hand opened before they were recorded, the
+/// table's) take one.
+fn dice_thrown(
+    fields: &Fields,
+    loaded: &Loaded,
+    table: Option<&TableConfig>,
+) -> Result<Vec<HandEvent>, Refused> {
+    let dice = ["d1", "d2", "d3"]
+        .iter()
+        .map(|d| int_field(fields, d))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut events = Vec::new();
+    match loaded.state.posted() {
+        // Taken by the schedules the hand recorded at its opening.
+        Some(posted) if posted.takes_collection() => {
+            events.push(HandEvent::CollectionTaken {
+                player: None,
+                bank: None,
+            });
+        }
+        Some(_) => {}
+        // A hand opened before its rules were recorded: the table's.
+        None => {
+            if let Some(c) = table.and_then(TableConfig::collection) {
+                events.push(HandEvent::CollectionTaken {
+                    player: c.player,
+                    bank: c.bank,
+                });
+            }
+        }
+    }
+    events.push(HandEvent::ActionSet {
+        dice: Some(dice),
+        seat: None,
+    });
+    Ok(events)
+}
+
+/// A seat's outcome corrected: its result, or its cards.
+fn outcome_corrected(fields: &Fields) -> Result<Vec<HandEvent>, Refused> {
+    let seat = int_field(fields, "seat")?;
+    // The seat's result, or its cards (seven for the house way, or
+    // the high and low hands as set): whichever way it was entered.
+    let hand = hand_of(fields, "cards", "high", "low", &format!("Seat {seat}"))?;
+    let outcome = match (&hand, fields.get("outcome")) {
+        (None, _) => Some(outcome_field(fields, "outcome").map_err(|_| {
+            refuse(
+                "outcome",
+                "choose the result (player, PD or push), or type the seat's cards",
+            )
+        })?),
+        (Some(_), "") => None,
+        (Some(_), _) => {
+            return Err(refuse(
+                "outcome",
+                "give the result or the cards, not both: leave one of them blank",
+            ));
+        }
+    };
+    Ok(vec![HandEvent::OutcomeCorrected {
+        seat,
+        outcome,
+        hand,
+        reason: reason_field(fields)?,
+        settlement: None,
+    }])
 }
 
 /// The settlement steps the page showed (so a form sent twice asks for the

@@ -26,7 +26,7 @@ use axum::routing::get;
 use serde::Deserialize;
 
 use super::tables::{may_play, require_play};
-use crate::domain::double_hand_poker::table::{PdProposal, TableConfig, propose_pd};
+use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
 use crate::domain::staff::{Action, allows};
 use crate::store::double_hand_poker::hands::{self, HandCommand};
 use crate::store::double_hand_poker::tables;
@@ -192,24 +192,6 @@ async fn table_of(state: &AppState, name: &str) -> Result<Option<TableConfig>, P
     Ok(tables::get(&state.db, name).await?.map(|t| t.config))
 }
 
-/// The rotation proposal from the table's last closed hands.
-async fn proposal(
-    state: &AppState,
-    loaded: &Loaded,
-    table: Option<&TableConfig>,
-    refused: &[i64],
-) -> Option<PdProposal> {
-    let history = crate::store::double_hand_poker::hands::rotation_history(
-        &state.db,
-        &loaded.state.table,
-        hands::ROTATION_HANDS,
-    )
-    .await
-    .ok()?;
-    let min_wagers = table.map_or(3, |t| t.rules().pd_min_wagers);
-    propose_pd(&history, refused, loaded.seats(), min_wagers)
-}
-
 async fn render(
     state: &AppState,
     staff: &Staff,
@@ -219,29 +201,8 @@ async fn render(
 ) -> PageResult {
     let table = table_of(state, &loaded.state.table).await?;
     let step = loaded.step(query.step.as_deref());
-    // The refusals typed into a refused form, else those the page carries.
-    let declined = refusal
-        .typed
-        .iter()
-        .find(|(k, _)| k == "declined")
-        .map_or_else(
-            || query.declined.clone().unwrap_or_default(),
-            |(_, v)| v.clone(),
-        );
-    let proposed = if step == Step::Pd {
-        let refused: Vec<i64> = pd::parse_declined(&declined)
-            .unwrap_or_default()
-            .iter()
-            .map(|d| d.seat)
-            .collect();
-        proposal(state, loaded, table.as_ref(), &refused).await
-    } else {
-        None
-    };
-    let declined_next = proposed
-        .as_ref()
-        .map(|p| pd::with_refusal(&declined, p))
-        .unwrap_or_default();
+    let (declined, proposed, declined_next) =
+        pd::offer(state, loaded, table.as_ref(), query, &refusal, step).await;
     let steps = loaded
         .with_settlement(|s| v::step_rows(s, loaded))
         .unwrap_or_default();
@@ -266,21 +227,7 @@ async fn render(
         None
     };
     let user = &staff.0.user;
-    // The last closed hand: its wagers offered again, and its way of
-    // entering results (cards or outcomes) this hand's default.
-    let previous = if matches!(step, Step::Wagers | Step::Results) && can_play {
-        again::last_closed(state, loaded).await
-    } else {
-        None
-    };
-    let again = match step {
-        Step::Wagers => again::offers(previous.as_ref(), loaded),
-        _ => Vec::new(),
-    };
-    let cards_mode = match query.mode.as_deref() {
-        Some(mode) => mode == "cards",
-        None => previous.is_some_and(|p| p.state.any_entered_as_cards()),
-    };
+    let (again, cards_mode) = again::offered(state, loaded, query, step, can_play).await;
     let status = refusal.status;
     let rotation = match (&table, step == Step::Pd) {
         (Some(t), true) => super::table_floor::clock_view(state, t).await?,
@@ -352,7 +299,6 @@ async fn show(
 async fn act(
     PagePost {
         state,
-        uri,
         id,
         staff,
         form,
@@ -362,13 +308,11 @@ async fn act(
     let loaded = load(&state, &id).await?;
     let step = fields.get("step").to_string();
     if matches!(step.as_str(), "void" | "correct") {
-        staff
-            .require(&state, Action::CorrectHands, uri.path())
-            .await?;
+        staff.require_here(&state, Action::CorrectHands).await?;
     } else if step == "note" {
-        staff.require(&state, Action::AddNotes, uri.path()).await?;
+        staff.require_here(&state, Action::AddNotes).await?;
     } else {
-        require_play(&state, &staff, &loaded.state.table, uri.path()).await?;
+        require_play(&state, &staff, &loaded.state.table).await?;
     }
     let table = table_of(&state, &loaded.state.table).await?;
     let query = ShowQuery {

@@ -3,9 +3,14 @@
 //! them), the option chosen, and how both read on the pages.
 
 use crate::domain::double_hand_poker::hand_record::{Declined, HandEvent, PdChoice, PdOption};
-use crate::domain::double_hand_poker::table::PdProposal;
+use crate::domain::double_hand_poker::table::{PdProposal, TableConfig, propose_pd};
+use crate::store::double_hand_poker::hands;
+use crate::web::AppState;
 
+use super::ShowQuery;
+use super::ask::Refusal;
 use super::forms::{Fields, Refused};
+use super::view::{Loaded, Step};
 
 /// The refusals typed as `SEAT:NAME` separated by commas (`2:Ann, 3:Bo`);
 /// empty text is none. The hand's rules (seat range, not the PD's seat, no
@@ -116,6 +121,56 @@ pub(super) fn pd_set_note(payload: &str) -> Option<String> {
         )),
         _ => None,
     }
+}
+
+/// The rotation proposal from the table's last closed hands.
+async fn proposal(
+    state: &AppState,
+    loaded: &Loaded,
+    table: Option<&TableConfig>,
+    refused: &[i64],
+) -> Option<PdProposal> {
+    let history = hands::rotation_history(&state.db, &loaded.state.table, hands::ROTATION_HANDS)
+        .await
+        .ok()?;
+    let min_wagers = table.map_or(3, |t| t.rules().pd_min_wagers);
+    propose_pd(&history, refused, loaded.seats(), min_wagers)
+}
+
+/// The PD refusals typed into a refused form (else those the page
+/// carries), the rotation's proposal past them at the PD step, and the
+/// refusals the proposal's "refused" button sends next.
+pub(super) async fn offer(
+    state: &AppState,
+    loaded: &Loaded,
+    table: Option<&TableConfig>,
+    query: &ShowQuery,
+    refusal: &Refusal,
+    step: Step,
+) -> (String, Option<PdProposal>, String) {
+    let declined = refusal
+        .typed
+        .iter()
+        .find(|(k, _)| k == "declined")
+        .map_or_else(
+            || query.declined.clone().unwrap_or_default(),
+            |(_, v)| v.clone(),
+        );
+    let proposed = if step == Step::Pd {
+        let refused: Vec<i64> = parse_declined(&declined)
+            .unwrap_or_default()
+            .iter()
+            .map(|d| d.seat)
+            .collect();
+        proposal(state, loaded, table, &refused).await
+    } else {
+        None
+    };
+    let declined_next = proposed
+        .as_ref()
+        .map(|p| with_refusal(&declined, p))
+        .unwrap_or_default();
+    (declined, proposed, declined_next)
 }
 
 #[cfg(test)]
