@@ -15,11 +15,11 @@
 # Needs /usr/bin/chromium (apt-get install chromium) and `npm ci` in this
 # directory; .ci/run installs both when missing.
 #
-# The binary: PITBOOK_BIN if set, else the debug build. .ci/run sets it to
-# the debug binary its `cargo test --no-run` built, and runs this beside the
-# tests; a release build would compile every crate again (minutes on 2
-# cores) to save nothing here — argon2 is optimised in the dev profile too
-# (Cargo.toml).
+# The binary: PITBOOK_BIN if set, else the debug build. .ci/run runs this
+# right after `cargo test`, which has already built target/debug/pitbook (the
+# CLI tests run it), so the build below is a no-op there; a release build
+# would compile every crate again (minutes on 2 cores) to save nothing here —
+# argon2 is optimised in the dev profile too (Cargo.toml).
 #
 # Artefacts: target/browser/final.png (the final screen),
 # target/browser/pages/*.png (every page at both widths),
