@@ -231,6 +231,13 @@ async fn a_shift_runs_and_its_report_adds_up(backend: Backend) {
         "{}",
         page.body
     );
+    // A shift with hands has its charts.
+    assert!(
+        page.body.contains("class=\"report-charts\""),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("id=\"no-charts\""), "{}", page.body);
 
     // Closing twice, a dealer change after: refused, nothing recorded.
     let (status, _) = post(&app, &format!("/api/v1/shifts/{id}/close"), json!({})).await;
@@ -504,7 +511,33 @@ async fn the_pages_keep_a_refused_dealer_beside_its_field(backend: Backend) {
     assert_eq!(dana.get("/shifts").await.status, 403);
 }
 
+/// A shift with no hands says so where its charts would be, rather than
+/// showing empty frames.
+async fn a_shift_with_no_hands_has_no_charts(backend: Backend) {
+    let app = spawn_app(backend).await;
+    app.configured_table("T1", true).await;
+    let (status, opened) = post(&app, "/api/v1/shifts", json!({"table": "T1"})).await;
+    assert_eq!(status, 201, "{opened}");
+    let id = opened["shift"]["id"].as_str().expect("id").to_string();
+    let (status, _) = post(&app, &format!("/api/v1/shifts/{id}/close"), json!({})).await;
+    assert_eq!(status, 200);
+    let mut sam = signed_in(&app, "sam", Role::Supervisor).await;
+    let page = sam.get(&format!("/shifts/{id}/report")).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(
+        plain_text(&page.body).contains("No hands in this shift, so nothing to chart."),
+        "{}",
+        page.body
+    );
+    assert!(
+        !page.body.contains("class=\"report-charts\""),
+        "{}",
+        page.body
+    );
+}
+
 on_both_databases!(
+    a_shift_with_no_hands_has_no_charts,
     a_shift_runs_and_its_report_adds_up,
     verify_catches_a_tampered_shift_and_signature,
     verify_from_any_record_resumes_the_shifts,
