@@ -6,7 +6,7 @@
 //! confirmed step and the ACTION seat are named by what they refer to).
 
 use super::action_dice::action_seat;
-use super::hand_record::{Check, HandEvent, HandState};
+use super::hand_record::{HandEvent, HandState};
 use super::outcome::Outcome;
 use super::settle::{self, HandInput, SetBy, WagerInput};
 
@@ -17,7 +17,7 @@ pub fn sentences(events: &[HandEvent]) -> Vec<String> {
     let mut out = Vec::with_capacity(events.len());
     for event in events {
         out.push(sentence(state.as_ref(), event));
-        if let Ok((next, _)) = HandState::apply_with(state.clone(), event, Check::Replay) {
+        if let Ok(next) = HandState::replay(state.clone(), event) {
             state = Some(next);
         }
     }

@@ -60,7 +60,7 @@ fn state_words(state: &HandState, seat: Option<i64>) -> String {
         .ok()
         .and_then(|sc| settle::settle(&sc).ok().map(|s| words(&s, seat)))
     else {
-        return format!("{} (not settled)", state.phase.name());
+        return format!("{} (not settled)", state.phase().name());
     };
     settled
 }

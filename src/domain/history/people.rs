@@ -85,7 +85,7 @@ impl HandPeople {
     /// totals; a voided one returned every stake (net 0); an open one has
     /// stakes only. Err: a settlement whose totals do not read (a bug).
     pub fn of(state: &HandState) -> Result<HandPeople, String> {
-        let totals = match (state.phase, state.settlement()) {
+        let totals = match (state.phase(), state.settlement()) {
             (Phase::Closed, Some(s)) => Some(
                 serde_json::from_str::<Totals>(s.text())
                     .map_err(|e| format!("the settlement's totals: {e}"))?
@@ -93,7 +93,7 @@ impl HandPeople {
             ),
             _ => None,
         };
-        let voided = state.phase == Phase::Voided;
+        let voided = state.phase() == Phase::Voided;
         let settled =
             |name: &str, staked: Money| -> Result<(Option<Money>, Option<Money>), String> {
                 if voided {

@@ -10,7 +10,7 @@ use super::format::{
 };
 use crate::double_hand_poker::action_dice;
 use crate::double_hand_poker::hand_record::{
-    Check, GAME_DOUBLE_HAND_POKER, HandError, HandEvent, HandState, Phase,
+    GAME_DOUBLE_HAND_POKER, HandError, HandEvent, HandState, Phase,
 };
 use crate::double_hand_poker::settle::{self, DEFAULT_SEATS, ScenarioInput, Settlement};
 
@@ -163,16 +163,12 @@ pub fn build_summary(
                 payload: event.type_name(),
             });
         }
-        state = Some(
-            HandState::apply_with(state.take(), &event, Check::Replay)
-                .map_err(|e| replay_error(seq, e))?
-                .0,
-        );
+        state = Some(HandState::replay(state.take(), &event).map_err(|e| replay_error(seq, e))?);
         seen.note(record, event, &mut opening);
     }
     let state = state.ok_or(BuildError::NoRecords)?;
     let rules = opening.ok_or(BuildError::NoRecords)?;
-    let computed = match state.phase {
+    let computed = match state.phase() {
         Phase::Closed => Some(state.scenario().map_err(|e| replay_error(last_seq, e))?),
         _ => None,
     };
@@ -284,7 +280,7 @@ impl Seen {
 }
 
 fn status(state: &HandState, seen: &Seen) -> Status {
-    match state.phase {
+    match state.phase() {
         Phase::Betting | Phase::Dealt => Status::Open,
         Phase::Voided => Status::Voided,
         Phase::Closed if seen.corrections.is_empty() => Status::Closed,

@@ -75,11 +75,11 @@ impl Expected {
         Expected {
             table: state.table.clone(),
             dealer: state.dealer.clone(),
-            status: state.phase.name(),
+            status: state.phase().name(),
             version: state.version as i64,
             bank: state.pd().map(|pd| pd.bank),
             house_collection: state.settlement().and_then(|s| s.house_collection()),
-            settlement_seq: (state.phase == Phase::Closed)
+            settlement_seq: (state.phase() == Phase::Closed)
                 .then_some(settlement_seq)
                 .flatten(),
             last_seq,

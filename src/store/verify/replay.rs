@@ -8,9 +8,7 @@ use sqlx::Row;
 
 use super::hand_rows::Expected;
 use super::{Problem, ReplayRecord, earliest};
-use crate::domain::double_hand_poker::hand_record::{
-    Check, HandError, HandEvent, HandState, Phase,
-};
+use crate::domain::double_hand_poker::hand_record::{HandError, HandEvent, HandState, Phase};
 use crate::store::{Db, StoreError};
 
 /// Replays hand events as they stream past; remembers what each closed
@@ -180,8 +178,8 @@ impl HandReplay {
         // One buffer a hand for its last record's time.
         updated_at.clear();
         updated_at.push_str(record.recorded_at);
-        let next = match HandState::apply_with(state, event, Check::Replay) {
-            Ok((next, _)) => next,
+        let next = match HandState::replay(state, event) {
+            Ok(next) => next,
             Err(e) => {
                 return Some(settlement_problem(
                     record.seq,
@@ -193,7 +191,7 @@ impl HandReplay {
         if settles {
             self.settled += 1;
         }
-        if matches!(next.phase, Phase::Closed | Phase::Voided) {
+        if matches!(next.phase(), Phase::Closed | Phase::Voided) {
             // Closed hands leave memory but for what their row must hold;
             // a later correction reloads them.
             let settlement_seq = match self.done.get(hand_id) {
@@ -255,9 +253,7 @@ async fn load(db: &Db, hand_id: &str, seq: i64) -> Result<Option<OpenHand>, Stor
     let mut settlement_seq = None;
     for (payload, _, seq) in &rows {
         let event = HandEvent::from_json(payload).map_err(|e| failed(&e))?;
-        let next = HandState::apply_with(state, &event, Check::Replay)
-            .map_err(|e| failed(&e))?
-            .0;
+        let next = HandState::replay(state, &event).map_err(|e| failed(&e))?;
         if settles(&next, &event) {
             settlement_seq = Some(*seq);
         }

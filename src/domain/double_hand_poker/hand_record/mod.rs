@@ -15,7 +15,7 @@ pub use pd::{Declined, PdOption, check_declined};
 pub use posted::{PostedRules, open_request, opened_at};
 pub use recorded::RecordedSettlement;
 pub use state::{
-    Check, EVENTS_PER_HAND_MAX, HandState, NOTE_CHARS_MAX, PdChoice, Phase, REASON_CHARS_MAX,
+    EVENTS_PER_HAND_MAX, HandState, NOTE_CHARS_MAX, Origin, PdChoice, Phase, REASON_CHARS_MAX,
 };
 
 use crate::common::field_error::{AsFieldError, FieldError};

@@ -24,7 +24,7 @@ fn a_note_is_accepted_in_every_phase_and_changes_no_money() {
         let (without, _) = run(&hand[..n]).unwrap();
         let (with, recorded) = noted_after(n, "player disputed seat 4").unwrap();
         assert_eq!(with.version, without.version + 1, "after {n} events");
-        assert_eq!(with.phase, without.phase, "after {n} events");
+        assert_eq!(with.phase(), without.phase(), "after {n} events");
         assert_eq!(with.settlement(), without.settlement(), "after {n} events");
         assert_eq!(with.wagers(), without.wagers(), "after {n} events");
         // Replayed, the stream gives the same state.
@@ -35,13 +35,13 @@ fn a_note_is_accepted_in_every_phase_and_changes_no_money() {
     voided.push(ev(json!({"type": "hand_voided", "reason": "misdeal"})));
     voided.push(note("checked against surveillance"));
     let (state, _) = run(&voided).unwrap();
-    assert_eq!(state.phase, Phase::Voided);
+    assert_eq!(state.phase(), Phase::Voided);
     // And a hand still goes on after a note.
     let mut events = hand[..3].to_vec();
     events.push(note("Ann asked for the floor"));
     events.extend_from_slice(&hand[3..]);
     let (state, _) = run(&events).unwrap();
-    assert_eq!(state.phase, Phase::Closed);
+    assert_eq!(state.phase(), Phase::Closed);
 }
 
 #[test]

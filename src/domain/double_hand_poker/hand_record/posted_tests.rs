@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{Check, HandError, HandEvent, HandState, opened_at};
+use super::{HandError, HandEvent, HandState, Origin, opened_at};
 use crate::double_hand_poker::table::TableConfig;
 
 fn table() -> TableConfig {
@@ -20,7 +20,7 @@ fn ev(v: serde_json::Value) -> HandEvent {
 }
 
 /// The hand opened at [`table`] with its PD set; then `event` with `check`.
-fn after(event: serde_json::Value, check: Check) -> Result<Option<HandEvent>, HandError> {
+fn after(event: serde_json::Value, check: Origin) -> Result<Option<HandEvent>, HandError> {
     let mut state = None;
     for e in [
         opened_at(&table(), "dana", Vec::new()),
@@ -28,7 +28,7 @@ fn after(event: serde_json::Value, check: Check) -> Result<Option<HandEvent>, Ha
     ] {
         state = Some(HandState::apply(state, &e).expect("setup").0);
     }
-    HandState::apply_with(state, &ev(event), check).map(|(_, recorded)| recorded)
+    HandState::apply_as(state, &ev(event), check).map(|(_, recorded)| recorded)
 }
 
 fn wager(seat: i64, amount: &str) -> serde_json::Value {
@@ -37,7 +37,7 @@ fn wager(seat: i64, amount: &str) -> serde_json::Value {
 
 #[test]
 fn wagers_are_held_to_the_recorded_limits_unit_and_seats_on_replay_too() {
-    for check in [Check::Full, Check::Replay] {
+    for check in [Origin::New, Origin::Recorded] {
         for (event, field) in [
             (wager(4, "4"), Some("amount")),
             (wager(4, "5"), None),
@@ -61,7 +61,7 @@ fn wagers_are_held_to_the_recorded_limits_unit_and_seats_on_replay_too() {
 
 #[test]
 fn the_collection_is_the_posted_schedules() {
-    let taken = after(json!({"type": "collection_taken"}), Check::Full).unwrap();
+    let taken = after(json!({"type": "collection_taken"}), Origin::New).unwrap();
     let Some(HandEvent::CollectionTaken { player, bank }) = taken else {
         panic!("recorded with the posted schedules: {taken:?}");
     };
@@ -69,7 +69,7 @@ fn the_collection_is_the_posted_schedules() {
     assert_eq!(bank, table().bank_schedule);
     let zero_fee =
         json!({"type": "collection_taken", "player": [{"from": "1", "to": "5000", "fee": "0"}]});
-    for check in [Check::Full, Check::Replay] {
+    for check in [Origin::New, Origin::Recorded] {
         let got = after(zero_fee.clone(), check);
         assert!(
             matches!(&got, Err(HandError::Refused { field, .. }) if field == "player"),
@@ -81,14 +81,14 @@ fn the_collection_is_the_posted_schedules() {
 #[test]
 fn names_are_recorded_normalised_and_must_replay_so() {
     let typed = json!({"type": "wager_placed", "id": "w", "seat": 4, "bettor": " Jose\u{301} ", "amount": "50"});
-    let recorded = after(typed.clone(), Check::Full).unwrap();
+    let recorded = after(typed.clone(), Origin::New).unwrap();
     let Some(HandEvent::WagerPlaced { bettor, .. }) = recorded else {
         panic!("{recorded:?}");
     };
     assert_eq!(bettor, "Jos\u{e9}");
-    assert!(after(typed, Check::Replay).is_err(), "not as recorded");
+    assert!(after(typed, Origin::Recorded).is_err(), "not as recorded");
     let hidden = json!({"type": "wager_placed", "id": "w", "seat": 4, "bettor": "Ann\u{200b}", "amount": "50"});
-    assert!(after(hidden, Check::Full).is_err());
+    assert!(after(hidden, Origin::New).is_err());
 }
 
 #[test]

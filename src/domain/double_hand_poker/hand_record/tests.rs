@@ -41,7 +41,7 @@ pub(super) fn run(events: &[HandEvent]) -> Result<(HandState, Vec<HandEvent>), H
 #[test]
 fn the_seed_example_closes_with_its_settlement() {
     let (state, recorded) = run(&seed_hand()).unwrap();
-    assert_eq!(state.phase, Phase::Closed);
+    assert_eq!(state.phase(), Phase::Closed);
     assert_eq!(state.version, 12);
     let s: serde_json::Value = serde_json::from_str(state.settlement().unwrap().text()).unwrap();
     let steps = s["steps"].as_array().unwrap();
@@ -262,7 +262,7 @@ fn a_supervisor_correction_recomputes_and_a_void_ends_the_hand() {
     events.push(ev(
         json!({"type": "hand_voided", "reason": "table dispute"}),
     ));
-    assert_eq!(run(&events).unwrap().0.phase, Phase::Voided);
+    assert_eq!(run(&events).unwrap().0.phase(), Phase::Voided);
     events.push(ev(json!({"type": "hand_voided", "reason": "again"})));
     assert!(matches!(run(&events), Err(HandError::WrongPhase { .. })));
 

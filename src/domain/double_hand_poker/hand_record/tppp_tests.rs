@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::{Check, HandError, HandEvent, HandState, opened_at};
+use super::{HandError, HandEvent, HandState, Origin, opened_at};
 use crate::double_hand_poker::table::TableConfig;
 
 fn table(profile: &str) -> TableConfig {
@@ -17,11 +17,11 @@ fn ev(v: serde_json::Value) -> HandEvent {
 }
 
 /// A hand at a `profile` table with Ted marked, then `events` with `check`.
-fn play(profile: &str, events: &[serde_json::Value], check: Check) -> Result<(), HandError> {
+fn play(profile: &str, events: &[serde_json::Value], check: Origin) -> Result<(), HandError> {
     let opened = opened_at(&table(profile), "dana", vec!["Ted".into()]);
     let mut state = Some(HandState::apply(None, &opened).expect("opens").0);
     for e in events {
-        state = Some(HandState::apply_with(state, &ev(e.clone()), check)?.0);
+        state = Some(HandState::apply_as(state, &ev(e.clone()), check)?.0);
     }
     Ok(())
 }
@@ -91,7 +91,7 @@ fn the_profile_holds_the_offer_and_the_tppp_rules() {
             None,
         ),
     ];
-    for check in [Check::Full, Check::Replay] {
+    for check in [Origin::New, Origin::Recorded] {
         for (name, profile, events, want) in &cases {
             let got = play(profile, events, check);
             assert_eq!(
@@ -108,7 +108,7 @@ fn the_refusal_names_the_rule_and_who_banks() {
     let got = play(
         "california-2026",
         &[pd("Ann", Some("bank_one")), bet(3, "Ted")],
-        Check::Full,
+        Origin::New,
     );
     assert_eq!(
         got.unwrap_err().to_string(),

@@ -34,7 +34,7 @@ pub use input::{
 pub use moves::{Move, Verb};
 pub use output::{Conservation, Settlement, Step, Total, Totals};
 pub use ratio::Ratio;
-pub use scenario::{Action, Collection, DEFAULT_SEATS, PD_KEY, Pd, Scenario, Wager};
+pub use scenario::{Action, Collection, DEFAULT_SEATS, PD_KEY, Pd, Scenario, TableRules, Wager};
 
 /// Limits on every input, so no input can exhaust memory or overflow the
 /// decimal arithmetic. Each one is tested.

@@ -2,10 +2,12 @@
 //! `Scenario` value is always one the engine can settle (parse, don't
 //! validate). All rule checks on the input live here.
 
+mod table;
 mod validate;
 
 use std::fmt::Display;
 
+pub use table::TableRules;
 pub(super) use validate::seat_key;
 
 use rust_decimal::Decimal;
@@ -20,7 +22,7 @@ use super::input::ScenarioInput;
 use super::limits::amount_max;
 use super::ratio::Ratio;
 use crate::common::money::{Money, Unit};
-use crate::double_hand_poker::action_dice::{self, SEATS_MAX};
+use crate::double_hand_poker::action_dice::SEATS_MAX;
 use crate::double_hand_poker::options::RuleOptions;
 use crate::double_hand_poker::outcome::Outcome;
 
@@ -169,27 +171,13 @@ impl Scenario {
     }
 
     fn build(input: &ScenarioInput, per_seat: bool) -> Result<Scenario, SettleError> {
-        let options = RuleOptions::for_profile(input.profile.unwrap_or_default())
-            .with(&input.options.clone().unwrap_or_default());
-        let unit = options.min_unit;
-        check_unit(unit)?;
-        let grid = Grid::new(unit).ok_or_else(|| {
-            SettleError::invalid(
-                "options.min_unit",
-                format!("{unit} is not a supported smallest unit"),
-            )
-        })?;
-
-        let seats =
-            action_dice::check_seats(input.seats.unwrap_or(DEFAULT_SEATS)).map_err(|_| {
-                SettleError::invalid(
-                    "seats",
-                    format!(
-                        "{} is not a table size (2..{SEATS_MAX})",
-                        input.seats.unwrap_or(DEFAULT_SEATS)
-                    ),
-                )
-            })?;
+        let table = TableRules::check(input.profile, input.options.as_ref(), input.seats)?;
+        let TableRules {
+            options,
+            unit,
+            grid,
+            seats,
+        } = table;
 
         let pd_seat = seat("pd.seat", input.pd.seat, seats)?;
         let player = name("pd.player", &input.pd.player)?;
@@ -229,7 +217,8 @@ impl Scenario {
             }
         };
 
-        let (collection, mut wagers, pd_fee) = collect(input, wagers, bank, unit)?;
+        let (collection, mut wagers, pd_fee) =
+            collect(input.collection.as_ref(), wagers, bank, unit)?;
         for (i, w) in wagers.iter_mut().enumerate() {
             w.fee_units = grid.units(
                 WagerField {

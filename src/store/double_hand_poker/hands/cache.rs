@@ -78,7 +78,7 @@ impl HandCache for OpenHands {
     fn keep(&mut self, planned: Planned) {
         // A closed or voided hand takes only rare corrections: read them
         // from the log.
-        if matches!(planned.state.phase, Phase::Closed | Phase::Voided) {
+        if matches!(planned.state.phase(), Phase::Closed | Phase::Voided) {
             return;
         }
         self.pending.insert(
@@ -157,7 +157,7 @@ mod tests {
             opening: None,
         };
         let voided = plan::plan(prior, &void).expect("void");
-        assert_eq!(voided.state.phase, Phase::Voided);
+        assert_eq!(voided.state.phase(), Phase::Voided);
         cache.keep(voided);
         cache.committed();
         assert!(cache.take("h1", 2).is_none());

@@ -327,7 +327,7 @@ pub async fn get(db: &Db, id: &str) -> Result<Option<HandView>, StoreError> {
         number,
         game,
         dealer: state.dealer.clone(),
-        status: state.phase.name().to_string(),
+        status: state.phase().name().to_string(),
         version: state.version as i64,
         bank: state.pd().map(|pd| pd.bank.to_canonical()),
         house_collection: state

@@ -283,7 +283,7 @@ impl Planned {
         };
         let state = &self.state;
         Ok(Projection {
-            status: state.phase.name(),
+            status: state.phase().name(),
             version: state.version as i64,
             bank: state.pd().map(|pd| pd.bank.to_canonical()),
             house_collection: state
@@ -309,7 +309,7 @@ impl Planned {
         let result = CommandResult {
             hand_id: self.hand_id.clone(),
             version: self.state.version,
-            phase: self.state.phase,
+            phase: self.state.phase(),
             records: written
                 .iter()
                 .map(|r| RecordRef {

@@ -177,7 +177,7 @@ impl Loaded {
 
     /// The step to show; `asked` is the `?step=` of the address.
     pub fn step(&self, asked: Option<&str>) -> Step {
-        match self.state.phase {
+        match self.state.phase() {
             Phase::Voided => Step::Voided,
             Phase::Closed => Step::Closed,
             Phase::Betting if self.state.pd().is_none() => Step::Pd,
@@ -301,7 +301,7 @@ impl Loaded {
             pd_player: pd.map(|p| p.player.as_str()),
             bank: pd.map(|p| p.bank.to_display()),
             action_seat: self.action_seat(),
-            wagers: match self.state.phase {
+            wagers: match self.state.phase() {
                 Phase::Voided => Vec::new(),
                 _ => self.state.wagers().iter().map(DrawnWager::from).collect(),
             },

@@ -1,24 +1,23 @@
-//! The checks `apply` runs: the phase an event needs, names and reasons,
-//! and the settlement rules probed on the hand as it stands.
+//! The checks several events share: the phase an event needs, staff-typed
+//! names, reasons and notes, the TPPP and bank-offer rules, and the cards
+//! recorded so far.
 
-use super::apply::{push_everywhere, upsert};
-use super::{Check, HandState, NOTE_CHARS_MAX, Phase, REASON_CHARS_MAX};
+use super::apply::Origin;
+use super::{HandState, NOTE_CHARS_MAX, Phase, REASON_CHARS_MAX, SeatResult};
 use crate::cards;
 use crate::common::text::{FreeText, NAME_CHARS_MAX};
 use crate::double_hand_poker::hand_record::HandError;
-use crate::double_hand_poker::hand_record::events::HandEvent;
-use crate::double_hand_poker::settle::{ActionInput, PdInput, Scenario, SeatMap};
 
 impl HandState {
     /// A TPPP marked at the table takes wagers only as the PD
     /// (`tppp_wagers_only_as_pd`): never a bettor while another holds the bank.
     pub(super) fn check_tppp_bettor(&self, bettor: &str) -> Result<(), HandError> {
         use crate::double_hand_poker::rotation_clock::is_tppp;
-        if !is_tppp(&self.tppps, bettor) || !self.rules().tppp_wagers_only_as_pd {
+        if !is_tppp(self.tppps(), bettor) || !self.rules().tppp_wagers_only_as_pd {
             return Ok(());
         }
-        let pd = self.input.pd.player.as_str();
-        if self.pd_set && is_tppp(&[pd.to_string()], bettor) {
+        let pd = self.pd().map_or("", |pd| pd.player.as_str());
+        if self.pd().is_some() && is_tppp(&[pd.to_string()], bettor) {
             return Ok(());
         }
         Err(HandError::Refused {
@@ -46,23 +45,24 @@ impl HandState {
         })
     }
 
+    /// The event (named by its type) needs the hand in `phase`.
     pub(super) fn require(
         &self,
         phase: Phase,
-        event: &HandEvent,
+        event: &'static str,
         why: &str,
     ) -> Result<(), HandError> {
-        if self.phase == phase {
+        if self.phase() == phase {
             Ok(())
         } else {
             Err(self.wrong_phase(event, why))
         }
     }
 
-    pub(super) fn wrong_phase(&self, event: &HandEvent, why: &str) -> HandError {
+    pub(super) fn wrong_phase(&self, event: &'static str, why: &str) -> HandError {
         HandError::WrongPhase {
-            event: event.type_name(),
-            phase: self.phase.name(),
+            event,
+            phase: self.phase().name(),
             why: why.to_string(),
         }
     }
@@ -75,9 +75,9 @@ impl HandState {
         &self,
         field: &str,
         value: &str,
-        check: Check,
+        origin: Origin,
     ) -> Result<Option<String>, HandError> {
-        if (check == Check::Replay && self.enforced.is_none())
+        if (origin == Origin::Recorded && self.setup.enforced.is_none())
             || FreeText::is_line(value, NAME_CHARS_MAX)
         {
             return Ok(None);
@@ -86,7 +86,7 @@ impl HandState {
         if text.as_str() == value {
             return Ok(None);
         }
-        if check == Check::Replay {
+        if origin == Origin::Recorded {
             return Err(HandError::Refused {
                 field: field.into(),
                 value: value.into(),
@@ -97,8 +97,8 @@ impl HandState {
     }
 
     /// A reason: free text of 1..REASON_CHARS_MAX characters, lines allowed.
-    pub(super) fn reason(&self, reason: &str, check: Check) -> Result<(), HandError> {
-        if check == Check::Replay && self.enforced.is_none() {
+    pub(super) fn reason(&self, reason: &str, origin: Origin) -> Result<(), HandError> {
+        if origin == Origin::Recorded && self.setup.enforced.is_none() {
             if reason.trim().is_empty() || reason.chars().count() > REASON_CHARS_MAX {
                 return Err(HandError::Refused {
                     field: "reason".into(),
@@ -116,12 +116,12 @@ impl HandState {
     /// A new note is returned normalised when it differs (trimmed, NFC),
     /// to be recorded so; a replayed one must be recorded so already
     /// (notes are newer than the check, so none predates it).
-    pub(super) fn note(&self, text: &str, check: Check) -> Result<Option<String>, HandError> {
+    pub(super) fn note(&self, text: &str, origin: Origin) -> Result<Option<String>, HandError> {
         let checked = FreeText::paragraph("text", text, NOTE_CHARS_MAX)?;
         if checked.as_str() == text {
             return Ok(None);
         }
-        if check == Check::Replay {
+        if origin == Origin::Recorded {
             return Err(HandError::Refused {
                 field: "text".into(),
                 value: text.chars().take(40).collect(),
@@ -132,68 +132,29 @@ impl HandState {
     }
 
     pub(super) fn wager_index(&self, id: &str) -> Result<usize, HandError> {
-        self.input
+        self.bets
             .wagers
             .iter()
             .position(|w| w.id == id)
             .ok_or_else(|| HandError::UnknownWager(id.to_string()))
     }
 
-    /// The table's options and seat count, checked by the settlement rules.
-    pub(super) fn probe_rules(&self) -> Result<(), HandError> {
-        let mut input = self.input.clone();
-        input.pd = PdInput {
-            seat: 1,
-            player: "probe".into(),
-            bank: crate::common::money::Money::from_units(1),
-        };
-        input.action = ActionInput {
-            dice: None,
-            seat: Some(1),
-        };
-        input.outcomes = Some(SeatMap::default());
-        Scenario::from_input(&input)?;
-        Ok(())
-    }
-
-    /// Checks the PD, wagers and collection with the settlement's own rules,
-    /// by settling a probe in which every seat pushes.
-    pub(super) fn probe_betting(&self) -> Result<(), HandError> {
-        let mut input = self.input.clone();
-        input.action = ActionInput {
-            dice: None,
-            seat: Some(input.pd.seat),
-        };
-        input.outcomes = Some(push_everywhere(&input.wagers));
-        Scenario::from_input(&input)?;
-        Ok(())
-    }
-
-    /// Checks the ACTION seat and the results recorded so far; seats still
-    /// without a result are filled with pushes for the probe.
-    pub(super) fn probe_with_results(&self) -> Result<(), HandError> {
-        let mut input = self.input.clone();
-        let mut outcomes = push_everywhere(&input.wagers);
-        for (seat, outcome) in self.results.outcomes() {
-            if !outcomes.0.iter().any(|(k, _)| k == seat) {
-                return Err(HandError::NoWagersOnSeat(seat.clone()));
-            }
-            outcomes = SeatMap(upsert(&outcomes.0, seat.clone(), outcome));
-        }
-        input.outcomes = Some(outcomes);
-        Scenario::from_input(&input)?;
-        Ok(())
-    }
-
     /// Cards recorded so far: each hand readable, no card twice at the table.
     /// Each refusal names the seat at fault (the later of two holding the
     /// same card, in the order recorded) in its field and its words.
     pub(super) fn check_recorded_cards(&self) -> Result<(), HandError> {
-        let options = self.scenario_probe_options()?;
+        let options = self.rules();
         let mut all = Vec::new();
         // The seat that holds each card so far.
-        let mut holder: Vec<(cards::Card, &str)> = Vec::new();
-        for (seat, hand) in self.results.hands() {
+        let mut holder: Vec<(cards::Card, i64)> = Vec::new();
+        let results = self
+            .stage
+            .play()
+            .map_or(&[][..], |play| &play.results.0[..]);
+        for (seat, hand) in results.iter().filter_map(|(seat, result)| match result {
+            SeatResult::Hand(hand) => Some((*seat, hand)),
+            SeatResult::Outcome(_) => None,
+        }) {
             for (field, value) in [
                 ("high", &hand.high),
                 ("low", &hand.low),
@@ -226,14 +187,14 @@ impl HandState {
                 }
                 for card in &parsed {
                     if let Some((_, first)) = holder.iter().find(|(c, _)| c == card) {
-                        let message = if *first == seat.as_str() {
+                        let message = if *first == seat {
                             format!("card \"{card}\" is typed twice in seat {seat}'s hand")
                         } else {
                             format!("card \"{card}\" is already in the hand of seat {first}")
                         };
                         return Err(HandError::Cards { field: at, message });
                     }
-                    holder.push((*card, seat.as_str()));
+                    holder.push((*card, seat));
                 }
                 all.extend(parsed);
             }
@@ -242,15 +203,5 @@ impl HandState {
             field: "hands".into(),
             message: e.to_string(),
         })
-    }
-
-    pub(super) fn scenario_probe_options(
-        &self,
-    ) -> Result<crate::double_hand_poker::options::RuleOptions, HandError> {
-        let input = &self.input;
-        Ok(crate::double_hand_poker::options::RuleOptions::for_profile(
-            input.profile.unwrap_or_default(),
-        )
-        .with(&input.options.clone().unwrap_or_default()))
     }
 }

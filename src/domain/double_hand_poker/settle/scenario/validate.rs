@@ -11,7 +11,7 @@ use crate::double_hand_poker::outcome::Outcome;
 use crate::double_hand_poker::settle::collection::{self, Schedule};
 use crate::double_hand_poker::settle::error::SettleError;
 use crate::double_hand_poker::settle::input::{
-    ActionInput, HandInput, ScenarioInput, SeatMap, WagerInput,
+    ActionInput, CollectionInput, HandInput, SeatMap, WagerInput,
 };
 use crate::double_hand_poker::settle::limits::{NAME_CHARS_MAX, UNIT_MIN, WAGERS_MAX, amount_max};
 use crate::double_hand_poker::settle::ratio::Ratio;
@@ -134,7 +134,24 @@ impl Display for WagerField {
     }
 }
 
+/// The wagers in placement order, each checked alone and against those
+/// before it, then every backline against its seat's primary.
 pub(super) fn wagers(
+    input: &[WagerInput],
+    pd_seat: u8,
+    seats: u8,
+    unit: Unit,
+    grid: Grid,
+) -> Result<(Vec<Wager>, Vec<String>), SettleError> {
+    let (wagers, bettors) = wager_list(input, pd_seat, seats, unit, grid)?;
+    backlines(&wagers)?;
+    Ok((wagers, bettors))
+}
+
+/// The wagers in placement order, each checked alone and against those
+/// before it (id, seat, bettor, amount, payout, one primary per seat):
+/// every rule of [`wagers`] but the backline's primary.
+pub(super) fn wager_list(
     input: &[WagerInput],
     pd_seat: u8,
     seats: u8,
@@ -211,18 +228,24 @@ pub(super) fn wagers(
             fee_units: 0,
         });
     }
-    if let Some((i, w)) = wagers
+    Ok((wagers, bettors))
+}
+
+/// Every backline is on a seat that has its own (primary) wager.
+pub(super) fn backlines(wagers: &[Wager]) -> Result<(), SettleError> {
+    let has_primary = |seat: u8| wagers.iter().any(|w| w.seat == seat && !w.backline);
+    match wagers
         .iter()
         .enumerate()
-        .find(|(_, w)| primary[w.seat as usize].is_none())
+        .find(|(_, w)| !has_primary(w.seat))
     {
-        return Err(SettleError::BacklineWithoutPrimary {
+        Some((i, w)) => Err(SettleError::BacklineWithoutPrimary {
             index: i,
             id: w.id.clone(),
             seat: w.seat,
-        });
+        }),
+        None => Ok(()),
     }
-    Ok((wagers, bettors))
 }
 
 /// Bit `s` set when seat `s` has at least one wager.
@@ -302,13 +325,14 @@ pub(super) fn outcomes(
     Ok(out)
 }
 
+/// The collection schedules parsed, each wager's fee and the PD's.
 pub(super) fn collect(
-    input: &ScenarioInput,
+    collection: Option<&CollectionInput>,
     mut wagers: Vec<Wager>,
     bank: Money,
     unit: Unit,
 ) -> Result<(Collection, Vec<Wager>, Money), SettleError> {
-    let Some(c) = &input.collection else {
+    let Some(c) = collection else {
         return Ok((Collection::default(), wagers, Money::ZERO));
     };
     let player = c
