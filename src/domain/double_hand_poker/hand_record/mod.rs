@@ -173,3 +173,6 @@ mod note_tests;
 
 #[cfg(test)]
 mod tppp_tests;
+
+#[cfg(test)]
+mod recorded_tests;

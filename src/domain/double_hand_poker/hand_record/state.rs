@@ -187,6 +187,16 @@ impl Stage {
         }
     }
 
+    /// The settlement and the corrections of a hand closed, or closed
+    /// and then voided.
+    fn settled(&self) -> Option<(&RecordedSettlement, u32)> {
+        match self {
+            Stage::Closed(_, settlement, corrections) => Some((settlement, *corrections)),
+            Stage::Voided(was) => was.settled(),
+            Stage::Betting | Stage::Dealt(_) => None,
+        }
+    }
+
     fn play(&self) -> Option<&Play> {
         match self {
             Stage::Betting => None,
@@ -331,20 +341,16 @@ impl HandState {
         })
     }
 
-    /// The recorded settlement (closed hands).
+    /// The recorded settlement of a closed hand (kept when it is voided).
     pub fn settlement(&self) -> Option<&RecordedSettlement> {
-        match &self.stage {
-            Stage::Closed(_, settlement, _) => Some(settlement),
-            _ => None,
-        }
+        self.stage.settled().map(|(settlement, _)| settlement)
     }
 
     /// How many times a supervisor corrected the closed hand.
     pub fn corrections(&self) -> u32 {
-        match &self.stage {
-            Stage::Closed(_, _, corrections) => *corrections,
-            _ => 0,
-        }
+        self.stage
+            .settled()
+            .map_or(0, |(_, corrections)| corrections)
     }
 
     pub fn confirmed(&self) -> &BTreeSet<String> {

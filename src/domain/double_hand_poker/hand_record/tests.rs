@@ -262,7 +262,13 @@ fn a_supervisor_correction_recomputes_and_a_void_ends_the_hand() {
     events.push(ev(
         json!({"type": "hand_voided", "reason": "table dispute"}),
     ));
-    assert_eq!(run(&events).unwrap().0.phase(), Phase::Voided);
+    let voided = run(&events).unwrap().0;
+    assert_eq!(voided.phase(), Phase::Voided);
+    // A hand closed and then voided keeps what it settled and its
+    // corrections (its row and its reports show them).
+    assert_eq!(voided.settlement(), state.settlement());
+    assert_eq!(voided.corrections(), 1);
+    assert_eq!(voided.wagers(), state.wagers());
     events.push(ev(json!({"type": "hand_voided", "reason": "again"})));
     assert!(matches!(run(&events), Err(HandError::WrongPhase { .. })));
 
