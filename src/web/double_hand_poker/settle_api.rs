@@ -28,22 +28,12 @@ pub fn router() -> Router<AppState> {
 
 /// docs/settle.md's seed example: Dana banks $200, four wagers.
 fn seed_example() -> Value {
-    json!({
-        "pd": {"seat": 1, "player": "Dana", "bank": "200"},
-        "action": {"seat": 4},
-        "wagers": [
-            {"id": "w1", "seat": 4, "bettor": "Ann", "amount": "60"},
-            {"id": "w2", "seat": 5, "bettor": "Bo", "amount": "60"},
-            {"id": "w3", "seat": 6, "bettor": "Cy", "amount": "100"},
-            {"id": "w4", "seat": 7, "bettor": "Di", "amount": "40"}
-        ],
-        "outcomes": {"4": "pd", "5": "player", "6": "pd", "7": "player"}
-    })
+    serde_json::from_str(settle::SEED_EXAMPLE).unwrap_or_default()
 }
 
 /// The engine's settlement of the seed example, as this route sends it.
 fn seed_settled() -> Value {
-    settle::settle_json(&seed_example().to_string())
+    settle::settle_json(settle::SEED_EXAMPLE)
         .map_err(|e| e.to_string())
         .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
         .unwrap_or_else(|e| json!({"example_refused": e}))

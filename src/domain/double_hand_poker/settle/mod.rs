@@ -36,6 +36,21 @@ pub use output::{Conservation, Settlement, Step, Total, Totals};
 pub use ratio::Ratio;
 pub use scenario::{Action, Collection, DEFAULT_SEATS, PD_KEY, Pd, Scenario, TableRules, Wager};
 
+/// docs/settle.md's seed example: Dana banks $200; Ann 60 loses, Bo 60
+/// wins, Cy 100 loses, Di 40 wins; ACTION seat 4. The API document's
+/// example, and a test's first case.
+pub const SEED_EXAMPLE: &str = r#"{
+    "pd": {"seat": 1, "player": "Dana", "bank": "200"},
+    "action": {"seat": 4},
+    "wagers": [
+        {"id": "w1", "seat": 4, "bettor": "Ann", "amount": "60"},
+        {"id": "w2", "seat": 5, "bettor": "Bo", "amount": "60"},
+        {"id": "w3", "seat": 6, "bettor": "Cy", "amount": "100"},
+        {"id": "w4", "seat": 7, "bettor": "Di", "amount": "40"}
+    ],
+    "outcomes": {"4": "pd", "5": "player", "6": "pd", "7": "player"}
+}"#;
+
 /// Limits on every input, so no input can exhaust memory or overflow the
 /// decimal arithmetic. Each one is tested.
 pub mod limits {

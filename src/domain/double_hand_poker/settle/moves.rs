@@ -117,21 +117,8 @@ mod tests {
     use super::*;
     use crate::double_hand_poker::settle::{Scenario, ScenarioInput, settle};
 
-    /// The seed's $200 example: Dana banks 200; Ann 60 loses, Bo 60 wins,
-    /// Cy 100 loses, Di 40 wins; ACTION seat 4.
     fn seed() -> ScenarioInput {
-        serde_json::from_value(serde_json::json!({
-            "pd": {"seat": 1, "player": "Dana", "bank": "200"},
-            "action": {"seat": 4},
-            "wagers": [
-                {"id": "w1", "seat": 4, "bettor": "Ann", "amount": "60"},
-                {"id": "w2", "seat": 5, "bettor": "Bo", "amount": "60"},
-                {"id": "w3", "seat": 6, "bettor": "Cy", "amount": "100"},
-                {"id": "w4", "seat": 7, "bettor": "Di", "amount": "40"}
-            ],
-            "outcomes": {"4": "pd", "5": "player", "6": "pd", "7": "player"}
-        }))
-        .expect("the seed's scenario")
+        serde_json::from_str(super::super::SEED_EXAMPLE).expect("the seed's scenario")
     }
 
     fn said(m: &Move) -> String {

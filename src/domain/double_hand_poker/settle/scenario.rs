@@ -186,7 +186,8 @@ impl Scenario {
         let action = action(&input.action, pd_seat, seats)?;
 
         let bank_units = grid.units("pd.bank", bank)?;
-        let (wagers, bettors) = wagers(&input.wagers, pd_seat, seats, unit, grid)?;
+        let (wagers, bettors) = wager_list(&input.wagers, pd_seat, seats, unit, grid)?;
+        backlines(&wagers)?;
 
         let with_wagers = seats_with_wagers(&wagers);
         let decide = |h, need| {

@@ -135,22 +135,8 @@ impl Display for WagerField {
 }
 
 /// The wagers in placement order, each checked alone and against those
-/// before it, then every backline against its seat's primary.
-pub(super) fn wagers(
-    input: &[WagerInput],
-    pd_seat: u8,
-    seats: u8,
-    unit: Unit,
-    grid: Grid,
-) -> Result<(Vec<Wager>, Vec<String>), SettleError> {
-    let (wagers, bettors) = wager_list(input, pd_seat, seats, unit, grid)?;
-    backlines(&wagers)?;
-    Ok((wagers, bettors))
-}
-
-/// The wagers in placement order, each checked alone and against those
 /// before it (id, seat, bettor, amount, payout, one primary per seat):
-/// every rule of [`wagers`] but the backline's primary.
+/// every rule but the backline's primary ([`backlines`]).
 pub(super) fn wager_list(
     input: &[WagerInput],
     pd_seat: u8,
