@@ -33,6 +33,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../static/replay.js"),
     ),
     (
+        "/static/dice.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/dice.js"),
+    ),
+    (
         "/static/clock.js",
         "text/javascript; charset=utf-8",
         include_str!("../../static/clock.js"),

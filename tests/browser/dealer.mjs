@@ -3,13 +3,15 @@
 // Di bet). Three runs:
 //   1. by touch at a tablet's 1024×768 (taps, the on-screen keyboard's
 //      typing): the home page's Continue back to the hand in progress;
-//      last hand's wagers placed again with one tap; the dice,
+//      last hand's wagers placed again with one tap; the dice by their
+//      keys (a wrong die fixed while the ACTION seat is previewed),
 //      the results, a step confirmed beside the step, the rest confirmed
 //      and the hand closed;
 //   2. by keyboard alone (Tab, typing, Space, Enter) from the closed hand's
 //      "Start the next hand" to the close;
 //   3. without the script: a wager added, Back, and the same wager sent
-//      again — the page must ask before recording a second one;
+//      again — the page must ask before recording a second one; the dice
+//      by their keys;
 //   4. at a phone's 390 px: the table, a hand and its record.
 // Every step of 1 and 2 is checked for horizontal overflow too.
 //
@@ -18,6 +20,7 @@
 
 import { join } from 'node:path';
 import { failFast, launch } from './chromium.mjs';
+import { expectText } from './harness.mjs';
 
 const BASE = process.env.PITBOOK_URL;
 const PASSWORD = process.env.PITBOOK_ADMIN_PASSWORD;
@@ -104,11 +107,25 @@ try {
     const n = await wagerRows().count();
     if (n !== 4) throw new Mismatch(`expected the 4 wagers again, found ${n}`);
   });
-  await step('touch: the dice beside the wagers; 1, 1, 2', async () => {
-    await page.getByLabel('die 1').tap();
-    // The dice move on by themselves: three keys.
-    await page.keyboard.type('112');
-    await page.getByRole('button', { name: 'Set the ACTION seat' }).tap();
+  await step('touch: the dice by their keys; a wrong die fixed before it is recorded', async () => {
+    const form = page.locator('#dice-form');
+    const die = (n, v) => form.locator(`#die-${n}`).getByLabel(v, { exact: true });
+    const preview = form.locator('#dice-preview');
+    const version = await form.locator('input[name="version"]').inputValue();
+    await die(1, '1').tap();
+    await die(2, '1').tap();
+    await expectText(preview, 'One die to tap.', 'the preview after two dice');
+    await die(3, '3').tap();
+    await expectText(preview, '1 + 1 + 3 = 5: the ACTION seat is seat 5.', 'the preview');
+    await page.locator('.table-drawing .seat.previewed[data-seat="5"]').waitFor();
+    // The third die was 2: tapped again, the seat follows; nothing recorded.
+    await die(3, '2').tap();
+    await expectText(preview, '1 + 1 + 2 = 4: the ACTION seat is seat 4.', 'the preview, fixed');
+    await page.locator('.table-drawing .seat.previewed[data-seat="4"]').waitFor();
+    if ((await page.locator('.table-drawing .seat.previewed').count()) !== 1) throw new Mismatch('more than one seat lit');
+    if ((await form.locator('input[name="version"]').inputValue()) !== version) throw new Mismatch('a tap recorded something');
+    await page.screenshot({ path: join(OUT, 'dealer-dice-preview.png') });
+    await form.getByRole('button', { name: 'Set the ACTION seat' }).tap();
     await heading('4. Hands');
   });
   await step('touch: the results tapped in', async () => {
@@ -167,7 +184,9 @@ try {
   });
   await step('keyboard: Tab to the dice beside the wagers, three keys, Enter', async () => {
     await tabTo('#dice-form input[name="d1"]');
+    // A digit picks the die and moves on; after the third, the button.
     await page.keyboard.type('123');
+    await expectText(page.locator('#dice-preview'), '1 + 2 + 3 = 6: the ACTION seat is seat 6.', 'the preview');
     await page.keyboard.press('Enter');
     await heading('4. Hands');
   });
@@ -225,6 +244,18 @@ try {
     await page.locator('#keep-one').tap();
     await page.locator('#wager-form').waitFor();
     if ((await wagerRows().count()) !== 2) throw new Mismatch('keeping one recorded a second');
+  });
+  await step('no script: the dice by their keys, a wrong one fixed, then recorded', async () => {
+    const form = page.locator('#dice-form');
+    for (const [n, v] of [[1, '6'], [2, '6'], [3, '5'], [1, '5']]) {
+      await form.locator(`#die-${n}`).getByLabel(v, { exact: true }).tap();
+    }
+    await form.getByRole('button', { name: 'Set the ACTION seat' }).tap();
+    await heading('4. Hands');
+    // 5 + 6 + 5 = 16 from the PD on seat 1: position 2, seat 2 (the
+    // drawing says so in words too).
+    const words = await page.locator('#drawing').textContent();
+    if (!words.includes('ACTION: seat 2.')) throw new Mismatch(`the drawing in words: ${words}`);
   });
 
   // 4. At a phone's width.

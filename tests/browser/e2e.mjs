@@ -215,9 +215,10 @@ try {
 
   await step('the dice beside the wagers; dice 1, 1, 2: ACTION seat 4', async () => {
     const form = page.locator('#dice-form');
-    await form.getByLabel('die 1').fill('1');
-    await form.getByLabel('die 2').fill('1');
-    await form.getByLabel('die 3').fill('2');
+    for (const [n, v] of [[1, '1'], [2, '1'], [3, '2']]) {
+      await form.locator(`#die-${n}`).getByLabel(v, { exact: true }).click();
+    }
+    await expectText(form.locator('#dice-preview'), '1 + 1 + 2 = 4: the ACTION seat is seat 4.', 'the preview');
     await form.getByRole('button', { name: 'Set the ACTION seat' }).click();
     await atStep(page, '4. Hands');
     const action = page.locator('svg.table-drawing #svg-action');

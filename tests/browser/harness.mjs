@@ -36,6 +36,17 @@ export function expect(ok, what) {
   if (!ok) throw new Mismatch(what);
 }
 
+/** Waits until `locator` has an element whose whole text is `expected`. */
+export async function expectText(locator, expected, what) {
+  const quoted = expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  try {
+    await locator.filter({ hasText: new RegExp(`^\\s*${quoted}\\s*$`) }).first().waitFor();
+  } catch {
+    const found = await locator.allTextContents().catch(() => []);
+    throw new Mismatch(`${what}: expected "${expected}", found ${JSON.stringify(found.map((t) => t.trim()))}`);
+  }
+}
+
 /** The trimmed text of the first element `selector` matches. */
 export async function text(page, selector) {
   return ((await page.locator(selector).first().textContent()) || '').trim();

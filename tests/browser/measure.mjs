@@ -122,13 +122,12 @@ async function afterHand(handNumber) {
     await tap(page.getByRole('button', { name: 'Add these wagers' }));
   }
   await page.locator('#wagers tbody tr').nth(WAGERS.length - 1).waitFor();
-  // The dice beside the wagers, the first die focused; they move on by
-  // themselves: one field's worth of typing.
+  // The dice beside the wagers, the first die's keys focused: a digit
+  // picks a die and moves on, one field's worth of typing.
   const dice = page.locator('#dice-form');
-  await dice.getByLabel('die 1').waitFor();
-  if (!(await dice.getByLabel('die 1').evaluate((e) => e === document.activeElement))) {
-    await tap(dice.getByLabel('die 1'));
-  }
+  const first = dice.locator('#die-1 input').first();
+  await first.waitFor();
+  if (!(await first.evaluate((e) => e === document.activeElement))) await tap(first);
   await page.keyboard.type('123');
   counts.typed_fields++;
   counts.keystrokes += 3;

@@ -60,9 +60,10 @@ async function playHand(bank, amount) {
   await page.locator('#amount').fill(String(amount));
   await page.locator('#amount').press('Enter');
   await page.locator('#wagers tbody tr').first().waitFor();
-  await page.locator('#dice-form input[name="d1"]').click();
-  await page.keyboard.type('123');
-  await page.keyboard.press('Enter');
+  for (const [n, v] of [[1, '1'], [2, '2'], [3, '3']]) {
+    await page.locator(`#dice-form #die-${n}`).getByLabel(v, { exact: true }).click();
+  }
+  await page.getByRole('button', { name: 'Set the ACTION seat' }).click();
   await heading('4. Hands');
   await page.locator('#seat-5 input[value="player"]').check();
   await page.getByRole('button', { name: 'Record the results' }).click();

@@ -31,6 +31,18 @@ async fn seed_example_hand(dana: &mut Browser) -> String {
         )
         .await;
     }
+    // The dice by touch: each die six keys, and the ACTION seat of every
+    // sum at this table (PD on seat 1, seven seats) for the page to show
+    // before the dice are recorded: 8 and 15 land on the PD.
+    let dice_page = dana.get(&format!("{hand}?step=dice")).await;
+    let form = form_html(&dice_page.body, "dice-form");
+    assert_eq!(form.matches("type=\"radio\"").count(), 18, "{form}");
+    assert!(
+        form.contains(
+            "data-seats-by-sum=\"3:3 4:4 5:5 6:6 7:7 8:1 9:2 10:3 11:4 12:5 13:6 14:7 15:1 16:2 17:3 18:4\""
+        ),
+        "{form}"
+    );
     // 1 + 1 + 2 = 4: the PD's seat counts as 1, so the ACTION seat is 4.
     ok(
         dana,

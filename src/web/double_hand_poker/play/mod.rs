@@ -7,6 +7,7 @@
 mod again;
 mod ask;
 mod changes;
+mod dice_pad;
 pub(in crate::web) mod forms;
 mod lines;
 mod notes;
@@ -114,6 +115,8 @@ struct HandPage<'a> {
     seat_chosen: String,
     /// Wagers step: the dice have the focus, not the next wager.
     focus_dice: bool,
+    /// The dice form: the ACTION seat of each sum (`dice_pad.rs`).
+    seats_by_sum: String,
     /// Corrections and the void, with who and when.
     changes: Vec<changes::ChangeRow>,
     /// The notes on the hand, and whether this user may add one.
@@ -260,6 +263,11 @@ async fn render(
         seats: loaded.wagered_seats(),
         cards_mode,
         focus_dice: query.focus.as_deref() == Some("dice"),
+        seats_by_sum: loaded
+            .state
+            .pd()
+            .map(|pd| dice_pad::seats_by_sum(pd.seat, loaded.seats()))
+            .unwrap_or_default(),
         steps,
         next_step,
         pending,
