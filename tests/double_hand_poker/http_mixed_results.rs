@@ -250,7 +250,86 @@ async fn a_seat_as_cards_beside_a_seat_as_a_result_over_the_api(backend: Backend
     assert!(report.ok(), "{report:?}");
 }
 
+/// The results form lists the seats in ACTION order (5, 6, 4 from the
+/// ACTION seat 5), and "All the rest: PD wins" gives every seat not chosen
+/// its result; a rest that is no result is refused, nothing recorded.
+async fn all_the_rest_takes_the_seats_not_chosen(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut dana = table_with_dealer(&app).await;
+    let hand = open_hand(&mut dana).await;
+    dana_banks_200(&mut dana, &hand).await;
+    for (seat, bettor, amount) in [("4", "Ann", "60"), ("5", "Bo", "60"), ("6", "Cy", "100")] {
+        let fields = [("seat", seat), ("bettor", bettor), ("amount", amount)];
+        ok(&mut dana, &hand, "wager-form", &fields).await;
+    }
+    // 1 + 1 + 3 = 5: the ACTION seat is 5.
+    let dice = [("d1", "1"), ("d2", "1"), ("d3", "3")];
+    ok(&mut dana, &format!("{hand}?step=dice"), "dice-form", &dice).await;
+    let page = dana.get(&hand).await;
+    let order: Vec<usize> = ["id=\"seat-5\"", "id=\"seat-6\"", "id=\"seat-4\""]
+        .iter()
+        .map(|id| page.body.find(id).expect("a seat"))
+        .collect();
+    assert!(
+        order.is_sorted(),
+        "seats 5, 6, 4 in ACTION order: {order:?}"
+    );
+    assert!(page.body.contains("All the rest: PD wins"), "{}", page.body);
+
+    let bad = submit(
+        &mut dana,
+        &hand,
+        "results-form",
+        &[("outcome_5", "player"), ("rest", "dealer")],
+    )
+    .await;
+    assert_eq!(bad.status, 422, "{}", bad.body);
+    assert!(
+        bad.body
+            .contains("Seat 4: choose player, PD or push, or type the seat&#39;s cards"),
+        "{}",
+        bad.body
+    );
+    assert_eq!(records(&app, "outcome_recorded").await, 0);
+
+    ok(
+        &mut dana,
+        &hand,
+        "results-form",
+        &[("outcome_5", "player"), ("rest", "pd")],
+    )
+    .await;
+    let page = dana.get(&hand).await;
+    assert!(page.body.contains("5. Settlement"), "{}", page.body);
+    assert_eq!(records(&app, "outcome_recorded").await, 3);
+    let sql = "SELECT payload FROM audit_log WHERE event_type = 'outcome_recorded' ORDER BY seq";
+    let payloads: Vec<String> = match &app.database.db {
+        pitbook::store::Db::Sqlite(p) => sqlx::query_scalar(sql).fetch_all(p).await,
+        pitbook::store::Db::Postgres(p) => sqlx::query_scalar(sql).fetch_all(p).await,
+    }
+    .expect("payloads");
+    let results: Vec<(i64, String)> = payloads
+        .iter()
+        .map(|p| {
+            let v: Value = serde_json::from_str(p).expect("json");
+            (
+                v["seat"].as_i64().expect("seat"),
+                v["outcome"].as_str().expect("outcome").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [
+            (4, "pd".to_string()),
+            (5, "player".to_string()),
+            (6, "pd".to_string())
+        ]
+    );
+}
+
 on_both_databases!(
     a_seat_as_cards_beside_a_seat_as_a_result_on_the_page,
     a_seat_as_cards_beside_a_seat_as_a_result_over_the_api,
+    all_the_rest_takes_the_seats_not_chosen,
 );

@@ -225,7 +225,12 @@ fn wager_key(fields: &Fields) -> Result<String, Refused> {
 }
 
 fn outcome_field(fields: &Fields, name: &str) -> Result<Outcome, Refused> {
-    match fields.get(name) {
+    outcome_of(fields.get(name), name)
+}
+
+/// A seat's result as the form sent it (`name`, for the refusal).
+fn outcome_of(chosen: &str, name: &str) -> Result<Outcome, Refused> {
+    match chosen {
         "player" => Ok(Outcome::Player),
         "pd" => Ok(Outcome::Pd),
         "push" => Ok(Outcome::Push),
@@ -298,8 +303,10 @@ fn hand_of(
     })
 }
 
-/// Per seat with wagers: its cards when typed, else the result chosen; the
-/// PD's hand first, needed once any seat is entered as cards.
+/// Per seat with wagers: its cards when typed, else the result chosen, else
+/// the one the button pressed gives all the rest (`rest`: "All the rest:
+/// PD wins" or "… push"); the PD's hand first, needed once any seat is
+/// entered as cards.
 fn results(fields: &Fields, loaded: &Loaded) -> Result<Vec<HandEvent>, Refused> {
     let pd_seat = loaded.state.pd().map_or(1, |p| p.seat);
     let mut events = Vec::new();
@@ -320,7 +327,11 @@ fn results(fields: &Fields, loaded: &Loaded) -> Result<Vec<HandEvent>, Refused> 
             }
             None => {
                 let name = format!("outcome_{seat}");
-                let outcome = outcome_field(fields, &name).map_err(|_| {
+                let chosen = match fields.get(&name) {
+                    "" => fields.get("rest"),
+                    chosen => chosen,
+                };
+                let outcome = outcome_of(chosen, &name).map_err(|_| {
                     refuse(
                         &name,
                         format!("{who}: choose player, PD or push, or type the seat's cards"),

@@ -260,7 +260,7 @@ async fn render(
         declined_next,
         pd_choice: pd::choice_text(loaded.state.pd_choice()),
         wagers: loaded.wager_rows(table.as_ref()),
-        seats: loaded.wagered_seats(),
+        seats: loaded.seats_in_action_order(),
         cards_mode,
         focus_dice: query.focus.as_deref() == Some("dice"),
         seats_by_sum: loaded

@@ -209,6 +209,18 @@ impl Loaded {
         seats
     }
 
+    /// The seats with wagers in ACTION order: from the ACTION seat
+    /// clockwise (up the seat numbers, wrapping), as the steps are settled;
+    /// by number before the dice.
+    pub fn seats_in_action_order(&self) -> Vec<i64> {
+        let mut seats = self.wagered_seats();
+        if let Some(action) = self.action_seat() {
+            let count = self.seats();
+            seats.sort_by_key(|&seat| (seat - action).rem_euclid(count));
+        }
+        seats
+    }
+
     pub fn action_seat(&self) -> Option<i64> {
         self.state.scenario_input().action.seat.or_else(|| {
             let dice = self.state.scenario_input().action.dice?;
