@@ -31,6 +31,16 @@ async fn seed_example_hand(dana: &mut Browser) -> String {
         )
         .await;
     }
+    // Under the drawing, the wagers against the bank, and by how much
+    // they pass it.
+    let wagers_page = dana.get(&hand).await;
+    assert!(
+        wagers_page.body.contains(
+            "<p class=\"running\" id=\"running\">4 wagers · 260.00 wagered · bank 200.00 · 60.00 more than the bank</p>"
+        ),
+        "{}",
+        wagers_page.body
+    );
     // The dice by touch: each die six keys, and the ACTION seat of every
     // sum at this table (PD on seat 1, seven seats) for the page to show
     // before the dice are recorded: 8 and 15 land on the PD.

@@ -117,6 +117,8 @@ struct HandPage<'a> {
     focus_dice: bool,
     /// The dice form: the ACTION seat of each sum (`dice_pad.rs`).
     seats_by_sum: String,
+    /// Under the drawing while bets are taken: the wagers against the bank.
+    running: String,
     /// Corrections and the void, with who and when.
     changes: Vec<changes::ChangeRow>,
     /// The notes on the hand, and whether this user may add one.
@@ -263,6 +265,10 @@ async fn render(
         seats: loaded.seats_in_action_order(),
         cards_mode,
         focus_dice: query.focus.as_deref() == Some("dice"),
+        running: match step {
+            Step::Wagers | Step::Dice => loaded.running_line(),
+            _ => String::new(),
+        },
         seats_by_sum: loaded
             .state
             .pd()

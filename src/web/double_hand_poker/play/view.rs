@@ -209,6 +209,32 @@ impl Loaded {
         seats
     }
 
+    /// The line under the drawing while bets are taken: the wagers, their
+    /// total and the bank, and by how much the wagers pass it ("4 wagers ·
+    /// 260.00 wagered · bank 200.00 · 60.00 more than the bank"); empty
+    /// before the PD is set.
+    pub fn running_line(&self) -> String {
+        let Some(pd) = self.state.pd() else {
+            return String::new();
+        };
+        let wagers = self.state.wagers();
+        let total = wagers.iter().fold(Money::ZERO, |sum, w| sum + w.amount);
+        let count = match wagers.len() {
+            1 => "1 wager".to_string(),
+            n => format!("{n} wagers"),
+        };
+        let mut line = format!(
+            "{count} · {} wagered · bank {}",
+            total.to_display(),
+            pd.bank.to_display()
+        );
+        if total > pd.bank {
+            let over = (total - pd.bank).to_display();
+            line.push_str(&format!(" · {over} more than the bank"));
+        }
+        line
+    }
+
     /// The seats with wagers in ACTION order: from the ACTION seat
     /// clockwise (up the seat numbers, wrapping), as the steps are settled;
     /// by number before the dice.
