@@ -139,12 +139,22 @@ try {
     // reaching it means the rest took theirs (the HTTP test reads them).
     await heading('5. Settlement');
   });
-  await step('touch: one step confirmed beside it, the rest and the close at once', async () => {
-    const first = page.locator('#current-step');
+  await step('touch: one step confirmed in the pinned panel, its chip off the felt; the rest and the close at once', async () => {
+    const now = page.locator('#now');
+    // Pinned to the bottom of the screen with the list scrolled to its top.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const box = await now.boundingBox();
+    const height = page.viewportSize().height;
+    if (Math.abs(box.y + box.height - height) > 2) throw new Mismatch(`the panel spans ${box.y}..${box.y + box.height} of ${height}`);
+    await expectText(now.locator('.now-what'), 'Step 1 of 4 · seat 4, Ann', 'the step to do now');
+    await page.screenshot({ path: join(OUT, 'dealer-settle-now.png') });
+    const chips = page.locator('svg.table-drawing .chip');
+    if ((await chips.count()) !== 4) throw new Mismatch(`${await chips.count()} chips on the felt before the first step`);
     // The button says what the dealer did: the step's money move.
-    const confirm = first.getByRole('button', { name: /^(Paid|Collected|Returned) / });
-    await confirm.tap();
+    await now.getByRole('button', { name: /^(Paid|Collected|Returned) / }).tap();
     await page.locator('#walk li.done').first().waitFor();
+    await expectText(now.locator('.now-what'), 'Step 2 of 4 · seat 5, Bo', 'the next step, in the same place');
+    if ((await chips.count()) !== 3) throw new Mismatch(`${await chips.count()} chips on the felt after the first step`);
     await page.getByRole('button', { name: 'Confirm all and close the hand' }).tap();
     await page.locator('#closed').waitFor();
     await page.screenshot({ path: join(OUT, 'dealer-touch.png'), fullPage: true });

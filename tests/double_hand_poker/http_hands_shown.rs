@@ -105,19 +105,24 @@ async fn the_hands_are_shown_on_the_hand_page_and_its_record(backend: Backend) {
     )
     .await;
 
-    // The settlement step: the hands, and the confirm button inside the
-    // step being read, focused.
+    // The settlement step: the hands, and the confirm button in the pinned
+    // panel that names the step to do now, focused.
     let page = dana.get(&hand).await;
     assert!(page.body.contains("5. Settlement"), "{}", page.body);
     assert_shown(&page.body, "settlement step");
     let current = form_html(&page.body, "confirm-one");
     assert!(current.contains("autofocus"), "{current}");
-    let li_start = page.body.find("id=\"current-step\"").expect("current step");
+    let now_start = page.body.find("id=\"now\"").expect("the now panel");
     let form_at = page.body.find("id=\"confirm-one\"").expect("confirm-one");
-    let li_end = li_start + page.body[li_start..].find("</li>").expect("li end");
+    let now_end = now_start + page.body[now_start..].find("</section>").expect("end");
     assert!(
-        li_start < form_at && form_at < li_end,
-        "the confirm button sits in the current step's item"
+        now_start < form_at && form_at < now_end,
+        "the confirm button sits in the panel"
+    );
+    assert!(
+        page.body[now_start..form_at].contains("Step 1 of 2 · seat 4, Ann"),
+        "{}",
+        &page.body[now_start..now_end]
     );
 
     // Record page, then the closed hand.

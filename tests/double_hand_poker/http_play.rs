@@ -84,12 +84,27 @@ async fn seed_example_hand(dana: &mut Browser) -> String {
         page.body.contains("In action: 200.00"),
         "the drawing shows the bank in action"
     );
-    // One step, then the rest.
+    // One step, then the rest: a chip leaves the felt as its step is
+    // confirmed, and none is left once the hand is closed.
+    let chips = |body: &str| -> usize {
+        ["chip", "chip mixed", "chip backline"]
+            .iter()
+            .map(|c| body.matches(&format!("class=\"{c}\"")).count())
+            .sum()
+    };
+    assert_eq!(chips(&page.body), 4, "a chip a seat");
     ok(dana, &hand, "confirm-one", &[]).await;
     let page = dana.get(&hand).await;
     assert!(page.body.contains("In action: 140.00"), "{}", page.body);
+    assert_eq!(chips(&page.body), 3, "Ann's chip left with her step");
     ok(dana, &hand, "confirm-all", &[]).await;
+    // Every step done: Close the hand where the steps were confirmed.
+    let page = dana.get(&hand).await;
+    let now = form_html(&page.body, "close-form");
+    assert!(now.contains("Close the hand"), "{now}");
     ok(dana, &hand, "close-form", &[]).await;
+    let page = dana.get(&hand).await;
+    assert_eq!(chips(&page.body), 0, "{}", page.body);
     hand
 }
 

@@ -323,6 +323,21 @@ impl Loaded {
         )
     }
 
+    /// The wagers still on the felt: a chip leaves as its settlement step
+    /// is confirmed, and none is left once the hand is closed or voided.
+    fn chips_on_the_felt(&self) -> Vec<DrawnWager> {
+        if matches!(self.state.phase(), Phase::Closed | Phase::Voided) {
+            return Vec::new();
+        }
+        let confirmed = self.state.confirmed();
+        self.state
+            .wagers()
+            .iter()
+            .filter(|w| !confirmed.contains(&w.id))
+            .map(DrawnWager::from)
+            .collect()
+    }
+
     /// The table drawn; `seat_link`, the wagers step's hand page: each seat
     /// a link that chooses it for the wager form. A voided hand's chips are
     /// gone (every bet was returned); its page greys the drawing.
@@ -339,10 +354,7 @@ impl Loaded {
             pd_player: pd.map(|p| p.player.as_str()),
             bank: pd.map(|p| p.bank.to_display()),
             action_seat: self.action_seat(),
-            wagers: match self.state.phase() {
-                Phase::Voided => Vec::new(),
-                _ => self.state.wagers().iter().map(DrawnWager::from).collect(),
-            },
+            wagers: self.chips_on_the_felt(),
             current_seat,
             in_action,
             seat_link,
