@@ -218,12 +218,14 @@ try {
   // 3. Without the script (every form a page load, as on a browser with
   // scripts off): a wager, the browser's Back, the same wager sent again.
   await session({ viewport: { width: 1024, height: 768 }, hasTouch: true, javaScriptEnabled: false });
-  await step('no script: a new hand, Dana banks 100', async () => {
+  await step('no script: a new hand, seat 1 tapped on the drawing, Dana banks 100', async () => {
     await page.goto(`${BASE}/tables/DHP-1`);
     await page.getByRole('button', { name: 'Start a new hand' }).tap();
     await heading('1. Who banks?');
+    // Seat 1 tapped on the drawing: one page load, the form's seat is 1.
+    await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 1"]').tap();
     const form = page.locator('#pd-form');
-    await form.locator('#seat').fill('1');
+    if ((await form.locator('#seat').inputValue()) !== '1') throw new Mismatch('the tapped seat is not the PD seat');
     await form.locator('#player').fill('Dana');
     await form.locator('#bank').fill('100');
     await form.getByLabel('Bank two hands').tap();

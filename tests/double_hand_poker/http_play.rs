@@ -16,6 +16,13 @@ async fn seed_example_hand(dana: &mut Browser) -> String {
     let hand = open_hand(dana).await;
     let page = dana.get(&hand).await;
     assert!(page.body.contains("1. Who banks?"), "{}", page.body);
+    // Each seat on the drawing chooses itself for the PD form: a tap on
+    // seat 3 comes back with the form's seat 3.
+    assert_eq!(page.body.matches("#pd-form\" class=\"seat-link\"").count(), 7);
+    assert!(page.body.contains(&format!("href=\"{hand}?seat=3#pd-form\"")));
+    let tapped = dana.get(&format!("{hand}?seat=3")).await;
+    let form = form_html(&tapped.body, "pd-form");
+    assert!(form.contains("id=\"seat\" name=\"seat\" inputmode=\"numeric\" value=\"3\""), "{form}");
     dana_banks_200(dana, &hand).await;
     for (seat, bettor, amount) in [
         ("4", "Ann", "60"),

@@ -6,7 +6,7 @@
 //! felt's middle, so no two labels overlap and the ACTION button stays on
 //! the felt (the layout's tests check both); long names are shortened in
 //! the drawing, never in the words. With a seat-link base each seat is a
-//! link (`{base}?seat=N#wager-form`, named "Seat N"). Built with
+//! link (`{page}?seat=N#{form}`, named "Seat N"). Built with
 //! [`SvgBuilder`], so every name is escaped on the way in.
 
 use crate::domain::common::money::Money;
@@ -47,9 +47,16 @@ pub struct TableDrawing<'a> {
     pub current_seat: Option<i64>,
     /// The bank's money still in action, shown on the felt.
     pub in_action: Option<&'a str>,
-    /// When set (the hand's page, `/hands/{id}`), each seat links to
-    /// `{base}?seat=N#wager-form`.
-    pub seat_link: Option<&'a str>,
+    /// When set, each seat is a link that chooses it for a form.
+    pub seat_link: Option<SeatLink<'a>>,
+}
+
+/// Where a seat's link goes: `{page}?seat=N#{form}` (the hand's page, and
+/// the form the seat is chosen for: `pd-form` or `wager-form`).
+#[derive(Debug, Clone, Copy)]
+pub struct SeatLink<'a> {
+    pub page: &'a str,
+    pub form: &'a str,
 }
 
 const WIDTH: f64 = 640.0;
@@ -347,7 +354,7 @@ impl TableDrawing<'_> {
         let (sx, sy) = (whole(x), whole(y));
         let link = self
             .seat_link
-            .map(|base| format!("{base}?seat={seat}#wager-form"));
+            .map(|to| format!("{}?seat={seat}#{}", to.page, to.form));
         if let Some(href) = &link {
             let name = format!("Seat {seat}");
             s.open(

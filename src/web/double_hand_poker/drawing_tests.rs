@@ -63,7 +63,10 @@ fn draws_every_seat_the_pd_the_button_and_escaped_wagers_and_says_them() {
 fn with_a_seat_link_base_each_seat_is_a_named_link_to_the_wager_form() {
     let svg = TableDrawing {
         seats: 8,
-        seat_link: Some("/hands/h-1\"x"),
+        seat_link: Some(SeatLink {
+            page: "/hands/h-1\"x",
+            form: "wager-form",
+        }),
         ..TableDrawing::default()
     }
     .svg()

@@ -26,6 +26,7 @@ use axum::response::{IntoResponse, Redirect};
 use axum::routing::get;
 use serde::Deserialize;
 
+use super::drawing::SeatLink;
 use super::tables::{may_play, require_play};
 use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
 use crate::domain::staff::{Action, allows};
@@ -166,6 +167,28 @@ impl HandPage<'_> {
             })
     }
 
+    /// The PD form's seat: as typed, else the seat tapped on the drawing,
+    /// else the one the rotation proposes.
+    fn pd_seat_shown(&self) -> String {
+        let proposed = self.proposed.as_ref().map(|p| p.seat.to_string());
+        let fallback = match (self.seat_chosen.as_str(), proposed) {
+            ("", Some(seat)) => seat,
+            (chosen, _) => chosen.to_string(),
+        };
+        self.typed.value_or("seat", &fallback)
+    }
+
+    /// The PD form's player: as typed, else the proposed player when the
+    /// seat is the proposal's (a seat tapped elsewhere starts blank).
+    fn pd_player_shown(&self) -> String {
+        let proposed = self
+            .proposed
+            .as_ref()
+            .filter(|p| self.seat_chosen.is_empty() || self.seat_chosen == p.seat.to_string());
+        let fallback = proposed.map_or("", |p| p.player.as_str());
+        self.typed.value_or("player", fallback)
+    }
+
     /// The PD's option as typed, else `bank_two` when the proposed PD banks
     /// the second of two hands; otherwise the dealer chooses.
     fn option_chosen(&self) -> String {
@@ -191,6 +214,16 @@ impl HandPage<'_> {
         };
         first.is_some_and(|first| first.to_string() == seat.to_string())
     }
+}
+
+/// The PD and wagers steps choose a seat by a tap on the drawing.
+fn seat_link(step: Step, page: &str) -> Option<SeatLink<'_>> {
+    let form = match step {
+        Step::Pd => "pd-form",
+        Step::Wagers => "wager-form",
+        _ => return None,
+    };
+    Some(SeatLink { page, form })
 }
 
 async fn table_of(state: &AppState, name: &str) -> Result<Option<TableConfig>, PageError> {
@@ -224,7 +257,7 @@ async fn render(
     let svg = loaded.drawing(
         current_seat.filter(|_| step == Step::Settle),
         in_action.as_deref().filter(|_| show_settlement),
-        Some(hand_path.as_str()).filter(|_| step == Step::Wagers && can_play),
+        seat_link(step, &hand_path).filter(|_| can_play),
     );
     let summary = if matches!(step, Step::Close | Step::Closed) {
         loaded.with_settlement(v::summary)

@@ -11,7 +11,7 @@ use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
 use crate::store::double_hand_poker::hands::HandView;
 use crate::web::svg::Svg;
 
-use crate::web::double_hand_poker::drawing::{DrawnWager, TableDrawing};
+use crate::web::double_hand_poker::drawing::{DrawnWager, SeatLink, TableDrawing};
 
 /// The screen the dealer is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -338,14 +338,14 @@ impl Loaded {
             .collect()
     }
 
-    /// The table drawn; `seat_link`, the wagers step's hand page: each seat
-    /// a link that chooses it for the wager form. A voided hand's chips are
+    /// The table drawn; with `seat_link` (the PD and wagers steps) each
+    /// seat is a link that chooses it for the step's form. A voided hand's chips are
     /// gone (every bet was returned); its page greys the drawing.
     pub fn drawing(
         &self,
         current_seat: Option<i64>,
         in_action: Option<&str>,
-        seat_link: Option<&str>,
+        seat_link: Option<SeatLink<'_>>,
     ) -> Svg {
         let pd = self.state.pd();
         TableDrawing {
