@@ -38,6 +38,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../static/dice.js"),
     ),
     (
+        "/static/keypad.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/keypad.js"),
+    ),
+    (
         "/static/clock.js",
         "text/javascript; charset=utf-8",
         include_str!("../../static/clock.js"),

@@ -107,6 +107,22 @@ try {
     const n = await wagerRows().count();
     if (n !== 4) throw new Mismatch(`expected the 4 wagers again, found ${n}`);
   });
+  await step('touch: a backline by a tap on seat 5, the name typed, 10 on the keypad', async () => {
+    await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 5"]').tap();
+    const form = page.locator('#wager-form');
+    if ((await form.locator('#seat').inputValue()) !== '5') throw new Mismatch('the tapped seat is not the wager\'s');
+    // The name is the only typing; the amount is tapped on the keypad,
+    // which keeps the on-screen keyboard away.
+    await form.locator('#bettor').fill('Eve');
+    const pad = form.getByRole('group', { name: 'Keypad' });
+    if ((await form.locator('#amount').getAttribute('inputmode')) !== 'none') throw new Mismatch('the amount still calls the keyboard');
+    for (const k of ['1', '0']) await pad.getByRole('button', { name: k, exact: true }).tap();
+    if ((await form.locator('#amount').inputValue()) !== '10') throw new Mismatch('the keypad did not type 10');
+    await form.locator('#backline').tap();
+    await page.screenshot({ path: join(OUT, 'dealer-keypad.png') });
+    await form.getByRole('button', { name: 'Add wager' }).tap();
+    await wagerRows().nth(4).waitFor();
+  });
   await step('touch: the dice by their keys; a wrong die fixed before it is recorded', async () => {
     const form = page.locator('#dice-form');
     const die = (n, v) => form.locator(`#die-${n}`).getByLabel(v, { exact: true });
@@ -146,14 +162,14 @@ try {
     const box = await now.boundingBox();
     const height = page.viewportSize().height;
     if (Math.abs(box.y + box.height - height) > 2) throw new Mismatch(`the panel spans ${box.y}..${box.y + box.height} of ${height}`);
-    await expectText(now.locator('.now-what'), 'Step 1 of 4 · seat 4, Ann', 'the step to do now');
+    await expectText(now.locator('.now-what'), 'Step 1 of 5 · seat 4, Ann', 'the step to do now');
     await page.screenshot({ path: join(OUT, 'dealer-settle-now.png') });
     const chips = page.locator('svg.table-drawing .chip');
     if ((await chips.count()) !== 4) throw new Mismatch(`${await chips.count()} chips on the felt before the first step`);
     // The button says what the dealer did: the step's money move.
     await now.getByRole('button', { name: /^(Paid|Collected|Returned) / }).tap();
     await page.locator('#walk li.done').first().waitFor();
-    await expectText(now.locator('.now-what'), 'Step 2 of 4 · seat 5, Bo', 'the next step, in the same place');
+    await expectText(now.locator('.now-what'), 'Step 2 of 5 · seat 5, Bo', 'the next step, in the same place');
     if ((await chips.count()) !== 3) throw new Mismatch(`${await chips.count()} chips on the felt after the first step`);
     await page.getByRole('button', { name: 'Confirm all and close the hand' }).tap();
     await page.locator('#closed').waitFor();

@@ -18,11 +18,20 @@ async fn seed_example_hand(dana: &mut Browser) -> String {
     assert!(page.body.contains("1. Who banks?"), "{}", page.body);
     // Each seat on the drawing chooses itself for the PD form: a tap on
     // seat 3 comes back with the form's seat 3.
-    assert_eq!(page.body.matches("#pd-form\" class=\"seat-link\"").count(), 7);
-    assert!(page.body.contains(&format!("href=\"{hand}?seat=3#pd-form\"")));
+    assert_eq!(
+        page.body.matches("#pd-form\" class=\"seat-link\"").count(),
+        7
+    );
+    assert!(
+        page.body
+            .contains(&format!("href=\"{hand}?seat=3#pd-form\""))
+    );
     let tapped = dana.get(&format!("{hand}?seat=3")).await;
     let form = form_html(&tapped.body, "pd-form");
-    assert!(form.contains("id=\"seat\" name=\"seat\" inputmode=\"numeric\" value=\"3\""), "{form}");
+    assert!(
+        form.contains("id=\"seat\" name=\"seat\" inputmode=\"numeric\" value=\"3\""),
+        "{form}"
+    );
     dana_banks_200(dana, &hand).await;
     for (seat, bettor, amount) in [
         ("4", "Ann", "60"),
@@ -47,6 +56,13 @@ async fn seed_example_hand(dana: &mut Browser) -> String {
         ),
         "{}",
         wagers_page.body
+    );
+    // The amount's keypad offers the usual chips within the table's
+    // limits (up to 500 here, on a unit of 0.01).
+    let wager_form = form_html(&wagers_page.body, "wager-form");
+    assert!(
+        wager_form.contains("data-keypad data-quick=\"1 2 5 10 20 25\""),
+        "{wager_form}"
     );
     // The dice by touch: each die six keys, and the ACTION seat of every
     // sum at this table (PD on seat 1, seven seats) for the page to show

@@ -9,6 +9,7 @@ mod ask;
 mod changes;
 mod dice_pad;
 pub(in crate::web) mod forms;
+mod keypad;
 mod lines;
 mod notes;
 mod pd;
@@ -120,6 +121,8 @@ struct HandPage<'a> {
     seats_by_sum: String,
     /// Under the drawing while bets are taken: the wagers against the bank.
     running: String,
+    /// The wager amount's keypad: its quick amounts (`keypad.rs`).
+    quick_amounts: String,
     /// Corrections and the void, with who and when.
     changes: Vec<changes::ChangeRow>,
     /// The notes on the hand, and whether this user may add one.
@@ -298,6 +301,7 @@ async fn render(
         seats: loaded.seats_in_action_order(),
         cards_mode,
         focus_dice: query.focus.as_deref() == Some("dice"),
+        quick_amounts: keypad::quick_amounts(table.as_ref()),
         running: match step {
             Step::Wagers | Step::Dice => loaded.running_line(),
             _ => String::new(),
