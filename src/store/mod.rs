@@ -12,6 +12,7 @@ pub mod history;
 pub mod kept_games;
 pub mod shifts;
 pub mod staff;
+pub(crate) mod statement;
 pub mod training;
 pub mod tripoley;
 pub mod verify;
@@ -318,13 +319,6 @@ pub fn redact(url: &str) -> String {
         }
         _ => url.to_string(),
     }
-}
-
-/// The store's `$N` placeholders as SQLite's explicit `?N`, for a
-/// statement run through rusqlite (which binds by position; `$N` would be
-/// numbered by first appearance).
-pub(crate) fn positional(sql: &str) -> String {
-    sql.replace('$', "?")
 }
 
 /// The file behind an SQLite pool; None for PostgreSQL and in-memory

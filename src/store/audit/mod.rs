@@ -9,6 +9,7 @@ use futures_util::TryStreamExt;
 use serde::Serialize;
 use sqlx::Row;
 
+use super::statement::{Exec, Statement, Value, rows};
 use super::{StoreError, WriteTx};
 use crate::domain::common::audit::{AuditKey, GENESIS_HASH, RecordFields};
 
@@ -126,12 +127,6 @@ pub(super) const SELECT_HEAD: &str = "SELECT seq, hash FROM audit_log ORDER BY s
 pub(super) const INSERT_RECORDS: &str = "INSERT INTO audit_log \
      (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) VALUES ";
 
-/// One record, with SQLite's positional placeholders (the writer thread's
-/// prepared statement).
-pub(super) const INSERT_ONE_RECORD_SQLITE: &str = "INSERT INTO audit_log \
-     (seq, recorded_at, actor, table_id, hand_id, event_type, payload, prev_hash, hash) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
-
 /// Rows per INSERT statement (9 values a row): one round trip for a
 /// whole hand, or for a batch's 64 commands' records on PostgreSQL.
 const INSERT_ROWS_MAX: usize = 1024;
@@ -185,45 +180,28 @@ pub async fn append_after(
 /// Inserts records already chained ([`chain`]), a statement for up to
 /// [`INSERT_ROWS_MAX`]: the caller holds the chain.
 pub(crate) async fn insert_records(
-    tx: &mut WriteTx,
+    e: &mut impl Exec,
     records: &[AuditRecord],
 ) -> Result<(), StoreError> {
     for chunk in records.chunks(INSERT_ROWS_MAX) {
-        let mut sql = String::from(INSERT_RECORDS);
-        for (i, _) in chunk.iter().enumerate() {
-            let n = i * 9;
-            if i > 0 {
-                sql.push_str(", ");
-            }
-            sql.push_str(&format!(
-                "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                n + 1,
-                n + 2,
-                n + 3,
-                n + 4,
-                n + 5,
-                n + 6,
-                n + 7,
-                n + 8,
-                n + 9
-            ));
-        }
-        on_tx!(tx, |c| {
-            let mut query = sqlx::query(&sql);
-            for r in chunk {
-                query = query
-                    .bind(r.seq)
-                    .bind(&r.recorded_at)
-                    .bind(&r.actor)
-                    .bind(&r.table_id)
-                    .bind(&r.hand_id)
-                    .bind(&r.event_type)
-                    .bind(&r.payload)
-                    .bind(&r.prev_hash)
-                    .bind(&r.hash);
-            }
-            query.execute(&mut **c).await.map(drop)?
-        });
+        let sql = format!("{INSERT_RECORDS}{}", rows(chunk.len(), 9));
+        let values = chunk
+            .iter()
+            .flat_map(|r| {
+                [
+                    Value::int(r.seq),
+                    Value::text(&r.recorded_at),
+                    Value::text(&r.actor),
+                    Value::Text(r.table_id.as_deref()),
+                    Value::Text(r.hand_id.as_deref()),
+                    Value::text(&r.event_type),
+                    Value::text(&r.payload),
+                    Value::text(&r.prev_hash),
+                    Value::text(&r.hash),
+                ]
+            })
+            .collect();
+        e.execute(&Statement { sql, values }).await?;
     }
     Ok(())
 }

@@ -180,8 +180,18 @@ impl TableColumns {
     }
 }
 
-pub(in crate::store) const SELECT_TABLE: &str = "SELECT name, game, profile, options, seats, \
-    player_schedule, bank_schedule, wager_min, wager_max, training FROM card_tables";
+/// A table's stored columns, in [`TableColumns`]' order: a literal, so a
+/// statement reading them is written out whole (`concat!`).
+macro_rules! table_columns {
+    () => {
+        "name, game, profile, options, seats, player_schedule, bank_schedule, wager_min, \
+         wager_max, training"
+    };
+}
+pub(in crate::store) use table_columns;
+
+pub(in crate::store) const SELECT_TABLE: &str =
+    concat!("SELECT ", table_columns!(), " FROM card_tables");
 
 impl TableColumns {
     /// The configuration the stored columns hold.

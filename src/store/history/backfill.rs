@@ -8,7 +8,8 @@ use sqlx::Row;
 use crate::domain::double_hand_poker::hand_record::{HandEvent, HandState};
 use crate::store::{Db, StoreError, begin_write};
 
-use super::projection::{HandSearch, UPDATE_SEARCH_COLUMNS};
+use super::projection::{HandSearch, UPDATE_SEARCH_COLUMNS, replace_people, search_values};
+use crate::store::statement::{Exec, Statement, Value};
 
 /// Hands filled per transaction.
 const BATCH: i64 = 500;
@@ -53,14 +54,15 @@ pub async fn run(db: &Db) -> Result<u64, StoreError> {
                     continue;
                 }
             };
-            on_tx!(&mut tx, |conn| super::bind_search(
-                sqlx::query(UPDATE_SEARCH_COLUMNS).bind(&id),
-                &search.columns
-            )
-            .execute(&mut **conn)
-            .await
-            .map(drop)?);
-            super::write_people(&mut tx, &id, &search).await?;
+            let values = std::iter::once(Value::text(&id))
+                .chain(search_values(&search.columns))
+                .collect();
+            let update = Statement {
+                sql: UPDATE_SEARCH_COLUMNS.to_string(),
+                values,
+            };
+            tx.execute(&update).await?;
+            replace_people(&mut tx, &[&id], &[(&id, &search)]).await?;
             done += 1;
         }
         tx.commit().await?;

@@ -118,17 +118,20 @@ fn sqlite_batch(
     sql: &str,
     binds: &[Bind],
 ) -> Result<Vec<BatchHand>, StoreError> {
-    let mut statement = conn.prepare(&crate::store::positional(sql))?;
-    let rows = statement.query_map(rusqlite::params_from_iter(binds), |r| {
-        Ok(batch_hand(
+    let mut statement = conn.prepare(sql)?;
+    crate::store::statement::bind_numbered(&mut statement, binds)?;
+    let mut rows = statement.raw_query();
+    let mut batch = Vec::new();
+    while let Some(r) = rows.next()? {
+        batch.push(batch_hand(
             r.get(0)?,
             r.get(1)?,
             r.get(2)?,
             r.get(3)?,
             r.get(4)?,
-        ))
-    })?;
-    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        ));
+    }
+    Ok(batch)
 }
 
 /// Where the batch after `batch` starts.

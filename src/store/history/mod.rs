@@ -15,8 +15,7 @@ use sqlx::Row;
 use crate::domain::common::money::Money;
 use crate::domain::history::units::from_e4;
 use crate::domain::history::{Cursor, HandFilter};
-use crate::store::{Db, StoreError, WriteTx};
-use projection::HandSearch;
+use crate::store::{Db, StoreError};
 
 /// One hand in the results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -250,91 +249,4 @@ pub async fn hand_by_number(
         .fetch_optional(pool)
         .await?
         .map(|r| r.get(0))))
-}
-
-/// Binds the search's seven columns after a statement's own values.
-pub(crate) fn bind_search<'q, DB: sqlx::Database>(
-    query: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>,
-    c: &'q projection::SearchColumns,
-) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
-where
-    Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-{
-    query
-        .bind(&c.pd_name)
-        .bind(c.pd_net_e4)
-        .bind(c.bank_e4)
-        .bind(c.wagered_e4)
-        .bind(c.max_wager_e4)
-        .bind(c.collection_e4)
-        .bind(c.corrected)
-}
-
-/// Binds a person row's seven values in [`projection::INSERT_PERSON`]'s
-/// order (after its hand's id).
-pub(crate) fn bind_person<'q, DB: sqlx::Database>(
-    query: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>,
-    p: &'q projection::PersonRow,
-) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
-where
-    &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-{
-    let role: &'q str = p.role;
-    query
-        .bind(role)
-        .bind(&p.name)
-        .bind(&p.name_key)
-        .bind(p.staked_e4)
-        .bind(p.received_e4)
-        .bind(p.net_e4)
-        .bind(&p.keys_before)
-}
-
-/// A hand's people rows and names replaced inside its command's
-/// transaction (the sqlx executor; the SQLite writer thread has its own).
-pub(crate) async fn write_people(
-    tx: &mut WriteTx,
-    id: &str,
-    search: &HandSearch,
-) -> Result<(), StoreError> {
-    use projection as h;
-    let old: Vec<String> = on_tx!(tx, |c| sqlx::query(h::DELETE_PEOPLE)
-        .bind(id)
-        .fetch_all(&mut **c)
-        .await?
-        .iter()
-        .map(|r| r.get(0))
-        .collect());
-    // One statement for the people and one for their names: on
-    // PostgreSQL each is a round trip made while the chain is held.
-    if !search.people.is_empty() {
-        let sql = h::insert_people(search.people.len());
-        on_tx!(tx, |c| {
-            let mut q = sqlx::query(&sql).bind(id);
-            for p in &search.people {
-                q = bind_person(q, p);
-            }
-            q.execute(&mut **c).await.map(drop)?
-        });
-    }
-    let keys = search.keys();
-    if !keys.is_empty() {
-        let sql = h::insert_names(keys.len());
-        on_tx!(tx, |c| {
-            let mut q = sqlx::query(&sql);
-            for key in &keys {
-                q = q.bind(*key);
-            }
-            q.execute(&mut **c).await.map(drop)?
-        });
-    }
-    for key in h::dropped(&old, search) {
-        execute_on_tx!(tx, h::DELETE_NAME_IF_UNUSED, |q| q.bind(key));
-    }
-    Ok(())
 }

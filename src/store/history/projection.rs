@@ -10,6 +10,8 @@ use crate::domain::double_hand_poker::hand_record::HandState;
 use crate::domain::history::units::to_e4;
 use crate::domain::history::{HandPeople, Person};
 use crate::store::StoreError;
+use crate::store::statement::{Exec, Statement, Value, list, rows};
+use std::collections::BTreeSet;
 
 /// The hand's totals as `hands` keeps them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -124,113 +126,137 @@ impl HandSearch {
     }
 }
 
-/// A hand's totals set from its events (the backfill).
+/// A hand's totals set from its events (the backfill): `$1` the hand, then
+/// [`search_values`].
 pub const UPDATE_SEARCH_COLUMNS: &str = "UPDATE hands SET pd_name = $2, pd_net_e4 = $3, \
     bank_e4 = $4, wagered_e4 = $5, max_wager_e4 = $6, collection_e4 = $7, corrected = $8, \
     summarized = 1 WHERE id = $1";
 
-/// The hand's people replaced: its old rows out (their name keys back).
-pub const DELETE_PEOPLE: &str = "DELETE FROM hand_people WHERE hand_id = $1 RETURNING name_key";
-/// One person in; the hand's time, last record, money and criteria from
-/// its row (written just before), so a name's search need not read the
-/// hands (migration 0019).
-pub const INSERT_PERSON: &str = "INSERT INTO hand_people (hand_id, role, name, name_key, \
-    staked_e4, received_e4, net_e4, keys_before, opened_at, last_seq, hand_wagered_e4, \
-    hand_collection_e4, hand_pd_net_e4, table_id, dealer, status, corrected, bank_e4, \
-    max_wager_e4) SELECT $1, $2, $3, $4, $5, $6, $7, $8, h.opened_at, h.last_seq, \
-    h.wagered_e4, h.collection_e4, h.pd_net_e4, h.table_id, h.dealer, h.status, h.corrected, \
-    h.bank_e4, h.max_wager_e4 FROM hands h WHERE h.id = $1";
-pub const INSERT_NAME: &str =
-    "INSERT INTO person_names (name_key) VALUES ($1) ON CONFLICT (name_key) DO NOTHING";
-/// [`INSERT_PERSON`] for `people` rows in one statement: `$1` the hand,
-/// then each person's seven values in [`INSERT_PERSON`]'s order.
-pub fn insert_people(people: usize) -> String {
-    let (head, select) = INSERT_PERSON
-        .split_once(" SELECT ")
-        .expect("INSERT_PERSON inserts a SELECT");
-    let selects: Vec<String> = (0..people)
-        .map(|i| {
-            format!(
-                "SELECT {}",
-                renumbered(select, |k| if k == 1 { 1 } else { k + i * 7 })
-            )
-        })
-        .collect();
-    format!("{head} {}", selects.join(" UNION ALL "))
+/// The search columns' values, in [`UPDATE_SEARCH_COLUMNS`]' order.
+pub(crate) fn search_values(c: &SearchColumns) -> [Value<'_>; 7] {
+    [
+        Value::Text(c.pd_name.as_deref()),
+        Value::Int(c.pd_net_e4),
+        Value::Int(c.bank_e4),
+        Value::int(c.wagered_e4),
+        Value::Int(c.max_wager_e4),
+        Value::Int(c.collection_e4),
+        Value::int(c.corrected),
+    ]
 }
 
-/// `sql` with each placeholder `$k` written `$f(k)`.
-fn renumbered(sql: &str, f: impl Fn(usize) -> usize) -> String {
-    let mut out = String::with_capacity(sql.len() + 16);
-    let mut chars = sql.chars().peekable();
-    while let Some(c) = chars.next() {
-        out.push(c);
-        if c != '$' {
-            continue;
-        }
-        let mut digits = String::new();
-        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-            digits.push(*d);
-            chars.next();
-        }
-        match digits.parse::<usize>() {
-            Ok(k) => out.push_str(&f(k).to_string()),
-            Err(_) => out.push_str(&digits),
+/// Most people (or hands, or names) in one statement: at 8 values a row,
+/// far under either database's limit on a statement's values.
+const ROWS_MAX: usize = 256;
+
+/// What a person's row copies from its hand's row (migrations 0018, 0019),
+/// as `hand_people` names it = as `hands` does.
+const COPIED: &str = "opened_at = h.opened_at, last_seq = h.last_seq, \
+    hand_wagered_e4 = h.wagered_e4, hand_collection_e4 = h.collection_e4, \
+    hand_pd_net_e4 = h.pd_net_e4, table_id = h.table_id, dealer = h.dealer, \
+    status = h.status, corrected = h.corrected, bank_e4 = h.bank_e4, \
+    max_wager_e4 = h.max_wager_e4";
+
+/// The people of `hands` written as their searches hold them, each row
+/// with its hand's values copied from the hand's row (written before):
+/// `stored`, the hands among them whose old rows go first. A name no hand
+/// holds any more leaves `person_names`.
+pub(crate) async fn replace_people(
+    e: &mut impl Exec,
+    stored: &[&str],
+    hands: &[(&str, &HandSearch)],
+) -> Result<(), StoreError> {
+    let mut old = Vec::new();
+    for chunk in stored.chunks(ROWS_MAX) {
+        let sql = format!(
+            "DELETE FROM hand_people WHERE hand_id IN ({}) RETURNING name_key",
+            list(chunk.len())
+        );
+        let values = chunk.iter().map(|id| Value::text(id)).collect();
+        old.extend(e.texts(&Statement { sql, values }).await?);
+    }
+    let people: Vec<(&str, &PersonRow)> = hands
+        .iter()
+        .flat_map(|(id, search)| search.people.iter().map(move |p| (*id, p)))
+        .collect();
+    for chunk in people.chunks(ROWS_MAX) {
+        let sql = format!(
+            "WITH v (hand_id, role, name, name_key, staked_e4, received_e4, net_e4, \
+             keys_before) AS (VALUES {}) \
+             INSERT INTO hand_people (hand_id, role, name, name_key, staked_e4, received_e4, \
+             net_e4, keys_before, opened_at, last_seq, hand_wagered_e4, hand_collection_e4, \
+             hand_pd_net_e4, table_id, dealer, status, corrected, bank_e4, max_wager_e4) \
+             SELECT v.hand_id, v.role, v.name, v.name_key, v.staked_e4, v.received_e4, \
+             v.net_e4, v.keys_before, h.opened_at, h.last_seq, h.wagered_e4, \
+             h.collection_e4, h.pd_net_e4, h.table_id, h.dealer, h.status, h.corrected, \
+             h.bank_e4, h.max_wager_e4 FROM v JOIN hands h ON h.id = v.hand_id",
+            rows(chunk.len(), 8)
+        );
+        let values = chunk
+            .iter()
+            .flat_map(|(id, p)| {
+                [
+                    Value::text(id),
+                    Value::text(p.role),
+                    Value::text(&p.name),
+                    Value::text(&p.name_key),
+                    Value::int(p.staked_e4),
+                    Value::Int(p.received_e4),
+                    Value::Int(p.net_e4),
+                    Value::text(&p.keys_before),
+                ]
+            })
+            .collect();
+        let written = e.execute(&Statement { sql, values }).await?;
+        if written != chunk.len() as u64 {
+            return Err(StoreError::Internal(format!(
+                "{} people of the hands written, {written} rows",
+                chunk.len()
+            )));
         }
     }
-    out
-}
-
-/// [`INSERT_NAME`] for `keys` names in one statement.
-pub fn insert_names(keys: usize) -> String {
-    let values: Vec<String> = (1..=keys).map(|i| format!("(${i})")).collect();
-    format!(
-        "INSERT INTO person_names (name_key) VALUES {} ON CONFLICT (name_key) DO NOTHING",
-        values.join(", ")
-    )
-}
-
-/// A name no hand holds any more leaves the list.
-pub const DELETE_NAME_IF_UNUSED: &str = "DELETE FROM person_names WHERE name_key = $1 \
-    AND NOT EXISTS (SELECT 1 FROM hand_people p WHERE p.name_key = $1)";
-
-/// The names a hand's old rows held that its new ones do not.
-pub fn dropped<'a>(old: &'a [String], new: &HandSearch) -> Vec<&'a str> {
-    let kept = new.keys();
-    let mut gone: Vec<&str> = old
+    let kept: BTreeSet<&str> = hands.iter().flat_map(|(_, s)| s.keys()).collect();
+    let kept: Vec<&str> = kept.into_iter().collect();
+    for chunk in kept.chunks(ROWS_MAX) {
+        let sql = format!(
+            "INSERT INTO person_names (name_key) VALUES {} ON CONFLICT (name_key) DO NOTHING",
+            rows(chunk.len(), 1)
+        );
+        let values = chunk.iter().map(|k| Value::text(k)).collect();
+        e.execute(&Statement { sql, values }).await?;
+    }
+    let dropped: BTreeSet<&str> = old
         .iter()
         .map(String::as_str)
-        .filter(|k| !kept.contains(k))
+        .filter(|k| kept.binary_search(k).is_err())
         .collect();
-    gone.sort_unstable();
-    gone.dedup();
-    gone
+    let dropped: Vec<&str> = dropped.into_iter().collect();
+    for chunk in dropped.chunks(ROWS_MAX) {
+        let sql = format!(
+            "DELETE FROM person_names WHERE name_key IN ({}) AND NOT EXISTS \
+             (SELECT 1 FROM hand_people p WHERE p.name_key = person_names.name_key)",
+            list(chunk.len())
+        );
+        let values = chunk.iter().map(|k| Value::text(k)).collect();
+        e.execute(&Statement { sql, values }).await?;
+    }
+    Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_people_of_a_hand_are_one_statement_each_person_numbered_after_the_last() {
-        let one = insert_people(1);
-        assert!(one.ends_with(INSERT_PERSON.split_once(" SELECT ").unwrap().1));
-        let three = insert_people(3);
-        assert_eq!(three.matches(" UNION ALL ").count(), 2);
-        // Each person's seven values follow the hand's $1, in order; every
-        // SELECT reads the one hand.
-        for (i, part) in three.split(" UNION ALL ").enumerate() {
-            let first = 2 + i * 7;
-            let values: Vec<String> = (first..first + 7).map(|k| format!("${k}")).collect();
-            assert!(
-                part.contains(&format!("SELECT $1, {}, h.opened_at", values.join(", "))),
-                "{part}"
-            );
-            assert!(part.ends_with("FROM hands h WHERE h.id = $1"), "{part}");
-        }
-        assert_eq!(
-            insert_names(2),
-            "INSERT INTO person_names (name_key) VALUES ($1), ($2) ON CONFLICT (name_key) DO NOTHING"
+/// The people of `hands`, unchanged, given their hand's new values (its
+/// last record, state, money) from its row, written before.
+pub(crate) async fn copy_hands_to_people(
+    e: &mut impl Exec,
+    hands: &[&str],
+) -> Result<(), StoreError> {
+    for chunk in hands.chunks(ROWS_MAX) {
+        let sql = format!(
+            "UPDATE hand_people SET {COPIED} FROM hands h \
+             WHERE h.id = hand_people.hand_id AND hand_people.hand_id IN ({})",
+            list(chunk.len())
         );
+        let values = chunk.iter().map(|id| Value::text(id)).collect();
+        e.execute(&Statement { sql, values }).await?;
     }
+    Ok(())
 }

@@ -319,15 +319,14 @@ async fn insert_signature(
 /// practice hand at a training table counts for nothing, and holds no
 /// shift open).
 async fn open_hands(tx: &mut WriteTx, shift: &Shift) -> Result<Vec<String>, StoreError> {
+    // The cast types the placeholder for PostgreSQL, which will not guess
+    // the type of a bare `$1 IS NULL`.
     let sql = "SELECT table_id, number FROM hands \
-               WHERE status IN ('betting', 'dealt') AND ($1 IS NULL OR table_id = $1) \
+               WHERE status IN ('betting', 'dealt') \
+               AND (CAST($1 AS TEXT) IS NULL OR table_id = $1) \
                AND table_id NOT IN (SELECT name FROM card_tables WHERE training) \
                ORDER BY table_id, number";
-    let sql = match tx {
-        WriteTx::Sqlite(_) => sql.to_string(),
-        WriteTx::Postgres(_) => sql.replace("$1 IS NULL", "CAST($1 AS TEXT) IS NULL"),
-    };
-    let rows: Vec<(String, Option<i64>)> = on_tx!(tx, |c| sqlx::query_as(&sql)
+    let rows: Vec<(String, Option<i64>)> = on_tx!(tx, |c| sqlx::query_as(sql)
         .bind(shift.table.as_deref())
         .fetch_all(&mut **c)
         .await?);

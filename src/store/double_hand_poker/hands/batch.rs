@@ -20,6 +20,7 @@ use super::pending::{HandWrite, Pending};
 use super::{HandCommand, plan};
 use crate::domain::double_hand_poker::table::TableConfig;
 use crate::store::audit::AuditRecord;
+use crate::store::statement::list;
 use crate::store::{StoreError, WriteTx};
 
 /// Most rows in one statement (the batch is at most 64 commands).
@@ -38,17 +39,9 @@ pub(in crate::store::double_hand_poker) struct BatchReads {
     versions: HashMap<String, Option<u64>>,
     /// Each table a new hand opened at, as read once for the batch.
     tables: HashMap<String, Option<(TableConfig, plan::ShiftAtOpen)>>,
-    /// The commands' records, hands and people, written by [`Self::flush`].
+    /// The commands' records, hands, people and results, written by
+    /// [`Self::flush`].
     pending: Pending,
-    /// (key, request hash, body, created at), inserted by [`Self::flush`].
-    results: Vec<(String, String, String, String)>,
-}
-
-fn placeholders(from: usize, count: usize) -> String {
-    (from..from + count)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 impl BatchReads {
@@ -69,7 +62,7 @@ impl BatchReads {
                 .collect();
             let sql = format!(
                 "SELECT key, request_hash, response_body FROM idempotency_keys WHERE key IN ({})",
-                placeholders(1, keys.len())
+                list(keys.len())
             );
             let rows: Vec<(String, String, String)> = on_tx!(tx, |c| {
                 let mut q = sqlx::query(&sql);
@@ -91,7 +84,7 @@ impl BatchReads {
             }
             let sql = format!(
                 "SELECT id, version FROM hands WHERE id IN ({})",
-                placeholders(1, ids.len())
+                list(ids.len())
             );
             let rows: Vec<(String, i64)> = on_tx!(tx, |c| {
                 let mut q = sqlx::query(&sql);
@@ -170,14 +163,11 @@ impl BatchReads {
         if let Some(last) = records.last() {
             self.head = Some((last.seq, last.hash.clone()));
         }
-        let now = hand.row.now.clone();
         self.versions
             .insert(hand.id.to_string(), Some(hand.row.version as u64));
-        self.pending.add(records, hand);
+        self.pending.add(records, hand, result);
         self.stored
             .insert(key.to_string(), (hash.to_string(), body.to_string()));
-        self.results
-            .push((key.to_string(), hash.to_string(), body.to_string(), now));
     }
 
     /// The table's row and the shift covering it, read once a batch.
@@ -189,8 +179,7 @@ impl BatchReads {
         if let Some(table) = self.tables.get(name) {
             return Ok(table.clone());
         }
-        let sql = plan::select_table();
-        let table = on_tx!(tx, |c| sqlx::query(&sql)
+        let table = on_tx!(tx, |c| sqlx::query(plan::SELECT_TABLE_AT_OPEN)
             .bind(name)
             .fetch_optional(&mut **c)
             .await?
@@ -222,37 +211,13 @@ impl BatchReads {
         Ok(())
     }
 
-    /// Writes what the batch's commands hold, then inserts their results,
-    /// a statement for up to 64; before the commit, in the same
-    /// transaction as the records they answer.
+    /// Writes what the batch's commands hold, their results with them;
+    /// before the commit, in the same transaction as the records they
+    /// answer.
     pub(in crate::store::double_hand_poker) async fn flush(
         mut self,
         tx: &mut WriteTx,
     ) -> Result<(), StoreError> {
-        self.pending.flush(tx).await?;
-        for chunk in self.results.chunks(ROWS_MAX) {
-            let rows: Vec<String> = (0..chunk.len())
-                .map(|i| {
-                    format!(
-                        "({}, 200, {})",
-                        placeholders(i * 4 + 1, 2),
-                        placeholders(i * 4 + 3, 2)
-                    )
-                })
-                .collect();
-            let sql = format!(
-                "INSERT INTO idempotency_keys (key, request_hash, response_status, response_body, \
-                 created_at) VALUES {}",
-                rows.join(", ")
-            );
-            on_tx!(tx, |c| {
-                let mut q = sqlx::query(&sql);
-                for (key, hash, body, now) in chunk {
-                    q = q.bind(key).bind(hash).bind(body).bind(now);
-                }
-                q.execute(&mut **c).await.map(drop)?
-            });
-        }
-        Ok(())
+        self.pending.flush(tx).await
     }
 }

@@ -19,7 +19,7 @@ use crate::domain::common::audit::AuditKey;
 use crate::domain::common::field_error::{AsFieldError, FieldError};
 use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::{
-    GAME_DOUBLE_HAND_POKER, HandError, HandEvent, Phase, RecordedSettlement,
+    HandError, HandEvent, Phase, RecordedSettlement,
 };
 use crate::store::audit::{self, Clock};
 use crate::store::{Db, StoreError, WriteTx, begin_write};

@@ -1,26 +1,31 @@
 //! A batch's writes, held until its end and then written a statement per
 //! table touched: the records, the new hands, the moved hands, their
-//! people and names. On PostgreSQL each statement is a round trip made
-//! while every other writer waits for the chain, so a batch of 64 commands
-//! costs about seven round trips instead of six a command (BENCHMARKS.md,
-//! "Several instances, one database").
+//! people and names, the commands' results. Every write of a hand command
+//! is here, once, for both executors: the sqlx one flushes a batch of
+//! commands (on PostgreSQL each statement is a round trip made while every
+//! other writer waits for the chain, so a batch of 64 commands costs about
+//! seven round trips instead of six a command: BENCHMARKS.md, "Several
+//! instances, one database"); the SQLite writer thread flushes each command
+//! as it goes, through rusqlite ([`crate::store::statement::Blocking`]).
 //!
 //! A hand that several of the batch's commands moved is written once, as
 //! the last left it: inserted if the batch opened it, else updated where
 //! its stored version is still the one the batch read (anything else is an
-//! internal error, and the batch rolls back).
+//! internal error, and the batch rolls back). A row is written as little as
+//! the commands changed it: the search's values (and the indexes and
+//! rollups they feed) only when one changed, its people's rows replaced
+//! only when the people changed, else given the row's new values.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
-use sqlx::Row;
-
-use super::plan::Projection;
+use super::plan::{Changed, Projection};
 use crate::domain::double_hand_poker::hand_record::GAME_DOUBLE_HAND_POKER;
+use crate::store::StoreError;
 use crate::store::audit::{self, AuditRecord};
-use crate::store::history::projection as h;
-use crate::store::{Backend, StoreError, WriteTx};
+use crate::store::history::projection::{self as h, HandSearch};
+use crate::store::statement::{Exec, Statement, Value, rows};
 
-/// Most rows in one statement: at 19 values a row, far under either
+/// Most hands in one statement: at 21 values a row, far under either
 /// database's limit on a statement's values (PostgreSQL 65,535, SQLite
 /// 32,766).
 const ROWS_MAX: usize = 256;
@@ -34,6 +39,8 @@ struct PendingHand {
     dealer: String,
     opened_at: String,
     row: Projection,
+    /// What the batch's commands changed of it, together.
+    changed: Changed,
 }
 
 /// What the batch's commands wrote, not yet sent to the database.
@@ -43,6 +50,8 @@ pub(super) struct Pending {
     hands: Vec<PendingHand>,
     /// Index into `hands` by hand id.
     at: HashMap<String, usize>,
+    /// (key, request hash, body, created at): the commands' results.
+    results: Vec<(String, String, String, String)>,
 }
 
 /// What one command wrote to its hand.
@@ -55,6 +64,26 @@ pub(super) struct HandWrite<'a> {
     pub row: Projection,
 }
 
+/// The columns of `hands` a command writes, in [`row_values`]' order.
+const ROW_COLUMNS: &str = "status, version, bank, house_collection, settlement_seq, \
+    updated_at, last_seq, pd_name, pd_net_e4, bank_e4, wagered_e4, max_wager_e4, \
+    collection_e4, corrected";
+
+/// A hand's row after a command: [`ROW_COLUMNS`]' values.
+fn row_values(row: &Projection) -> impl Iterator<Item = Value<'_>> {
+    [
+        Value::text(row.status),
+        Value::int(row.version),
+        Value::Money(row.bank.as_deref()),
+        Value::Money(row.house_collection.as_deref()),
+        Value::Int(row.settlement_seq),
+        Value::text(&row.now),
+        Value::int(row.last_seq),
+    ]
+    .into_iter()
+    .chain(h::search_values(&row.search.columns))
+}
+
 impl Pending {
     /// Whether a command of this batch moved the hand (its records are not
     /// yet in the database).
@@ -62,15 +91,23 @@ impl Pending {
         self.at.contains_key(hand_id)
     }
 
-    /// Holds a command's records and its hand's new row.
-    pub(super) fn add(&mut self, records: Vec<AuditRecord>, write: HandWrite<'_>) {
+    /// Holds a command's records, its hand's new row and its result (key,
+    /// request hash, body).
+    pub(super) fn add(
+        &mut self,
+        records: Vec<AuditRecord>,
+        write: HandWrite<'_>,
+        (key, hash, body): (&str, &str, &str),
+    ) {
         self.records.extend(records);
+        let now = write.row.now.clone();
         match self.at.get(write.id) {
             Some(&i) => {
                 let held = &mut self.hands[i];
                 // An UPDATE keeps the stored settlement when a command
                 // recorded none; so does the row held here.
                 let settlement_seq = write.row.settlement_seq.or(held.row.settlement_seq);
+                held.changed = held.changed.or(write.row.changed);
                 held.row = write.row;
                 held.row.settlement_seq = settlement_seq;
             }
@@ -81,64 +118,48 @@ impl Pending {
                     stored_version: write.expected_version.map(|v| v as i64),
                     table: write.table.to_string(),
                     dealer: write.dealer.to_string(),
-                    opened_at: write.row.now.clone(),
+                    opened_at: now.clone(),
+                    changed: write.row.changed,
                     row: write.row,
                 });
             }
         }
+        self.results
+            .push((key.to_string(), hash.to_string(), body.to_string(), now));
     }
 
     /// Writes everything held, in the order the foreign keys and the
-    /// people's copy of their hand's row need: records, hands, people.
-    pub(super) async fn flush(&mut self, tx: &mut WriteTx) -> Result<(), StoreError> {
+    /// people's copy of their hand's row need: records, hands, people,
+    /// results.
+    pub(super) async fn flush(&mut self, e: &mut impl Exec) -> Result<(), StoreError> {
         let records = std::mem::take(&mut self.records);
         let hands = std::mem::take(&mut self.hands);
+        let results = std::mem::take(&mut self.results);
         self.at.clear();
-        audit::insert_records(tx, &records).await?;
-        let (new, moved): (Vec<_>, Vec<_>) =
-            hands.into_iter().partition(|h| h.stored_version.is_none());
-        insert_hands(tx, &new).await?;
-        update_hands(tx, &moved).await?;
-        let old_keys = delete_people(tx, &moved).await?;
-        let all: Vec<&PendingHand> = new.iter().chain(&moved).collect();
-        insert_people(tx, &all).await?;
-        let kept: BTreeSet<&str> = all.iter().flat_map(|h| h.row.search.keys()).collect();
-        insert_names(tx, &kept).await?;
-        let dropped: BTreeSet<&str> = old_keys
+        audit::insert_records(e, &records).await?;
+        type Hands<'a> = Vec<&'a PendingHand>;
+        let (new, moved): (Hands, Hands) = hands.iter().partition(|h| h.stored_version.is_none());
+        insert_hands(e, &new).await?;
+        let (searched, touched): (Hands, Hands) = moved.iter().partition(|h| h.changed.row);
+        update_hands(e, &searched, SET_ROW).await?;
+        update_hands(e, &touched, SET_TOUCHED).await?;
+        let (replaced, kept): (Hands, Hands) = moved.iter().partition(|h| h.changed.people);
+        let stored: Vec<&str> = replaced.iter().map(|h| h.id.as_str()).collect();
+        let people: Vec<(&str, &HandSearch)> = new
             .iter()
-            .map(String::as_str)
-            .filter(|k| !kept.contains(k))
+            .chain(&replaced)
+            .map(|h| (h.id.as_str(), &h.row.search))
             .collect();
-        delete_names_if_unused(tx, &dropped).await
-    }
-}
-
-/// `count` rows of `width` placeholders each, numbered from $1; `cell`
-/// words a value from its placeholder and its column.
-fn values(count: usize, width: usize, cell: impl Fn(String, usize) -> String) -> String {
-    (0..count)
-        .map(|r| {
-            let cells: Vec<String> = (0..width)
-                .map(|c| cell(format!("${}", r * width + c + 1), c))
-                .collect();
-            format!("({})", cells.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// PostgreSQL keeps money as NUMERIC (bound as its canonical text), SQLite
-/// as the text itself.
-fn money(backend: Backend, placeholder: String) -> String {
-    match backend {
-        Backend::Postgres => format!("CAST({placeholder} AS NUMERIC)"),
-        Backend::Sqlite => placeholder,
+        h::replace_people(e, &stored, &people).await?;
+        let kept: Vec<&str> = kept.iter().map(|h| h.id.as_str()).collect();
+        h::copy_hands_to_people(e, &kept).await?;
+        insert_results(e, &results).await
     }
 }
 
 /// Each table's last hand number: one statement for the batch's tables.
 async fn last_numbers(
-    tx: &mut WriteTx,
+    e: &mut impl Exec,
     tables: &[&str],
 ) -> Result<HashMap<String, i64>, StoreError> {
     let mut numbers = HashMap::new();
@@ -152,32 +173,22 @@ async fn last_numbers(
             })
             .collect::<Vec<_>>()
             .join(" UNION ALL ");
-        let rows: Vec<(String, i64)> = on_tx!(tx, |c| {
-            let mut q = sqlx::query(&sql);
-            for t in chunk {
-                q = q.bind(*t);
-            }
-            q.fetch_all(&mut **c)
-                .await?
-                .iter()
-                .map(|r| (r.get(0), r.get(1)))
-                .collect()
-        });
-        numbers.extend(rows);
+        let values = chunk.iter().map(|t| Value::text(t)).collect();
+        numbers.extend(e.text_ints(&Statement { sql, values }).await?);
     }
     Ok(numbers)
 }
 
 /// The batch's new hands, numbered after their table's last (the
 /// transaction holds the chain: no other writer numbers one meanwhile).
-async fn insert_hands(tx: &mut WriteTx, new: &[PendingHand]) -> Result<(), StoreError> {
+async fn insert_hands(e: &mut impl Exec, new: &[&PendingHand]) -> Result<(), StoreError> {
     if new.is_empty() {
         return Ok(());
     }
     let mut tables: Vec<&str> = new.iter().map(|h| h.table.as_str()).collect();
     tables.sort_unstable();
     tables.dedup();
-    let mut last = last_numbers(tx, &tables).await?;
+    let mut last = last_numbers(e, &tables).await?;
     let numbers: Vec<i64> = new
         .iter()
         .map(|h| {
@@ -186,85 +197,71 @@ async fn insert_hands(tx: &mut WriteTx, new: &[PendingHand]) -> Result<(), Store
             *n
         })
         .collect();
-    let backend = tx.backend();
     for (chunk, numbers) in new.chunks(ROWS_MAX).zip(numbers.chunks(ROWS_MAX)) {
         let sql = format!(
-            "INSERT INTO hands (id, table_id, game, dealer, status, version, bank, \
-             house_collection, settlement_seq, opened_at, updated_at, last_seq, number, {}, \
-             summarized) VALUES {}",
-            super::plan::SEARCH_COLUMNS,
-            values(chunk.len(), 19, |p, c| match c {
-                2 => format!("'{GAME_DOUBLE_HAND_POKER}', {p}"),
-                5 | 6 => money(backend, p),
-                18 => format!("{p}, 1"),
-                _ => p,
-            })
+            "INSERT INTO hands (id, table_id, game, dealer, opened_at, number, summarized, \
+             {ROW_COLUMNS}) VALUES {}",
+            rows(chunk.len(), 21)
         );
-        let rows = on_tx!(tx, |c| {
-            let mut q = sqlx::query(&sql);
-            for (hand, number) in chunk.iter().zip(numbers) {
-                let r = &hand.row;
-                let q_row = q
-                    .bind(&hand.id)
-                    .bind(&hand.table)
-                    .bind(&hand.dealer)
-                    .bind(r.status)
-                    .bind(r.version)
-                    .bind(&r.bank)
-                    .bind(&r.house_collection)
-                    .bind(r.settlement_seq)
-                    .bind(&hand.opened_at)
-                    .bind(&r.now)
-                    .bind(r.last_seq)
-                    .bind(*number);
-                q = crate::store::history::bind_search(q_row, &r.search.columns);
-            }
-            q.execute(&mut **c).await?.rows_affected()
-        });
-        touched_each(rows, chunk.len())?;
+        let values = chunk
+            .iter()
+            .zip(numbers)
+            .flat_map(|(hand, number)| {
+                [
+                    Value::text(&hand.id),
+                    Value::text(&hand.table),
+                    Value::text(GAME_DOUBLE_HAND_POKER),
+                    Value::text(&hand.dealer),
+                    Value::text(&hand.opened_at),
+                    Value::int(*number),
+                    Value::int(1),
+                ]
+                .into_iter()
+                .chain(row_values(&hand.row))
+            })
+            .collect();
+        touched_each(e.execute(&Statement { sql, values }).await?, chunk.len())?;
     }
     Ok(())
 }
 
+/// What a moved hand's UPDATE sets: the whole row, when a command changed
+/// its search's values ...
+const SET_ROW: &str = "status = v.status, version = v.version, bank = v.bank, \
+    house_collection = v.house_collection, \
+    settlement_seq = COALESCE(v.settlement_seq, hands.settlement_seq), \
+    updated_at = v.updated_at, last_seq = v.last_seq, pd_name = v.pd_name, \
+    pd_net_e4 = v.pd_net_e4, bank_e4 = v.bank_e4, wagered_e4 = v.wagered_e4, \
+    max_wager_e4 = v.max_wager_e4, collection_e4 = v.collection_e4, \
+    corrected = v.corrected, summarized = 1";
+/// ... else what every command moves (no index but `last_seq`'s, no rollup).
+const SET_TOUCHED: &str = "version = v.version, \
+    settlement_seq = COALESCE(v.settlement_seq, hands.settlement_seq), \
+    updated_at = v.updated_at, last_seq = v.last_seq";
+
 /// The hands the batch moved, each where its version is still the one the
 /// batch read.
-async fn update_hands(tx: &mut WriteTx, moved: &[PendingHand]) -> Result<(), StoreError> {
-    let backend = tx.backend();
+async fn update_hands(
+    e: &mut impl Exec,
+    moved: &[&PendingHand],
+    set: &str,
+) -> Result<(), StoreError> {
     for chunk in moved.chunks(ROWS_MAX) {
         let sql = format!(
-            "WITH v (id, status, version, bank, house_collection, settlement_seq, updated_at, \
-             last_seq, stored_version, pd_name, pd_net_e4, bank_e4, wagered_e4, max_wager_e4, \
-             collection_e4, corrected) AS (VALUES {}) \
-             UPDATE hands SET status = v.status, version = v.version, bank = {}, \
-             house_collection = {}, settlement_seq = COALESCE(v.settlement_seq, \
-             hands.settlement_seq), updated_at = v.updated_at, last_seq = v.last_seq, \
-             pd_name = v.pd_name, pd_net_e4 = v.pd_net_e4, bank_e4 = v.bank_e4, \
-             wagered_e4 = v.wagered_e4, max_wager_e4 = v.max_wager_e4, \
-             collection_e4 = v.collection_e4, corrected = v.corrected, summarized = 1 \
-             FROM v WHERE hands.id = v.id AND hands.version = v.stored_version",
-            values(chunk.len(), 16, |p, _| p),
-            money(backend, "v.bank".into()),
-            money(backend, "v.house_collection".into()),
+            "WITH v (id, stored_version, {ROW_COLUMNS}) AS (VALUES {}) \
+             UPDATE hands SET {set} FROM v \
+             WHERE hands.id = v.id AND hands.version = v.stored_version",
+            rows(chunk.len(), 16)
         );
-        let rows = on_tx!(tx, |c| {
-            let mut q = sqlx::query(&sql);
-            for hand in chunk {
-                let r = &hand.row;
-                let q_row = q
-                    .bind(&hand.id)
-                    .bind(r.status)
-                    .bind(r.version)
-                    .bind(&r.bank)
-                    .bind(&r.house_collection)
-                    .bind(r.settlement_seq)
-                    .bind(&r.now)
-                    .bind(r.last_seq)
-                    .bind(hand.stored_version);
-                q = crate::store::history::bind_search(q_row, &r.search.columns);
-            }
-            q.execute(&mut **c).await?.rows_affected()
-        });
-        touched_each(rows, chunk.len())?;
+        let values = chunk
+            .iter()
+            .flat_map(|hand| {
+                [Value::text(&hand.id), Value::Int(hand.stored_version)]
+                    .into_iter()
+                    .chain(row_values(&hand.row))
+            })
+            .collect();
+        touched_each(e.execute(&Statement { sql, values }).await?, chunk.len())?;
     }
     Ok(())
 }
@@ -280,107 +277,30 @@ fn touched_each(rows: u64, hands: usize) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The moved hands' people rows out; the name keys they held back.
-async fn delete_people(tx: &mut WriteTx, moved: &[PendingHand]) -> Result<Vec<String>, StoreError> {
-    let mut keys = Vec::new();
-    for chunk in moved.chunks(ROWS_MAX) {
-        let sql = format!(
-            "DELETE FROM hand_people WHERE hand_id IN ({}) RETURNING name_key",
-            placeholders(chunk.len())
-        );
-        let old: Vec<String> = on_tx!(tx, |c| {
-            let mut q = sqlx::query(&sql);
-            for hand in chunk {
-                q = q.bind(&hand.id);
-            }
-            q.fetch_all(&mut **c)
-                .await?
-                .iter()
-                .map(|r| r.get(0))
-                .collect()
-        });
-        keys.extend(old);
-    }
-    Ok(keys)
-}
-
-fn placeholders(count: usize) -> String {
-    values(1, count, |p, _| p)
-        .trim_matches(|c| c == '(' || c == ')')
-        .to_string()
-}
-
-/// Every held hand's people, each row with its hand's time, last record,
-/// money and criteria copied from the row just written (migration 0019).
-async fn insert_people(tx: &mut WriteTx, hands: &[&PendingHand]) -> Result<(), StoreError> {
-    let people: Vec<(&str, &h::PersonRow)> = hands
-        .iter()
-        .flat_map(|hand| hand.row.search.people.iter().map(|p| (hand.id.as_str(), p)))
-        .collect();
-    for chunk in people.chunks(ROWS_MAX) {
-        let sql = format!(
-            "WITH v (hand_id, role, name, name_key, staked_e4, received_e4, net_e4, \
-             keys_before) AS (VALUES {}) \
-             INSERT INTO hand_people (hand_id, role, name, name_key, staked_e4, received_e4, \
-             net_e4, keys_before, opened_at, last_seq, hand_wagered_e4, hand_collection_e4, \
-             hand_pd_net_e4, table_id, dealer, status, corrected, bank_e4, max_wager_e4) \
-             SELECT v.hand_id, v.role, v.name, v.name_key, v.staked_e4, v.received_e4, \
-             v.net_e4, v.keys_before, h.opened_at, h.last_seq, h.wagered_e4, \
-             h.collection_e4, h.pd_net_e4, h.table_id, h.dealer, h.status, h.corrected, \
-             h.bank_e4, h.max_wager_e4 FROM v JOIN hands h ON h.id = v.hand_id",
-            values(chunk.len(), 8, |p, _| p)
-        );
-        let rows = on_tx!(tx, |c| {
-            let mut q = sqlx::query(&sql);
-            for (hand, p) in chunk {
-                q = crate::store::history::bind_person(q.bind(*hand), p);
-            }
-            q.execute(&mut **c).await?.rows_affected()
-        });
-        if rows != chunk.len() as u64 {
-            return Err(StoreError::Internal(format!(
-                "{} people of a batch's hands, {rows} rows written",
-                chunk.len()
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The names the held hands' people go by, on the list once each.
-async fn insert_names(tx: &mut WriteTx, keys: &BTreeSet<&str>) -> Result<(), StoreError> {
-    execute_for_keys(tx, keys, h::insert_names).await
-}
-
-/// Names the moved hands held and no longer do leave the list when no hand
-/// holds them.
-async fn delete_names_if_unused(tx: &mut WriteTx, keys: &BTreeSet<&str>) -> Result<(), StoreError> {
-    execute_for_keys(tx, keys, |n| {
-        format!(
-            "DELETE FROM person_names WHERE name_key IN ({}) AND NOT EXISTS \
-             (SELECT 1 FROM hand_people p WHERE p.name_key = person_names.name_key)",
-            placeholders(n)
-        )
-    })
-    .await
-}
-
-/// Runs `sql(n)` with `n` name keys bound, a statement for each chunk.
-async fn execute_for_keys(
-    tx: &mut WriteTx,
-    keys: &BTreeSet<&str>,
-    sql: impl Fn(usize) -> String,
+/// The commands' results, in the transaction of the records they answer.
+async fn insert_results(
+    e: &mut impl Exec,
+    results: &[(String, String, String, String)],
 ) -> Result<(), StoreError> {
-    let keys: Vec<&str> = keys.iter().copied().collect();
-    for chunk in keys.chunks(ROWS_MAX) {
-        let sql = sql(chunk.len());
-        on_tx!(tx, |c| {
-            let mut q = sqlx::query(&sql);
-            for key in chunk {
-                q = q.bind(*key);
-            }
-            q.execute(&mut **c).await.map(drop)?
-        });
+    for chunk in results.chunks(ROWS_MAX) {
+        let sql = format!(
+            "INSERT INTO idempotency_keys (key, request_hash, response_status, response_body, \
+             created_at) VALUES {}",
+            rows(chunk.len(), 5)
+        );
+        let values = chunk
+            .iter()
+            .flat_map(|(key, hash, body, now)| {
+                [
+                    Value::text(key),
+                    Value::text(hash),
+                    Value::int(200),
+                    Value::text(body),
+                    Value::text(now),
+                ]
+            })
+            .collect();
+        e.execute(&Statement { sql, values }).await?;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@
 use crate::domain::common::field_error::FieldError;
 use sha2::{Digest, Sha256};
 
-use super::{COMMAND_EVENTS_MAX, GAME_DOUBLE_HAND_POKER};
+use super::COMMAND_EVENTS_MAX;
 use super::{CommandError, CommandResult, HandCommand, IDEMPOTENCY_KEY_CHARS_MAX, RecordRef};
 use crate::domain::double_hand_poker::hand_record::{
     HandError, HandEvent, HandState, open_request, opened_at,
@@ -26,19 +26,16 @@ pub(super) const SELECT_HAND_EVENTS: &str =
 /// The table a new hand opens at, read in the command's transaction, with
 /// the open shift covering it (column 10), the room's "shifts
 /// required" setting (column 11) and the TPPPs marked at it (column 12).
-pub(super) fn select_table() -> String {
-    let shift = "(SELECT s.id FROM shifts s WHERE s.closed_at IS NULL \
-        AND (s.table_id IS NULL OR s.table_id = card_tables.name) ORDER BY s.opened_seq LIMIT 1), \
-        (SELECT r.value FROM room_settings r WHERE r.key = 'shifts_required'), \
-        card_tables.tppps FROM card_tables";
-    format!(
-        "{} WHERE name = $1",
-        crate::store::double_hand_poker::tables::SELECT_TABLE
-            .replace(" FROM card_tables", &format!(", {shift}"))
-    )
-}
+pub(super) const SELECT_TABLE_AT_OPEN: &str = concat!(
+    "SELECT ",
+    crate::store::double_hand_poker::tables::table_columns!(),
+    ", (SELECT s.id FROM shifts s WHERE s.closed_at IS NULL \
+     AND (s.table_id IS NULL OR s.table_id = card_tables.name) ORDER BY s.opened_seq LIMIT 1), \
+     (SELECT r.value FROM room_settings r WHERE r.key = 'shifts_required'), \
+     card_tables.tppps FROM card_tables WHERE name = $1"
+);
 
-/// The rest of [`select_table`]'s row: the covering shift's id, the
+/// The rest of [`SELECT_TABLE_AT_OPEN`]'s row: the covering shift's id, the
 /// setting's text, and the marked TPPPs (a JSON array of names).
 #[derive(Clone)]
 pub(super) struct ShiftAtOpen {
@@ -46,8 +43,6 @@ pub(super) struct ShiftAtOpen {
     pub required: Option<String>,
     pub tppps: Option<String>,
 }
-pub(super) const INSERT_RESULT: &str = "INSERT INTO idempotency_keys \
-     (key, request_hash, response_status, response_body, created_at) VALUES ($1, $2, 200, $3, $4)";
 
 /// Checks the command's shape and returns the hash its idempotency key is
 /// bound to (the hand id and the whole command).
@@ -200,6 +195,52 @@ pub(in crate::store) struct Planned {
     /// Every event of the hand, the command's last.
     pub events: Vec<HandEvent>,
     pub records: Vec<NewRecord>,
+    /// The hand's row values before the command (None: it opens the hand).
+    before: Option<Searched>,
+}
+
+/// The values of a hand's row that only some commands change: what the
+/// search's indexes, its rollups (kept by triggers) and its people's rows
+/// hold.
+#[derive(PartialEq)]
+struct Searched {
+    status: &'static str,
+    bank: Option<String>,
+    house_collection: Option<String>,
+    search: HandSearch,
+}
+
+impl Searched {
+    fn of(state: &HandState) -> Result<Searched, StoreError> {
+        Ok(Searched {
+            status: state.phase().name(),
+            bank: state.pd().map(|pd| pd.bank.to_canonical()),
+            house_collection: state
+                .settlement()
+                .and_then(|s| s.house_collection())
+                .map(|m| m.to_canonical()),
+            search: HandSearch::of(state)?,
+        })
+    }
+}
+
+/// What a command changed of its hand's stored row, so the writer writes
+/// only that: most commands change neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::store) struct Changed {
+    /// The state, the bank, the collection or a search column.
+    pub row: bool,
+    /// A person's own values (who, staked, received, net).
+    pub people: bool,
+}
+
+impl Changed {
+    pub(super) fn or(self, other: Changed) -> Changed {
+        Changed {
+            row: self.row || other.row,
+            people: self.people || other.people,
+        }
+    }
 }
 
 /// Applies the command to the hand; refused commands return an error and
@@ -211,6 +252,7 @@ pub(super) fn plan(prior: Prior, command: &HandCommand) -> Result<Planned, Comma
         mut events,
         opening,
     } = prior;
+    let before = state.as_ref().map(Searched::of).transpose()?;
     let (state, recorded) = match opening {
         Some(opening) => {
             let mut sent = command.events.clone();
@@ -258,6 +300,7 @@ pub(super) fn plan(prior: Prior, command: &HandCommand) -> Result<Planned, Comma
         state,
         events,
         records,
+        before,
     })
 }
 
@@ -274,6 +317,8 @@ pub(super) struct Projection {
     pub now: String,
     /// The search's columns and people (`store/history/projection.rs`).
     pub search: HandSearch,
+    /// What the command changed of the row before it.
+    pub changed: Changed,
 }
 
 impl Planned {
@@ -281,15 +326,25 @@ impl Planned {
         let Some(last) = written.last() else {
             return Err(StoreError::Internal("a command wrote no audit record".into()).into());
         };
-        let state = &self.state;
+        let now = Searched::of(&self.state)?;
+        let changed = match &self.before {
+            None => Changed {
+                row: true,
+                people: true,
+            },
+            Some(before) => Changed {
+                row: before.status != now.status
+                    || before.bank != now.bank
+                    || before.house_collection != now.house_collection
+                    || before.search.columns != now.search.columns,
+                people: before.search.people != now.search.people,
+            },
+        };
         Ok(Projection {
-            status: state.phase().name(),
-            version: state.version as i64,
-            bank: state.pd().map(|pd| pd.bank.to_canonical()),
-            house_collection: state
-                .settlement()
-                .and_then(|s| s.house_collection())
-                .map(|m| m.to_canonical()),
+            status: now.status,
+            version: self.state.version as i64,
+            bank: now.bank,
+            house_collection: now.house_collection,
             settlement_seq: written
                 .iter()
                 .rev()
@@ -297,7 +352,8 @@ impl Planned {
                 .map(|r| r.seq),
             last_seq: last.seq,
             now: last.recorded_at.clone(),
-            search: HandSearch::of(state)?,
+            search: now.search,
+            changed,
         })
     }
 
@@ -323,58 +379,4 @@ impl Planned {
         let body = canonical_json(&result)?;
         Ok((result, body))
     }
-}
-
-/// A new hand's number: the table's last plus one. The write transaction
-/// holds the chain lock, so no other writer numbers a hand meanwhile, and a
-/// batch's earlier hands at the same table are already visible to it.
-const NEXT_NUMBER: &str =
-    "(SELECT COALESCE(MAX(n.number), 0) + 1 FROM hands n WHERE n.table_id = $2)";
-
-/// The search's columns of `hands`, in the order both statements bind them.
-pub(in crate::store) const SEARCH_COLUMNS: &str =
-    "pd_name, pd_net_e4, bank_e4, wagered_e4, max_wager_e4, collection_e4, corrected";
-
-/// The projection's INSERT (a new hand) or versioned UPDATE. PostgreSQL
-/// stores money as NUMERIC, SQLite as the canonical decimal text.
-pub(super) fn projection_sql(new_hand: bool, numeric_cast: bool) -> String {
-    let numeric = |n: u8| {
-        if numeric_cast {
-            format!("CAST(${n} AS NUMERIC)")
-        } else {
-            format!("${n}")
-        }
-    };
-    if new_hand {
-        format!(
-            "INSERT INTO hands (id, table_id, game, dealer, status, version, bank, house_collection, \
-             settlement_seq, opened_at, updated_at, last_seq, number, {SEARCH_COLUMNS}, summarized) \
-             VALUES ($1, $2, '{GAME_DOUBLE_HAND_POKER}', $3, $4, $5, {}, {}, $8, $9, $9, $10, \
-             {NEXT_NUMBER}, $11, $12, $13, $14, $15, $16, $17, 1)",
-            numeric(6),
-            numeric(7)
-        )
-    } else {
-        format!(
-            "UPDATE hands SET status = $2, version = $3, bank = {}, house_collection = {}, \
-             settlement_seq = COALESCE($6, settlement_seq), updated_at = $7, last_seq = $8, \
-             pd_name = $10, pd_net_e4 = $11, bank_e4 = $12, wagered_e4 = $13, \
-             max_wager_e4 = $14, collection_e4 = $15, corrected = $16, summarized = 1 \
-             WHERE id = $1 AND version = $9",
-            numeric(4),
-            numeric(5)
-        )
-    }
-}
-
-/// A projection write touches exactly the hand's row (the versioned UPDATE
-/// matched, or the INSERT added it).
-pub(super) fn one_row(hand_id: &str, rows: u64) -> Result<(), CommandError> {
-    if rows != 1 {
-        return Err(StoreError::Internal(format!(
-            "hand {hand_id}: projection write touched {rows} rows"
-        ))
-        .into());
-    }
-    Ok(())
 }

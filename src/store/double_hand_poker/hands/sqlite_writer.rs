@@ -5,25 +5,33 @@
 //! more time switching threads than working. Here a whole batch of commands
 //! is one hop: the statements are prepared once and run in place. Same
 //! library, same file, same `BEGIN IMMEDIATE` lock as every other writer;
-//! the rules are the shared [`super::plan`].
+//! the rules are the shared [`super::plan`], the writes the shared
+//! [`super::pending`]'s, run here through rusqlite.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 
-use super::plan::{self, Planned, Projection};
+use super::pending::{HandWrite, Pending};
+use super::plan;
 use super::{CommandError, CommandResult, HandCache, HandCommand, OpenHands};
 use crate::domain::common::audit::{AuditKey, GENESIS_HASH};
-use crate::store::audit::{self, AuditRecord, Clock};
-use crate::store::history::projection::HandSearch;
-use crate::store::{StoreError, positional};
+use crate::store::StoreError;
+use crate::store::audit::{self, Clock};
+use crate::store::double_hand_poker::tables::TableColumns;
+use crate::store::statement::{Blocking, Value, bind_numbered};
 
 /// How long a write waits for another writer's lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// How often the writer refreshes the query planner's statistics between
 /// batches (`Db::refresh_planner_stats`; milliseconds at a million hands).
 const PLANNER_STATS_EVERY: Duration = Duration::from_secs(3600);
+
+/// The writer's page cache: negative, in KiB (64 MiB).
+const WRITER_CACHE_KIB: i64 = -65_536;
+/// Prepared statements the writer keeps.
+const STATEMENTS_CACHED: usize = 256;
 
 type Reply = Result<(CommandResult, bool), CommandError>;
 
@@ -53,6 +61,16 @@ impl SqliteHands {
         // Every committed write survives power loss: records are evidence.
         conn.pragma_update(None, "synchronous", "full")?;
         conn.pragma_update(None, "foreign_keys", true)?;
+        // A statement that writes several rows keeps a statement journal
+        // to undo itself: in memory, not a temporary file created, written
+        // and deleted for each one.
+        conn.pragma_update(None, "temp_store", "memory")?;
+        // The indexes a command writes stay in the writer's own cache, not
+        // read back from the OS page by page (the default holds 2 MB).
+        conn.pragma_update(None, "cache_size", WRITER_CACHE_KIB)?;
+        // Each statement prepared once: a batch statement's text varies
+        // with its rows (a hand's people, its records).
+        conn.set_prepared_statement_cache_capacity(STATEMENTS_CACHED);
         Ok(SqliteHands {
             conn,
             key,
@@ -159,7 +177,7 @@ fn chain_head(tx: &Transaction<'_>) -> Result<(i64, String), StoreError> {
 
 /// One command inside the batch's transaction; `head` is the chain's head,
 /// read once per batch (the transaction holds the write lock) and advanced
-/// here.
+/// here. Its writes are [`Pending`]'s, the sqlx executor's, flushed at once.
 fn execute(
     tx: &Transaction<'_>,
     key: &AuditKey,
@@ -170,50 +188,33 @@ fn execute(
     cache: &mut dyn HandCache,
 ) -> Reply {
     let request_hash = plan::request_hash(hand_id, command)?;
-    let stored = tx
-        .prepare_cached(&positional(plan::SELECT_STORED_RESULT))?
-        .query_row([&command.idempotency_key], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
+    let stored = query_one(
+        tx,
+        plan::SELECT_STORED_RESULT,
+        &[Value::text(&command.idempotency_key)],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     if let Some(stored) = stored {
         return plan::replay(command, &request_hash, stored);
     }
     let prior = match hand_id {
         None => {
             let name = plan::table_to_open(command)?;
-            let table = tx
-                .prepare_cached(&positional(&plan::select_table()))?
-                .query_row([&name], |r| {
-                    let shift = plan::ShiftAtOpen {
-                        covering: r.get(10)?,
-                        required: r.get(11)?,
-                        tppps: r.get(12)?,
-                    };
-                    Ok((
-                        crate::store::double_hand_poker::tables::TableColumns {
-                            name: r.get(0)?,
-                            game: r.get(1)?,
-                            profile: r.get(2)?,
-                            options: r.get(3)?,
-                            seats: r.get(4)?,
-                            player_schedule: r.get(5)?,
-                            bank_schedule: r.get(6)?,
-                            wager_min: r.get(7)?,
-                            wager_max: r.get(8)?,
-                            training: r.get(9)?,
-                        },
-                        shift,
-                    ))
-                })
-                .optional()?
-                .map(|(columns, shift)| columns.into_config().map(|c| (c, shift)))
-                .transpose()?;
+            let table = query_one(
+                tx,
+                plan::SELECT_TABLE_AT_OPEN,
+                &[Value::text(&name)],
+                table_row,
+            )?
+            .map(|(columns, shift)| columns.into_config().map(|c| (c, shift)))
+            .transpose()?;
             plan::new_hand(command, &name, table)?
         }
         Some(id) => {
-            let stored: Option<i64> = tx
-                .prepare_cached(&positional(plan::SELECT_HAND_VERSION))?
-                .query_row([id], |r| r.get(0))
-                .optional()?;
+            let stored: Option<i64> =
+                query_one(tx, plan::SELECT_HAND_VERSION, &[Value::text(id)], |r| {
+                    r.get(0)
+                })?;
             let version = plan::check_version(id, command, stored.map(|v| v as u64))?;
             match cache.take(id, version) {
                 Some(prior) => prior,
@@ -222,137 +223,78 @@ fn execute(
         }
     };
     let planned = plan::plan(prior, command)?;
-    let written = append(tx, key, &clock.now_text(), head, &planned)?;
-    let projection = planned.projection(&written)?;
-    write_projection(tx, &planned, command.expected_version, &projection)?;
+    let written = audit::chain(
+        key,
+        head.0,
+        head.1.clone(),
+        &clock.now_text(),
+        &planned.records,
+    );
+    if let Some(last) = written.last() {
+        *head = (last.seq, last.hash.clone());
+    }
+    let row = planned.projection(&written)?;
     let (result, body) = planned.result(&written)?;
-    tx.prepare_cached(&positional(plan::INSERT_RESULT))?
-        .execute(params![
-            command.idempotency_key,
-            request_hash,
-            body,
-            projection.now
-        ])?;
+    let mut pending = Pending::default();
+    pending.add(
+        written,
+        HandWrite {
+            id: &planned.hand_id,
+            table: &planned.state.table,
+            dealer: &planned.state.dealer,
+            expected_version: command.expected_version,
+            row,
+        },
+        (&command.idempotency_key, &request_hash, &body),
+    );
+    Blocking::run(pending.flush(&mut Blocking(tx)))?;
     cache.keep(planned);
     Ok((result, false))
 }
 
+/// The first row `sql` gives with `values` bound, read by `row`.
+fn query_one<T>(
+    tx: &Transaction<'_>,
+    sql: &str,
+    values: &[Value<'_>],
+    row: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Option<T>, StoreError> {
+    let mut statement = tx.prepare_cached(sql)?;
+    bind_numbered(&mut statement, values)?;
+    let mut rows = statement.raw_query();
+    Ok(rows.next()?.map(row).transpose()?)
+}
+
+/// [`plan::SELECT_TABLE_AT_OPEN`]'s row.
+fn table_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(TableColumns, plan::ShiftAtOpen)> {
+    Ok((
+        TableColumns {
+            name: r.get(0)?,
+            game: r.get(1)?,
+            profile: r.get(2)?,
+            options: r.get(3)?,
+            seats: r.get(4)?,
+            player_schedule: r.get(5)?,
+            bank_schedule: r.get(6)?,
+            wager_min: r.get(7)?,
+            wager_max: r.get(8)?,
+            training: r.get(9)?,
+        },
+        plan::ShiftAtOpen {
+            covering: r.get(10)?,
+            required: r.get(11)?,
+            tppps: r.get(12)?,
+        },
+    ))
+}
+
 fn hand_payloads(tx: &Transaction<'_>, id: &str) -> Result<Vec<String>, StoreError> {
-    let mut statement = tx.prepare_cached(&positional(plan::SELECT_HAND_EVENTS))?;
-    let rows = statement.query_map([id], |r| r.get(0))?;
-    Ok(rows.collect::<Result<_, _>>()?)
-}
-
-fn append(
-    tx: &Transaction<'_>,
-    key: &AuditKey,
-    recorded_at: &str,
-    head: &mut (i64, String),
-    planned: &Planned,
-) -> Result<Vec<AuditRecord>, StoreError> {
-    let written = audit::chain(key, head.0, head.1.clone(), recorded_at, &planned.records);
-    let mut insert = tx.prepare_cached(audit::INSERT_ONE_RECORD_SQLITE)?;
-    for r in &written {
-        insert.execute(params![
-            r.seq,
-            r.recorded_at,
-            r.actor,
-            r.table_id,
-            r.hand_id,
-            r.event_type,
-            r.payload,
-            r.prev_hash,
-            r.hash
-        ])?;
+    let mut statement = tx.prepare_cached(plan::SELECT_HAND_EVENTS)?;
+    bind_numbered(&mut statement, &[Value::text(id)])?;
+    let mut rows = statement.raw_query();
+    let mut payloads = Vec::new();
+    while let Some(row) = rows.next()? {
+        payloads.push(row.get(0)?);
     }
-    if let Some(last) = written.last() {
-        *head = (last.seq, last.hash.clone());
-    }
-    Ok(written)
-}
-
-fn write_projection(
-    tx: &Transaction<'_>,
-    planned: &Planned,
-    expected_version: Option<u64>,
-    p: &Projection,
-) -> Result<(), CommandError> {
-    let sql = positional(&plan::projection_sql(expected_version.is_none(), false));
-    let mut statement = tx.prepare_cached(&sql)?;
-    let (id, state) = (&planned.hand_id, &planned.state);
-    let c = &p.search.columns;
-    let rows = match expected_version {
-        None => statement.execute(params![
-            id,
-            state.table,
-            state.dealer,
-            p.status,
-            p.version,
-            p.bank,
-            p.house_collection,
-            p.settlement_seq,
-            p.now,
-            p.last_seq,
-            c.pd_name,
-            c.pd_net_e4,
-            c.bank_e4,
-            c.wagered_e4,
-            c.max_wager_e4,
-            c.collection_e4,
-            c.corrected
-        ])?,
-        Some(expected) => statement.execute(params![
-            id,
-            p.status,
-            p.version,
-            p.bank,
-            p.house_collection,
-            p.settlement_seq,
-            p.now,
-            p.last_seq,
-            expected as i64,
-            c.pd_name,
-            c.pd_net_e4,
-            c.bank_e4,
-            c.wagered_e4,
-            c.max_wager_e4,
-            c.collection_e4,
-            c.corrected
-        ])?,
-    };
-    plan::one_row(id, rows as u64)?;
-    write_people(tx, id, &p.search)?;
-    Ok(())
-}
-
-/// The hand's `hand_people` rows and `person_names` as its search holds
-/// them (`store/history/projection.rs`).
-fn write_people(tx: &Transaction<'_>, id: &str, search: &HandSearch) -> Result<(), StoreError> {
-    use crate::store::history::projection as h;
-    let old: Vec<String> = tx
-        .prepare_cached(&positional(h::DELETE_PEOPLE))?
-        .query_map([id], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    let mut insert = tx.prepare_cached(&positional(h::INSERT_PERSON))?;
-    for p in &search.people {
-        insert.execute(params![
-            id,
-            p.role,
-            p.name,
-            p.name_key,
-            p.staked_e4,
-            p.received_e4,
-            p.net_e4,
-            p.keys_before
-        ])?;
-    }
-    let mut name = tx.prepare_cached(&positional(h::INSERT_NAME))?;
-    for key in search.keys() {
-        name.execute([key])?;
-    }
-    let mut unused = tx.prepare_cached(&positional(h::DELETE_NAME_IF_UNUSED))?;
-    for key in h::dropped(&old, search) {
-        unused.execute([key])?;
-    }
-    Ok(())
+    Ok(payloads)
 }
