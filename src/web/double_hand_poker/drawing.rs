@@ -391,22 +391,8 @@ impl TableDrawing<'_> {
             s.close("a");
         }
         let z = sizes(self.seats);
-        if let Some((bx, by)) = l.button {
-            s.open("g", &[("class", &"action-button"), ("id", &"svg-action")])
-                .empty(
-                    "circle",
-                    &[("cx", &whole(bx)), ("cy", &whole(by)), ("r", &z.button_r)],
-                )
-                .element(
-                    "text",
-                    &[
-                        ("x", &whole(bx)),
-                        ("y", &whole(by + 3.0)),
-                        ("text-anchor", &"middle"),
-                    ],
-                    "ACTION",
-                )
-                .close("g");
+        if let Some(at) = l.button {
+            action_button(s, at, z);
         }
         let Some((at, tag)) = &l.tag else {
             return;
@@ -448,6 +434,25 @@ impl TableDrawing<'_> {
         }
         s.close("g");
     }
+}
+
+/// The ACTION button at `(x, y)`.
+fn action_button(s: &mut SvgBuilder, (x, y): (f64, f64), z: Sizes) {
+    s.open("g", &[("class", &"action-button"), ("id", &"svg-action")])
+        .empty(
+            "circle",
+            &[("cx", &whole(x)), ("cy", &whole(y)), ("r", &z.button_r)],
+        )
+        .element(
+            "text",
+            &[
+                ("x", &whole(x)),
+                ("y", &whole(y + 3.0)),
+                ("text-anchor", &"middle"),
+            ],
+            "ACTION",
+        )
+        .close("g");
 }
 
 #[cfg(test)]

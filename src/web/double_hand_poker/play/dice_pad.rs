@@ -3,7 +3,15 @@
 //! and the ACTION seat each sum of the dice gives at this table, from the
 //! core's rule, for `static/dice.js` to show before the dice are recorded.
 
+use super::view::Loaded;
 use crate::domain::double_hand_poker::action_dice::action_seat;
+
+/// [`seats_by_sum`] for the hand's PD and table; empty before the PD.
+pub fn of_hand(loaded: &Loaded) -> String {
+    let seats = loaded.seats();
+    let pd = loaded.state.pd();
+    pd.map_or_else(String::new, |pd| seats_by_sum(pd.seat, seats))
+}
 
 /// `sum:seat` for every sum of three dice (3..=18), space-separated; empty
 /// when the PD's seat or the table's size gives none.

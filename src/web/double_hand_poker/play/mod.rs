@@ -302,15 +302,8 @@ async fn render(
         cards_mode,
         focus_dice: query.focus.as_deref() == Some("dice"),
         quick_amounts: keypad::quick_amounts(table.as_ref()),
-        running: match step {
-            Step::Wagers | Step::Dice => loaded.running_line(),
-            _ => String::new(),
-        },
-        seats_by_sum: loaded
-            .state
-            .pd()
-            .map(|pd| dice_pad::seats_by_sum(pd.seat, loaded.seats()))
-            .unwrap_or_default(),
+        running: loaded.running_line(step),
+        seats_by_sum: dice_pad::of_hand(loaded),
         steps,
         next_step,
         pending,

@@ -209,12 +209,16 @@ impl Loaded {
         seats
     }
 
-    /// The line under the drawing while bets are taken: the wagers, their
-    /// total and the bank, and by how much the wagers pass it ("4 wagers ·
-    /// 260.00 wagered · bank 200.00 · 60.00 more than the bank"); empty
-    /// before the PD is set.
-    pub fn running_line(&self) -> String {
-        let Some(pd) = self.state.pd() else {
+    /// The line under the drawing while bets are taken (the wagers and
+    /// dice steps): the wagers, their total and the bank, and by how much
+    /// the wagers pass it ("4 wagers · 260.00 wagered · bank 200.00 · 60.00
+    /// more than the bank"); empty on the other steps and before the PD.
+    pub fn running_line(&self, step: Step) -> String {
+        let Some(pd) = self
+            .state
+            .pd()
+            .filter(|_| matches!(step, Step::Wagers | Step::Dice))
+        else {
             return String::new();
         };
         let wagers = self.state.wagers();
