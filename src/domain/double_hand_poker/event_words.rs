@@ -6,9 +6,9 @@
 //! confirmed step and the ACTION seat are named by what they refer to).
 
 use super::action_dice::action_seat;
-use super::hand_record::{HandEvent, HandState};
+use super::hand_record::{HandEvent, HandState, PdChoice};
 use super::outcome::Outcome;
-use super::settle::{self, HandInput, SetBy, WagerInput};
+use super::settle::{self, HandInput, PdInput, SetBy, WagerInput};
 
 /// The sentence of every event, in order. An event the fold refuses (a
 /// record that does not replay) is still worded, from the state before it.
@@ -24,6 +24,27 @@ pub fn sentences(events: &[HandEvent]) -> Vec<String> {
     out
 }
 
+/// A `pd_set` in words: who banks how much, the option, who refused first.
+fn pd_sentence((pd, choice): (PdInput, PdChoice)) -> String {
+    let bank = pd.bank.to_display();
+    let mut text = format!(
+        "{} is the PD on seat {}, banking {bank}",
+        pd.player, pd.seat
+    );
+    if let Some(option) = choice.option {
+        text.push_str(&format!(" ({})", option.describe()));
+    }
+    if !choice.declined.is_empty() {
+        let names: Vec<String> = choice
+            .declined
+            .iter()
+            .map(|d| format!("{} (seat {})", d.player, d.seat))
+            .collect();
+        text.push_str(&format!("; refused first: {}", names.join(", ")));
+    }
+    text
+}
+
 /// One event in words, read against the hand as it was before it.
 pub fn sentence(before: Option<&HandState>, event: &HandEvent) -> String {
     match event {
@@ -31,27 +52,7 @@ pub fn sentence(before: Option<&HandState>, event: &HandEvent) -> String {
             "" => format!("Hand opened at table {table}"),
             dealer => format!("Hand opened at table {table}, dealer {dealer}"),
         },
-        HandEvent::PdSet {
-            seat,
-            player,
-            bank,
-            option,
-            declined,
-        } => {
-            let bank = bank.to_display();
-            let mut text = format!("{player} is the PD on seat {seat}, banking {bank}");
-            if let Some(option) = option {
-                text.push_str(&format!(" ({})", option.describe()));
-            }
-            if !declined.is_empty() {
-                let names: Vec<String> = declined
-                    .iter()
-                    .map(|d| format!("{} (seat {})", d.player, d.seat))
-                    .collect();
-                text.push_str(&format!("; refused first: {}", names.join(", ")));
-            }
-            text
-        }
+        HandEvent::PdSet { .. } => event.pd_set().map(pd_sentence).unwrap_or_default(),
         HandEvent::WagerPlaced {
             seat,
             bettor,

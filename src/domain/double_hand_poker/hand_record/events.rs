@@ -3,13 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::RecordedSettlement;
 use super::pd::{Declined, PdOption};
 use super::posted::PostedRules;
+use super::{PdChoice, RecordedSettlement};
 use crate::common::money::Money;
 use crate::double_hand_poker::options::{OptionOverrides, Profile};
 use crate::double_hand_poker::outcome::Outcome;
-use crate::double_hand_poker::settle::{BracketInput, HandInput};
+use crate::double_hand_poker::settle::{BracketInput, HandInput, PdInput};
 
 /// Game name recorded on every Double Hand Poker hand.
 pub const GAME_DOUBLE_HAND_POKER: &str = "double-hand-poker";
@@ -182,6 +182,30 @@ pub enum HandEvent {
 }
 
 impl HandEvent {
+    /// A `pd_set`'s PD and choice; None for any other event.
+    pub fn pd_set(&self) -> Option<(PdInput, PdChoice)> {
+        let HandEvent::PdSet {
+            seat,
+            player,
+            bank,
+            option,
+            declined,
+        } = self
+        else {
+            return None;
+        };
+        let pd = PdInput {
+            seat: *seat,
+            player: player.clone(),
+            bank: *bank,
+        };
+        let choice = PdChoice {
+            option: *option,
+            declined: declined.clone(),
+        };
+        Some((pd, choice))
+    }
+
     /// The `event_type` column of the audit log.
     pub fn type_name(&self) -> &'static str {
         match self {

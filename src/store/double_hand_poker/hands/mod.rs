@@ -25,7 +25,6 @@ use crate::store::audit::{self, Clock};
 use crate::store::{Db, StoreError, WriteTx, begin_write};
 pub(super) use batch::BatchReads;
 pub(super) use cache::{HandCache, NoCache, OpenHands};
-use pending::HandWrite;
 pub(super) use rotation::check_rotation;
 pub use rotation::{ROTATION_HANDS, rotation_history};
 
@@ -230,17 +229,11 @@ pub(super) async fn execute_in(
     // for a command until every step that can refuse it has passed.
     let head = reads.head(tx).await?;
     let written = audit::chain(key, head.0, head.1, &clock.now_text(), &planned.records);
-    let projection = planned.projection(&written)?;
+    let write = planned.hand_write(&written, command.expected_version)?;
     let (result, body) = planned.result(&written)?;
     reads.wrote(
         written,
-        HandWrite {
-            id: &planned.hand_id,
-            table: &planned.state.table,
-            dealer: &planned.state.dealer,
-            expected_version: command.expected_version,
-            row: projection,
-        },
+        write,
         (&command.idempotency_key, &request_hash, &body),
     );
     cache.keep(planned);

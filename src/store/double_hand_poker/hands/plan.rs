@@ -8,6 +8,7 @@ use crate::domain::common::field_error::FieldError;
 use sha2::{Digest, Sha256};
 
 use super::COMMAND_EVENTS_MAX;
+use super::pending::HandWrite;
 use super::{CommandError, CommandResult, HandCommand, IDEMPOTENCY_KEY_CHARS_MAX, RecordRef};
 use crate::domain::double_hand_poker::hand_record::{
     HandError, HandEvent, HandState, open_request, opened_at,
@@ -322,7 +323,23 @@ pub(super) struct Projection {
 }
 
 impl Planned {
-    pub(super) fn projection(&self, written: &[AuditRecord]) -> Result<Projection, CommandError> {
+    /// The hand's row as the command leaves it, for [`super::pending::Pending::add`];
+    /// `expected_version` is the one the command was built on.
+    pub(super) fn hand_write(
+        &self,
+        written: &[AuditRecord],
+        expected_version: Option<u64>,
+    ) -> Result<HandWrite<'_>, CommandError> {
+        Ok(HandWrite {
+            id: &self.hand_id,
+            table: &self.state.table,
+            dealer: &self.state.dealer,
+            expected_version,
+            row: self.projection(written)?,
+        })
+    }
+
+    fn projection(&self, written: &[AuditRecord]) -> Result<Projection, CommandError> {
         let Some(last) = written.last() else {
             return Err(StoreError::Internal("a command wrote no audit record".into()).into());
         };

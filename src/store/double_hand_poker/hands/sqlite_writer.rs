@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 
-use super::pending::{HandWrite, Pending};
+use super::pending::Pending;
 use super::plan;
 use super::{CommandError, CommandResult, HandCache, HandCommand, OpenHands};
 use crate::domain::common::audit::{AuditKey, GENESIS_HASH};
@@ -233,18 +233,12 @@ fn execute(
     if let Some(last) = written.last() {
         *head = (last.seq, last.hash.clone());
     }
-    let row = planned.projection(&written)?;
+    let write = planned.hand_write(&written, command.expected_version)?;
     let (result, body) = planned.result(&written)?;
     let mut pending = Pending::default();
     pending.add(
         written,
-        HandWrite {
-            id: &planned.hand_id,
-            table: &planned.state.table,
-            dealer: &planned.state.dealer,
-            expected_version: command.expected_version,
-            row,
-        },
+        write,
         (&command.idempotency_key, &request_hash, &body),
     );
     Blocking::run(pending.flush(&mut Blocking(tx)))?;

@@ -107,20 +107,14 @@ pub(super) fn choice_text(choice: &PdChoice) -> String {
 
 /// A recorded `pd_set` in words, for the hand's record page.
 pub(super) fn pd_set_note(payload: &str) -> Option<String> {
-    match HandEvent::from_json(payload).ok()? {
-        HandEvent::PdSet {
-            seat,
-            player,
-            bank,
-            option,
-            declined,
-        } => Some(format!(
-            "{player} (seat {seat}) banks {}. {}",
-            bank.to_display(),
-            choice_text(&PdChoice { option, declined })
-        )),
-        _ => None,
-    }
+    let (pd, choice) = HandEvent::from_json(payload).ok()?.pd_set()?;
+    Some(format!(
+        "{} (seat {}) banks {}. {}",
+        pd.player,
+        pd.seat,
+        pd.bank.to_display(),
+        choice_text(&choice)
+    ))
 }
 
 /// The rotation proposal from the table's last closed hands.
