@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Measures the dealer's work for a hand: starts `pitbook serve` on a fresh
-# SQLite database on 127.0.0.1, adds a dealer-capable account, and runs
-# tests/browser/measure.mjs (FLOW=before or after) in headless chromium.
-# Usage: scripts/measure-dealer-hand.sh [BIN] [FLOW]
+# Measures a touch-only dealer's work for three hands (taps, characters
+# typed, page loads): starts `pitbook serve` on a fresh SQLite database on
+# 127.0.0.1, adds a dealer-capable account, and runs
+# tests/browser/measure.mjs in headless chromium.
+# Usage: scripts/measure-dealer-hand.sh [BIN]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-target/debug/pitbook}
-flow=${2:-after}
 work=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 export DATABASE_URL="sqlite:$work/p.db" PITBOOK_AUDIT_KEY_FILE="$work/key"
@@ -20,5 +20,5 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 [[ -n "${address:-}" ]] || { cat "$work/log" >&2; exit 1; }
-PITBOOK_URL="http://$address" PITBOOK_USER=sue PITBOOK_PASSWORD=measure-passphrase-42 FLOW=$flow \
+PITBOOK_URL="http://$address" PITBOOK_USER=sue PITBOOK_PASSWORD=measure-passphrase-42 \
     node tests/browser/measure.mjs

@@ -1,9 +1,9 @@
-// The dice pad (templates/double_hand_poker/hand/dice_form.html): as the
-// dice are tapped, the sum and the ACTION seat they give are shown, and
-// that seat is lit on the table drawing, before anything is recorded. The
-// seat of each sum comes from the server (data-seats-by-sum, the core's
-// rule): nothing here knows the rule. A digit 1–6 typed on a die picks it
-// and moves to the next die, so the keyboard needs three keys, as before.
+// The hand's taps. The dice pad: the sum and the ACTION seat shown and that
+// seat lit as the dice are tapped, from the server's data-seats-by-sum (no
+// rule here); a digit on a die picks it and moves on. The results step: a
+// tap on a seat of the drawing turns its result (Player, PD, Push) and
+// colours it; a seat with none to choose says why (#seat-said's words).
+// Without this script a tap is a link to the seat's row.
 'use strict';
 
 (() => {
@@ -52,7 +52,46 @@
     target.focus();
   });
 
-  // The dice form arrives with a page, or with enhance.js's page swap.
-  document.addEventListener('DOMContentLoaded', preview);
-  document.addEventListener('pitbook:page', preview);
+  const results = () => document.getElementById('results-form');
+
+  function mark() {
+    results()?.querySelectorAll('.segmented').forEach((set) => {
+      const seat = set.closest('fieldset').id.slice('seat-'.length);
+      const g = document.querySelector(`.table-drawing .seat[data-seat="${seat}"]`);
+      g?.classList.remove('r-player', 'r-pd', 'r-push');
+      const on = set.querySelector('input:checked');
+      if (on) g?.classList.add(`r-${on.value}`);
+    });
+  }
+
+  document.addEventListener('click', (event) => {
+    const link = event.target.closest?.('.table-drawing a.seat-link');
+    const f = results();
+    if (!link || !f) return;
+    event.preventDefault();
+    const seat = link.dataset.tapSeat;
+    const said = document.getElementById('seat-said');
+    const keys = [...f.querySelectorAll(`#seat-${seat} .segmented input`)];
+    if (!keys.length) {
+      const why = f.querySelector(`#seat-${seat}`) ? said.dataset.pdSeat : said.dataset.noWager;
+      said.textContent = `Seat ${seat} ${why}`;
+      return;
+    }
+    const next = keys[(keys.findIndex((k) => k.checked) + 1) % keys.length];
+    next.checked = true;
+    said.textContent = `Seat ${seat}: ${next.parentElement.textContent.trim()}`;
+    mark();
+    // Before enhance.js, which would fetch the link's page.
+  }, true);
+  document.addEventListener('change', (event) => {
+    if (event.target.closest?.('#results-form .segmented')) mark();
+  });
+
+  // The forms arrive with a page, or with enhance.js's page swap.
+  const ready = () => {
+    preview();
+    mark();
+  };
+  document.addEventListener('DOMContentLoaded', ready);
+  document.addEventListener('pitbook:page', ready);
 })();

@@ -1,18 +1,14 @@
-// pitbook's progressive enhancement: a page's POST forms are sent
-// without a page load. The answer's <main> replaces this page's, the address
-// follows the redirect, and the next field to work is focused and kept in
-// view — so a dealer entering wager after wager never loses the form or
-// scrolls back to it. Without this script every form works the same with a
-// full page load: the server decides everything, this only moves pages.
+// pitbook's progressive enhancement: POST forms (and links marked
+// data-in-place) without a page load; the answer's <main> replaces this
+// one's and the next field to work is focused. Without it every form works
+// by a page load: the server decides everything, this only moves pages.
 'use strict';
 
 (() => {
   const main = () => document.querySelector('main');
 
-  // A form's own properties, read through HTMLFormElement's getters: a
-  // control named after one (`<input name="action">`) shadows `form.action`
-  // and would be read instead. The submitter's formaction / formmethod win,
-  // as in the browser's own submission.
+  // A form's properties through HTMLFormElement's getters (a control named
+  // `action` shadows `form.action`); the submitter's formaction/formmethod win.
   const formGetter = (name) => Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, name).get;
   const formAction = formGetter('action');
   const formMethod = formGetter('method');
@@ -55,8 +51,7 @@
   }
 
   async function send(form, submitter, url) {
-    // The form's data first: a disabled submitter is left out of it, and a
-    // form with two buttons (Assign, Remove) needs the one pressed.
+    // The data first (a disabled submitter is left out), with the button pressed.
     const body = new URLSearchParams(new FormData(form, submitter));
     const buttons = form.querySelectorAll('button');
     buttons.forEach((b) => (b.disabled = true));
@@ -69,12 +64,10 @@
       });
       const type = answer.headers.get('content-type') || '';
       const html = await answer.text();
-      // The page's own answer (a 422 or 409 is the page again, with the
-      // refusal beside its field): shown in place. Anything else: load it.
+      // A page (a 422 or 409 is the page with its refusal): in place; else load it.
       if (!type.startsWith('text/html') || !show(html, answer.url)) location.assign(answer.url);
     } catch {
-      // The network failed: send the form the ordinary way, with the
-      // pressed button's name and value, which submit() leaves out.
+      // No network: the ordinary way, with the button submit() leaves out.
       if (submitter?.name) {
         const pressed = Object.assign(document.createElement('input'), { type: 'hidden' });
         pressed.name = submitter.name;
@@ -98,6 +91,22 @@
     send(form, submitter, url);
   });
 
+  // A link marked data-in-place (a seat on the drawing; an SVG link's href
+  // is its attribute).
+  document.addEventListener('click', async (event) => {
+    const link = event.target.closest?.('a[data-in-place]');
+    if (!link || event.defaultPrevented || event.button !== 0 || event.ctrlKey || event.metaKey) return;
+    const url = new URL(link.getAttribute('href'), location.href);
+    if (url.origin !== location.origin) return;
+    event.preventDefault();
+    try {
+      const answer = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+      if (!answer.ok || !show(await answer.text(), url.href)) location.assign(url);
+    } catch {
+      location.assign(url);
+    }
+  });
+
   // A one-character input (a die) moves on to the next field when filled.
   document.addEventListener('input', (event) => {
     const input = event.target;
@@ -109,9 +118,7 @@
   // Back and forward: the page as it is now, from the server.
   window.addEventListener('popstate', () => location.reload());
 
-  // A page reached by a redirect to #step gets no autofocus from the
-  // browser (the fragment wins, and clears the focus once applied): the
-  // field to work next is focused here.
+  // A redirect to #step gets no autofocus from the browser: focused here.
   window.addEventListener('load', () =>
     requestAnimationFrame(() => {
       if (document.activeElement === document.body) focusNext(main());

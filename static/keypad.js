@@ -1,11 +1,8 @@
-// pitbook's money keypad: progressive enhancement of every input marked
-// data-keypad (the PD's bank, a wager's amount). Big keys — 1 to 9, 0, 00,
-// the point, ⌫ and Clear — and the quick amounts the server lists in
-// data-quick (within the table's limits) put the amount in without the
-// on-screen keyboard: the input gets inputmode="none" while the keypad is
-// there, and a real keyboard still types. Without this script the input is
-// typed as before. Attached when a page loads and each time enhance.js
-// shows a new page in place (the `pitbook:page` event).
+// pitbook's money keypad for every input marked data-keypad: big keys and
+// the server's quick amounts (data-quick), the on-screen keyboard kept away
+// (inputmode="none"); a real keyboard still types, and without this script
+// the input is typed. Also: a seat's seen bettors (data-picks-for) and a new
+// name typed stay one or the other. Attached on load and on `pitbook:page`.
 'use strict';
 
 (() => {
@@ -35,16 +32,14 @@
     if (input.dataset.keypadOn) return;
     input.dataset.keypadOn = 'yes';
     input.setAttribute('inputmode', 'none');
-    // Named "Keypad" alone, its keys by what they type: the field's own
-    // label stays the only one that names the field.
+    // Named "Keypad", its keys by what they type: the field keeps its label.
     const pad = document.createElement('div');
     pad.className = 'keypad';
     pad.setAttribute('role', 'group');
     pad.setAttribute('aria-label', 'Keypad');
     const quick = (input.dataset.quick || '').split(' ').filter(Boolean);
     if (quick.length) {
-      // Set apart from the digits, which add to the amount: a quick amount
-      // replaces it.
+      // Apart from the digits: a quick amount replaces the amount.
       const caption = document.createElement('p');
       caption.className = 'keypad-caption';
       caption.textContent = 'The whole amount in one tap:';
@@ -62,7 +57,20 @@
     input.insertAdjacentElement('afterend', pad);
   }
 
-  const attach = () => document.querySelectorAll('input[data-keypad]').forEach(keypad);
+  // A seat's sheet: a name tapped among those seen clears the new name
+  // typed, and a name typed clears the tap (the form sends one bettor).
+  function picks(set) {
+    const input = document.getElementById(set.dataset.picksFor);
+    if (!input || set.dataset.picksOn) return;
+    set.dataset.picksOn = 'yes';
+    set.addEventListener('change', () => (input.value = ''));
+    input.addEventListener('input', () => set.querySelectorAll('input:checked').forEach((r) => (r.checked = false)));
+  }
+
+  const attach = () => {
+    document.querySelectorAll('input[data-keypad]').forEach(keypad);
+    document.querySelectorAll('[data-picks-for]').forEach(picks);
+  };
   document.addEventListener('DOMContentLoaded', attach);
   document.addEventListener('pitbook:page', attach);
 })();

@@ -12,7 +12,9 @@
 //   3. without the script: a wager added, Back, and the same wager sent
 //      again — the page must ask before recording a second one; the dice
 //      by their keys;
-//   4. at a phone's 390 px: the table, a hand and its record.
+//   4. at a phone's 390×844, by touch: the hand left open by 3 finished
+//      (a result by a tap on the drawing), then a whole next hand, and
+//      the last hand's record.
 // Every step of 1 and 2 is checked for horizontal overflow too.
 //
 // Environment: PITBOOK_URL, PITBOOK_ADMIN_PASSWORD (the admin's password
@@ -65,6 +67,20 @@ async function heading(text) {
 
 const wagerRows = () => page.locator('#wagers tbody tr');
 
+/** The settlement by touch: each step's Done in the pinned panel, then
+ *  Close the hand in the same place. */
+async function settleByTouch() {
+  await heading('5. Settlement');
+  const now = page.locator('#now');
+  while (await now.getByRole('button', { name: /^(Paid|Collected|Returned) / }).count()) {
+    const before = await now.locator('.now-what').innerText();
+    await now.getByRole('button', { name: /^(Paid|Collected|Returned) / }).tap();
+    await page.waitForFunction((b) => document.querySelector('#now .now-what')?.innerText !== b, before);
+  }
+  await now.getByRole('button', { name: 'Close the hand', exact: true }).tap();
+  await page.locator('#closed').waitFor();
+}
+
 /** Keyboard only: Tab until `selector` has the focus (at most 60 presses). */
 async function tabTo(selector) {
   for (let i = 0; i < 60; i++) {
@@ -110,6 +126,8 @@ try {
   await step('touch: a backline by a tap on seat 5, the name typed, 10 on the keypad', async () => {
     await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 5"]').tap();
     const form = page.locator('#wager-form');
+    // Shown in place: the sheet of seat 5 (no page load).
+    await expectText(form.locator('#bettors-seen legend'), 'Seen at seat 5, then this table', "seat 5's sheet");
     if ((await form.locator('#seat').inputValue()) !== '5') throw new Mismatch('the tapped seat is not the wager\'s');
     // The name is the only typing; the amount is tapped on the keypad,
     // which keeps the on-screen keyboard away.
@@ -122,6 +140,23 @@ try {
     await page.screenshot({ path: join(OUT, 'dealer-keypad.png') });
     await form.getByRole('button', { name: 'Add wager' }).tap();
     await wagerRows().nth(4).waitFor();
+  });
+  await step("touch: Ann's backline on seat 6 by her name seen at the table, then undone by one tap", async () => {
+    await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 6"]').tap();
+    const form = page.locator('#wager-form');
+    const seen = form.locator('#bettors-seen');
+    await expectText(seen.locator('legend'), 'Seen at seat 6, then this table', "the seat's sheet");
+    await seen.getByLabel('Ann', { exact: true }).tap();
+    await form.getByRole('group', { name: 'Keypad' }).getByRole('button', { name: '5 in one tap', exact: true }).tap();
+    await form.locator('#backline').tap();
+    await form.getByRole('button', { name: 'Add wager' }).tap();
+    await wagerRows().nth(5).waitFor();
+    if (!(await wagerRows().nth(5).innerText()).includes('Ann')) throw new Mismatch('the seen name was not the bettor');
+    const undo = page.locator('#undo');
+    await expectText(undo, 'Undo the last wager: seat 6, Ann 5.00', 'the undo names the last wager');
+    await undo.tap();
+    await expectText(undo, 'Undo the last wager: seat 5, Eve 10.00', 'the wager before is the last again');
+    if ((await wagerRows().count()) !== 5) throw new Mismatch('the undo did not remove the wager');
   });
   await step('touch: the dice by their keys; a wrong die fixed before it is recorded', async () => {
     const form = page.locator('#dice-form');
@@ -144,11 +179,22 @@ try {
     await form.getByRole('button', { name: 'Set the ACTION seat' }).tap();
     await heading('4. Hands');
   });
-  await step('touch: the two players who won tapped, then "All the rest: PD wins"', async () => {
+  await step('touch: after the dice, what the bank covers in ACTION order', async () => {
+    const covers = page.locator('#covers li');
+    if ((await covers.count()) !== 5) throw new Mismatch(`${await covers.count()} wagers in the cover list`);
+    await expectText(covers.first(), 'seat 4 Ann 60.00: covered', 'the first wager in ACTION order');
+  });
+  await step('touch: a winner by its segment, another by a tap on the drawing; a seat with no wager says why', async () => {
     const form = page.locator('#results-form');
-    for (const seat of ['5', '7']) {
-      await form.locator(`#seat-${seat}`).getByLabel('Player', { exact: true }).tap();
-    }
+    const version = await form.locator('input[name="version"]').inputValue();
+    await form.locator('#seat-5').getByLabel('Player', { exact: true }).tap();
+    await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 7"]').tap();
+    await expectText(page.locator('#seat-said'), 'Seat 7: Player', 'the tap says what it chose');
+    if (!(await form.locator('#seat-7 input[value="player"]').isChecked())) throw new Mismatch('the tap did not choose Player');
+    await page.locator('.table-drawing .seat.r-player[data-seat="7"]').waitFor();
+    await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 2"]').tap();
+    await expectText(page.locator('#seat-said'), 'Seat 2 has no wager: nothing to decide there.', 'an empty seat');
+    if ((await form.locator('input[name="version"]').inputValue()) !== version) throw new Mismatch('a tap recorded something');
     await page.screenshot({ path: join(OUT, 'dealer-results.png') });
     await form.getByRole('button', { name: 'All the rest: PD wins' }).tap();
     // Seats 4 and 6 were left: the settlement needs every result, so
@@ -288,13 +334,48 @@ try {
     const words = await page.locator('#drawing').textContent();
     if (!words.includes('ACTION: seat 2.')) throw new Mismatch(`the drawing in words: ${words}`);
   });
+  await step('no script: a seat with no wager tapped on the results step says why', async () => {
+    await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 3"]').tap();
+    await expectText(page.locator('#seat-said'), 'Seat 3 has no wager: nothing to decide there.', 'the page after the tap');
+  });
 
   // 4. At a phone's width.
   await session({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-  await step('phone: the table page', async () => {
+  await step('phone: the hand left at its results, by touch: a tap on the drawing, the rest, each step, Close', async () => {
     await page.goto(`${BASE}/tables/DHP-1`);
+    await page.locator('#hands tbody tr').first().locator('a').first().tap();
+    await heading('4. Hands');
+    await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 4"]').tap();
+    await expectText(page.locator('#seat-said'), 'Seat 4: Player', 'the tap on a phone');
+    await page.getByRole('button', { name: 'All the rest: PD wins' }).tap();
+    await settleByTouch();
+  });
+  await step('phone: the next hand by touch alone: the PD, last hand\'s wagers, the dice, the rest, each step', async () => {
+    await page.getByRole('button', { name: /Start the next hand/ }).tap();
+    await heading('1. Who banks?');
+    const pd = page.locator('#pd-form');
+    await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 1"]').tap();
+    if ((await pd.locator('#player').inputValue()) !== 'Dana') {
+      await pd.locator('#player').tap();
+      await pd.locator('#player').fill('Dana');
+    }
+    await pd.getByRole('group', { name: 'Keypad' }).getByRole('button', { name: '100 in one tap', exact: true }).tap();
+    if (!(await pd.getByLabel('Bank two hands').isChecked())) await pd.getByLabel('Bank two hands').tap();
+    await pd.getByRole('button', { name: 'Set the PD' }).tap();
+    await heading('2. Wagers');
+    await page.locator('#again-all').tap();
+    await wagerRows().nth(1).waitFor();
+    const dice = page.locator('#dice-form');
+    for (const [n, v] of [[1, '1'], [2, '1'], [3, '2']]) await dice.locator(`#die-${n}`).getByLabel(v, { exact: true }).tap();
+    await dice.getByRole('button', { name: 'Set the ACTION seat' }).tap();
+    await heading('4. Hands');
+    await page.screenshot({ path: join(OUT, 'dealer-phone-results.png') });
+    await page.getByRole('button', { name: 'All the rest: push' }).tap();
+    await settleByTouch();
+    await page.screenshot({ path: join(OUT, 'dealer-phone-closed.png') });
   });
   await step('phone: the last hand and its record', async () => {
+    await page.goto(`${BASE}/tables/DHP-1`);
     const href = await page.locator('#hands tbody tr').nth(1).locator('a').first().getAttribute('href');
     await page.goto(`${BASE}${href}`);
     await page.locator('#closed').waitFor();

@@ -196,7 +196,7 @@ try {
   await step('wagers: seat 4 Ann 60, 5 Bo 60, 6 Cy 100, 7 Di 40', async () => {
     for (const [i, [seat, bettor, amount]] of wagers.entries()) {
       const form = page.locator('#wager-form');
-      await form.getByLabel('Seat', { exact: true }).fill(seat);
+      await form.getByLabel(/^Seat/).fill(seat);
       await form.getByLabel('Bettor').fill(bettor);
       await form.getByLabel('Amount').fill(amount);
       await form.getByRole('button', { name: 'Add wager' }).click();
@@ -225,7 +225,7 @@ try {
     await action.waitFor({ state: 'visible' });
     await expectText(action.locator('text'), 'ACTION', 'the ACTION button');
     // The button is drawn at seat 4 (above its circle).
-    const buttonX = await action.locator('circle').getAttribute('cx');
+    const buttonX = await action.locator('text').getAttribute('x');
     const seat4X = await page.locator('svg.table-drawing g[data-seat="4"] circle').getAttribute('cx');
     if (buttonX !== seat4X) {
       throw new Mismatch(`the ACTION button is drawn at x=${buttonX}, seat 4 is at x=${seat4X}`);

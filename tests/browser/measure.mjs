@@ -1,55 +1,54 @@
-// Counts what a dealer does for two Lucky Chances hands through the pages:
-// page loads, typed fields, keystrokes and clicks for
-// (1) an 8-wager hand with cards for every seat and (2) the next hand at the
-// same table with the same players. FLOW=before drives the pages without
-// their shortcuts (every field typed); FLOW=after uses what the pages
-// offer now (the previous hand's wagers offered again, the seat from the
-// drawing, the card picker). Prints one JSON line per hand.
-//
-// Environment: PITBOOK_URL, PITBOOK_USER, PITBOOK_PASSWORD, FLOW.
-// Run by scripts/measure-dealer-hand.sh, which starts the server.
+// Counts what a dealer does by touch alone for three Lucky Chances hands at
+// a tablet's 1024×768: taps, characters typed on the on-screen keyboard
+// (names only, never `keyboard.type`) and page loads (with the scripts on,
+// a step is shown in place: a load is a whole page fetched).
+//   (b) the first hand at a new table: the PD and six wagers from six new
+//       names, the dice, the two winners and "All the rest: PD wins",
+//       each settlement step confirmed, the hand closed;
+//   (a) the next hand at the same table, the same six bettors: the PD
+//       proposed, last hand's wagers again, the rest as (b);
+//   (c) as (a), with one disputed seat decided by its cards (and the PD's)
+//       on the card picker.
+// Prints one JSON line per hand. Environment: PITBOOK_URL, PITBOOK_USER,
+// PITBOOK_PASSWORD. Run by scripts/measure-dealer-hand.sh, which starts
+// the server on a fresh database.
 
 import { launch } from './chromium.mjs';
 
 const BASE = process.env.PITBOOK_URL;
-const FLOW = process.env.FLOW || 'after';
 if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(BASE || '')) throw new Error('PITBOOK_URL must be http://127.0.0.1:PORT');
 
 const browser = await launch();
-const page = await (await browser.newContext({ viewport: { width: 1024, height: 768 } })).newPage();
+const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true });
+const page = await context.newPage();
 page.setDefaultTimeout(15_000);
 
 let counts;
-const reset = () => (counts = { page_loads: 0, typed_fields: 0, keystrokes: 0, clicks: 0 });
+const reset = () => (counts = { taps: 0, typed_characters: 0, page_loads: 0 });
 reset();
 page.on('load', () => counts.page_loads++);
-/** A field typed: one field, its characters as keystrokes. */
-async function type(locator, text) {
-  await locator.fill(text);
-  counts.typed_fields++;
-  counts.keystrokes += text.length;
-}
-/** A tap (a click, a radio, a checkbox, a link). */
+
+/** A tap, and the page it leads to (in place or loaded). */
 async function tap(locator) {
-  await Promise.all([locator.click(), page.waitForLoadState()]);
-  counts.clicks++;
+  await locator.tap();
+  counts.taps++;
   await page.waitForLoadState('load');
 }
+/** A name typed on the on-screen keyboard into the focused field. */
+async function typeName(locator, text) {
+  await locator.fill(text);
+  counts.typed_characters += text.length;
+}
+const heading = (text) => page.locator('h2#step', { hasText: text }).waitFor();
+const seatOnDrawing = (seat) => page.locator(`svg.table-drawing a.seat-link[aria-label="Seat ${seat}"]`);
 
-// Seven seats: the PD at seat 1, primary wagers on seats 2-7, and two
-// backline wagers: eight wagers. Cards: seven for every seat, PD's included.
+// Seven seats: Dana banks 500 at seat 1; six bettors on seats 2-7.
 const PD = { seat: '1', player: 'Dana', bank: '500' };
 const WAGERS = [
-  ['2', 'Ann', '50', false], ['3', 'Bo', '40', false], ['4', 'Cy', '60', false],
-  ['5', 'Di', '30', false], ['6', 'Ed', '20', false], ['7', 'Flo', '25', false],
-  ['3', 'Gus', '10', true], ['5', 'Hal', '15', true],
+  ['2', 'Ann', '25'], ['3', 'Bo', '20'], ['4', 'Cy', '25'],
+  ['5', 'Di', '10'], ['6', 'Ed', '20'], ['7', 'Flo', '5'],
 ];
-const DECK = [...'AKQJT98765432'].flatMap((r) => [...'shdc'].map((s) => r + s));
-const cardsOf = (seat, hand) => {
-  const off = (hand * 3 + (Number(seat) - 1) * 7) % 49;
-  return Array.from({ length: 7 }, (_, i) => DECK[(off + i) % 49]).join(' ');
-};
-const SEATS = ['1', '2', '3', '4', '5', '6', '7'];
+const WINNERS = ['3', '6'];
 
 async function signIn() {
   await page.goto(`${BASE}/login`);
@@ -67,96 +66,111 @@ async function newTable() {
   await Promise.all([page.waitForNavigation(), form.getByRole('button', { name: 'Create table' }).click()]);
 }
 
-async function beforeHand(handNumber) {
-  // From the table page, as a dealer starts each hand.
-  await tap(page.getByRole('button', { name: 'Start a new hand' }));
-  const pd = page.locator('#pd-form');
-  // The rotation may propose the PD (seat and player filled in): the dealer
-  // types only what is empty.
-  if ((await pd.getByLabel('PD seat').inputValue()) !== PD.seat) await type(pd.getByLabel('PD seat'), PD.seat);
-  if ((await pd.getByLabel('PD player').inputValue()) !== PD.player) await type(pd.getByLabel('PD player'), PD.player);
-  await type(pd.getByLabel('Bank', { exact: true }), PD.bank);
-  if (!(await pd.getByLabel('Bank two hands').isChecked())) await tap(pd.getByLabel('Bank two hands'));
-  await tap(pd.getByRole('button', { name: 'Set the PD' }));
-  for (const [seat, bettor, amount, backline] of WAGERS) {
-    const form = page.locator('#wager-form');
-    await type(form.getByLabel('Seat', { exact: true }), seat);
-    await type(form.getByLabel('Bettor'), bettor);
-    await type(form.getByLabel('Amount'), amount);
-    if (backline) await tap(form.getByLabel(/Backline/));
-    await tap(form.getByRole('button', { name: 'Add wager' }));
+/** The PD: the seat tapped and the name typed unless proposed; the bank
+ *  and the option by taps. */
+async function setPd() {
+  await heading('1. Who banks?');
+  const form = page.locator('#pd-form');
+  if ((await form.locator('#seat').inputValue()) !== PD.seat) await tap(seatOnDrawing(PD.seat));
+  if ((await form.locator('#player').inputValue()) !== PD.player) {
+    await tap(form.locator('#player'));
+    await typeName(form.locator('#player'), PD.player);
   }
-  await tap(page.getByRole('link', { name: /to the dice/ }));
-  const dice = page.locator('#dice-form');
-  for (const [i, d] of ['1', '2', '3'].entries()) await type(dice.getByLabel(`die ${i + 1}`), d);
-  await tap(dice.getByRole('button', { name: 'Set the ACTION seat' }));
-  await tap(page.getByRole('link', { name: 'Enter the cards instead' }));
-  const results = page.locator('#results-form');
-  for (const seat of SEATS) await type(results.getByLabel(`seat ${seat} seven cards`), cardsOf(seat, handNumber));
-  await tap(results.getByRole('button', { name: 'Decide the hands' }));
-  await tap(page.getByRole('button', { name: 'Confirm all remaining steps' }));
-  await tap(page.getByRole('button', { name: 'Close the hand', exact: true }));
-  await page.locator('#closed').waitFor();
-  await tap(page.getByRole('link', { name: /← Table/ }));
+  await tap(form.getByRole('group', { name: 'Keypad' }).getByRole("button", { name: `${PD.bank} in one tap`, exact: true }));
+  if (!(await form.getByLabel('Bank two hands').isChecked())) await tap(form.getByLabel('Bank two hands'));
+  await tap(form.getByRole('button', { name: 'Set the PD' }));
+  await heading('2. Wagers');
 }
 
-async function afterHand(handNumber) {
-  // The first hand from the table page; the next from the hand just closed.
-  const next = page.getByRole('button', { name: /Start the next hand/ });
-  await tap((await next.count()) ? next : page.getByRole('button', { name: 'Start a new hand' }));
-  const pd = page.locator('#pd-form');
-  if ((await pd.getByLabel('PD seat').inputValue()) !== PD.seat) await type(pd.getByLabel('PD seat'), PD.seat);
-  if ((await pd.getByLabel('PD player').inputValue()) !== PD.player) await type(pd.getByLabel('PD player'), PD.player);
-  await type(pd.getByLabel('Bank', { exact: true }), PD.bank);
-  if (!(await pd.getByLabel('Bank two hands').isChecked())) await tap(pd.getByLabel('Bank two hands'));
-  await tap(pd.getByRole('button', { name: 'Set the PD' }));
-  await page.locator('#wager-form').waitFor();
-  if (await page.locator('#again-all').count()) {
-    // The same players: last hand's wagers, all at once.
-    await tap(page.locator('#again-all'));
+/** One wager by touch: the seat on the drawing, the bettor (a name seen
+ *  here, else typed), the amount in one tap, Add. */
+async function wager([seat, bettor, amount], n) {
+  await tap(seatOnDrawing(seat));
+  const form = page.locator('#wager-form');
+  await form.locator('#seat').and(page.locator(`[value="${seat}"]`)).waitFor();
+  const seen = form.locator('#bettors-seen').getByLabel(bettor, { exact: true });
+  if (await seen.count()) {
+    await tap(seen);
   } else {
-    // A first hand: the wagers typed as lines, one field and one tap
-    // (the separators between the words are keystrokes, as Tab is not).
-    const lines = WAGERS.map(([seat, bettor, amount, backline]) => `${seat} ${bettor} ${amount}${backline ? ' b' : ''}`);
-    await type(page.locator('#wager_lines'), lines.join('\n'));
-    await tap(page.getByRole('button', { name: 'Add these wagers' }));
+    if (!(await form.locator('#bettor').evaluate((e) => e === document.activeElement))) await tap(form.locator('#bettor'));
+    await typeName(form.locator('#bettor'), bettor);
   }
-  await page.locator('#wagers tbody tr').nth(WAGERS.length - 1).waitFor();
-  // The dice beside the wagers, the first die's keys focused: a digit
-  // picks a die and moves on, one field's worth of typing.
-  const dice = page.locator('#dice-form');
-  const first = dice.locator('#die-1 input').first();
-  await first.waitFor();
-  if (!(await first.evaluate((e) => e === document.activeElement))) await tap(first);
-  await page.keyboard.type('123');
-  counts.typed_fields++;
-  counts.keystrokes += 3;
-  await tap(dice.getByRole('button', { name: 'Set the ACTION seat' }));
-  // Every seat's cards on one form: open already when the last hand was
-  // entered as cards; typed as a dealer types fastest, nothing between.
-  await page.locator('#results-form').waitFor();
-  const open = page.getByRole('link', { name: "Show every seat's cards" });
-  if (await open.count()) await tap(open);
-  const results = page.locator('#results-form');
-  for (const seat of SEATS) {
-    await type(results.locator(`#cards_${seat}`), cardsOf(seat, handNumber).replaceAll(' ', ''));
+  await tap(form.getByRole('group', { name: 'Keypad' }).getByRole("button", { name: `${amount} in one tap`, exact: true }));
+  await tap(form.getByRole('button', { name: 'Add wager' }));
+  await page.locator('#wagers tbody tr').nth(n).waitFor();
+}
+
+async function dice() {
+  const form = page.locator('#dice-form');
+  for (const [n, v] of [[1, '1'], [2, '2'], [3, '1']]) await tap(form.locator(`#die-${n}`).getByLabel(v, { exact: true }));
+  await tap(form.getByRole('button', { name: 'Set the ACTION seat' }));
+  await heading('4. Hands');
+}
+
+/** The disputed seat's seven cards and the PD's, on the card picker. */
+async function cardsFor(seat, cards) {
+  const fieldset = page.locator(`#results-form #seat-${seat}`);
+  await tap(fieldset.locator('summary'));
+  await tap(fieldset.locator(`#cards_${seat}`));
+  const picker = page.getByRole('group', { name: 'Card picker' });
+  for (const card of cards) {
+    await tap(picker.getByRole('button', { name: `rank ${card[0]}`, exact: true }));
+    await tap(picker.getByRole('button', { name: new RegExp(` ${card[1]}, `) }));
   }
-  await tap(results.getByRole('button', { name: 'Record the results' }));
-  await tap(page.getByRole('button', { name: 'Confirm all and close the hand' }));
+}
+
+async function resultsAndSettle(disputed) {
+  if (disputed) {
+    await cardsFor(PD.seat, ['2c', '3d', '4h', '7s', '9c', 'Jd', 'Kh']);
+    await cardsFor(disputed, ['As', 'Ad', 'Kc', 'Ks', 'Qh', 'Qd', '5c']);
+  }
+  const form = page.locator('#results-form');
+  for (const seat of WINNERS.filter((s) => s !== disputed)) {
+    await tap(form.locator(`#seat-${seat}`).getByLabel('Player', { exact: true }));
+  }
+  await tap(form.getByRole('button', { name: 'All the rest: PD wins' }));
+  await heading('5. Settlement');
+  const now = page.locator('#now');
+  for (let i = 0; i < WAGERS.length; i++) {
+    await tap(now.getByRole('button', { name: /^(Paid|Collected|Returned) / }));
+  }
+  await tap(now.getByRole('button', { name: 'Close the hand', exact: true }));
   await page.locator('#closed').waitFor();
 }
 
-const FLOWS = { before: beforeHand, after: afterHand };
-const hand = FLOWS[FLOW];
-if (!hand) throw new Error(`FLOW must be one of ${Object.keys(FLOWS)}`);
+async function firstHand() {
+  await page.goto(`${BASE}/tables/M-1`);
+  reset();
+  await tap(page.getByRole('button', { name: 'Start a new hand' }));
+  await setPd();
+  for (const [n, w] of WAGERS.entries()) await wager(w, n);
+  await dice();
+  await resultsAndSettle(null);
+}
+
+async function nextHand(disputed) {
+  await tap(page.getByRole('button', { name: /Start the next hand/ }));
+  await setPd();
+  await tap(page.locator('#again-all'));
+  await page.locator('#wagers tbody tr').nth(WAGERS.length - 1).waitFor();
+  await dice();
+  await resultsAndSettle(disputed);
+}
+
+const HANDS = [
+  ['(b) the first hand at a new table, six new names', firstHand],
+  ['(a) the next hand, the same six bettors', () => nextHand(null)],
+  ['(c) the next hand, seat 4 decided by its cards', () => nextHand('4')],
+];
 
 try {
   await signIn();
   await newTable();
-  for (const [i, name] of ['1: 8 wagers, cards for every seat', '2: the next hand, the same players'].entries()) {
+  for (const [name, hand] of HANDS) {
     reset();
-    await hand(i);
-    console.log(JSON.stringify({ flow: FLOW, hand: name, ...counts }));
+    await hand();
+    console.log(JSON.stringify({ hand: name, ...counts }));
+    await page.screenshot({ path: `/tmp/measure-${name.slice(1, 2)}.png` });
   }
 } catch (e) {
   await page.screenshot({ path: '/tmp/measure-failure.png', fullPage: true });

@@ -19,7 +19,7 @@ const LAST_HAND: &[(&str, &str, &str, bool)] = &[
     ("6", "Cy", "100", false),
 ];
 
-async fn play_a_hand(dana: &mut Browser) {
+pub(crate) async fn play_a_hand(dana: &mut Browser) {
     let hand = open_hand(dana).await;
     dana_banks_200(dana, &hand).await;
     for &(seat, bettor, amount, backline) in LAST_HAND {
@@ -140,7 +140,7 @@ async fn the_new_pds_seat_and_wagers_are_not_offered(backend: Backend) {
     ];
     ok(&mut dana, &hand, "pd-form", &ann_banks).await;
     let page = dana.get(&hand).await;
-    assert!(!page.body.contains("Seat 4: Ann"), "{}", page.body);
+    assert!(!page.body.contains("Seat 4: Ann, 60.00"), "{}", page.body);
     assert!(page.body.contains("Place all 3 again"), "{}", page.body);
 
     // One by one: the first offer's own form places just that wager, and

@@ -12,6 +12,7 @@ mod cli_hands;
 mod cli_settle;
 mod hand_store;
 mod hands_docs;
+mod http_by_touch;
 mod http_field_errors;
 mod http_hand_value;
 mod http_hands;

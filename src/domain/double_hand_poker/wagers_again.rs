@@ -61,6 +61,32 @@ pub fn wagers_again(
     offers
 }
 
+/// Most bettors a seat's sheet offers as buttons.
+pub const BETTORS_MAX: usize = 8;
+
+/// The bettors a seat's sheet offers as buttons: the names seen wagering
+/// at `seat` in the `recent` hands' wagers (most recent hand first), then
+/// the others seen at the table, each once and never the PD; at most
+/// [`BETTORS_MAX`]. Without a seat, everyone seen at the table.
+pub fn recent_bettors(
+    recent: &[&[WagerInput]],
+    seat: Option<i64>,
+    pd: Option<&str>,
+) -> Vec<String> {
+    let seen = recent.iter().flat_map(|wagers| wagers.iter());
+    let at_seat = seen.clone().filter(|w| Some(w.seat) == seat);
+    let mut names: Vec<String> = Vec::with_capacity(BETTORS_MAX);
+    for w in at_seat.chain(seen) {
+        if names.len() == BETTORS_MAX {
+            break;
+        }
+        if pd != Some(w.bettor.as_str()) && !names.contains(&w.bettor) {
+            names.push(w.bettor.clone());
+        }
+    }
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +181,30 @@ mod tests {
                 .collect();
             assert_eq!(names(&got), want, "{}", c.name);
         }
+    }
+
+    #[test]
+    fn a_seats_sheet_offers_who_bet_there_first_then_the_table() {
+        let last = [wager(4, "Cy", "60", false), wager(3, "Bo", "40", false)];
+        let before = [wager(4, "Ann", "50", false), wager(2, "Dana", "10", false)];
+        let hands: [&[WagerInput]; 2] = [&last, &before];
+        let got = recent_bettors(&hands, Some(4), Some("Dana"));
+        assert_eq!(
+            got,
+            ["Cy", "Ann", "Bo"],
+            "seat 4's bettors, newest first, then Bo; never the PD"
+        );
+        assert_eq!(
+            recent_bettors(&hands, None, None),
+            ["Cy", "Bo", "Ann", "Dana"]
+        );
+        assert!(
+            recent_bettors(&[], Some(4), None).is_empty(),
+            "a new table: no names yet"
+        );
+        let many: Vec<WagerInput> = (0..20)
+            .map(|i| wager(2, &format!("P{i}"), "5", false))
+            .collect();
+        assert_eq!(recent_bettors(&[&many], Some(2), None).len(), BETTORS_MAX);
     }
 }

@@ -1,6 +1,8 @@
 //! The SVG drawing of a Double Hand Poker table: seats clockwise around the
-//! rail, the PD and its bank, the ACTION button, the wagers as chips, and
-//! the seat whose settlement step is being read out — with the same state
+//! rail, each with its number and its player's short name (the full name
+//! in its `<title>`), the PD's bank and what is still in action above the
+//! felt, the ACTION button, the wagers as chips, and the seat whose
+//! settlement step is being read out — with the same state
 //! in words (the SVG's `<title>`/`<desc>` and a list under "The table in
 //! words"). Each label is laid out on the ray from its seat towards the
 //! felt's middle, so no two labels overlap and the ACTION button stays on
@@ -68,10 +70,11 @@ const RX: f64 = 280.0;
 const RY: f64 = 240.0;
 /// Where every seat's ray points: above the dealer's edge, so a seat's
 /// things fan out between its neighbours'.
-const TOWARDS: (f64, f64) = (320.0, 20.0);
-/// The bank in action, on the felt below the dealer.
-const IN_ACTION_Y: f64 = 110.0;
-const SEAT_R: f64 = 24.0;
+const TOWARDS: (f64, f64) = (320.0, 80.0);
+/// The PD's bank and what is in action: above the felt, below "Dealer".
+const TOP_LINE_Y: f64 = 56.0;
+/// A seat's circle: its number and its player's short name inside.
+const SEAT_R: f64 = 30.0;
 /// A seat link's round target: 80 units, 44 CSS px even at 390 px wide.
 const LINK_R: f64 = 40.0;
 /// Between a seat's circle and the first thing on its ray.
@@ -79,36 +82,32 @@ const GAP: f64 = 10.0;
 /// The most characters of the PD's name the drawing shows ("…" after).
 const NAME_CHARS: usize = 6;
 
-/// The sizes a table's labels are drawn at: smaller from nine seats on.
+/// The sizes labels are drawn at (the stylesheet's, in the drawing's
+/// units). The drawing is 1.25 units a CSS pixel at 1024 px
+/// (`.table-drawing`'s 50rem), so the smallest label is 14 px there.
 #[derive(Debug, Clone, Copy)]
 struct Sizes {
     font: f64,
     /// The width of one character at most.
     char_w: f64,
-    button_r: f64,
+    /// Half the ACTION button's width and height.
+    button: (f64, f64),
 }
 
-fn sizes(seats: i64) -> Sizes {
-    if seats < 9 {
-        Sizes {
-            font: 11.0,
-            char_w: 7.0,
-            button_r: 14.0,
-        }
-    } else {
-        Sizes {
-            font: 9.5,
-            char_w: 6.0,
-            button_r: 12.0,
-        }
-    }
-}
+const SIZES: Sizes = Sizes {
+    font: 11.2,
+    char_w: 11.2 * 0.64,
+    button: ((6.0 * 11.2 * 0.64 + 10.0) / 2.0, 11.2 * 0.95),
+};
 
 /// Where seat `seat` (1-based) sits: on the lower arc of the rail, seat 1
 /// at the dealer's left (the viewer's right), clockwise from there.
 fn seat_xy(seat: i64, seats: i64) -> (f64, f64) {
-    let span = std::f64::consts::PI * 0.9;
-    let start = std::f64::consts::PI * 0.05;
+    // Seven seats or more span the rail; a smaller table sits closer
+    // together round its middle.
+    let pi = std::f64::consts::PI;
+    let span = pi * (0.22 * (seats - 1) as f64).min(0.9);
+    let start = (pi - span) / 2.0;
     let t = if seats > 1 {
         (seat - 1) as f64 / (seats - 1) as f64
     } else {
@@ -164,19 +163,19 @@ fn short(name: &str) -> String {
     format!("{cut}…")
 }
 
-/// What a seat's tag is: the PD's (name and bank), or its wagers' (their
-/// total; red all primary, blue all backline, red edged blue both).
+/// A seat's chips: their total; red all primary, blue all backline, red
+/// edged blue both.
 #[derive(Debug, Clone, PartialEq)]
-enum Tag {
-    Pd { name: String, bank: String },
-    Wagers { total: String, class: &'static str },
+struct Chips {
+    total: String,
+    class: &'static str,
 }
 
 /// One seat as laid out: the seat, its ACTION button, its tag.
 struct SeatLayout {
     xy: (f64, f64),
-    button: Option<(f64, f64)>,
-    tag: Option<(Boxed, Tag)>,
+    button: Option<Boxed>,
+    tag: Option<(Boxed, Chips)>,
 }
 
 /// A label's width in characters: a comma or a point is half of one.
@@ -188,42 +187,46 @@ fn label_len(text: &str) -> f64 {
 
 impl TableDrawing<'_> {
     fn layout(&self, seat: i64) -> SeatLayout {
-        let z = sizes(self.seats);
+        let z = SIZES;
         let xy = seat_xy(seat, self.seats);
         let u = ray(xy);
-        let mut next = SEAT_R + GAP;
+        let mut near = SEAT_R + GAP;
         let button = (self.action_seat == Some(seat)).then(|| {
-            let d = next + z.button_r;
-            next = d + z.button_r + 3.0;
-            (xy.0 + u.0 * d, xy.1 + u.1 * d)
+            let (at, far) = on_ray(xy, u, near, z.button.0, z.button.1);
+            near = far + 3.0;
+            at
         });
-        let width = |chars: f64| (chars * z.char_w + 8.0) / 2.0;
-        let tag = if self.pd_seat == Some(seat) {
-            let name = format!("PD {}", short(self.pd_player.unwrap_or_default()));
-            let bank = self.bank.clone().unwrap_or_default();
-            let chars = label_len(&name).max(label_len(&bank));
-            let (at, _) = on_ray(xy, u, next, width(chars), z.font * 1.45);
-            Some((at, Tag::Pd { name, bank }))
-        } else {
-            let chips: Vec<&DrawnWager> = self.wagers.iter().filter(|w| w.seat == seat).collect();
-            (!chips.is_empty()).then(|| {
-                // Wager amounts are bounded by the core (a few billions at most).
-                let total = chips.iter().fold(Money::ZERO, |sum, w| sum + w.amount);
-                let total = total.to_display();
-                let class = match (
-                    chips.iter().any(|w| !w.backline),
-                    chips.iter().any(|w| w.backline),
-                ) {
-                    (true, true) => "chip mixed",
-                    (false, true) => "chip backline",
-                    _ => "chip",
-                };
-                let chars = label_len(&total);
-                let (at, _) = on_ray(xy, u, next, width(chars), z.font * 0.8);
-                (at, Tag::Wagers { total, class })
-            })
-        };
+        // The PD's seat has no chips: its bank is written above the felt.
+        let chips: Vec<&DrawnWager> = self.wagers.iter().filter(|w| w.seat == seat).collect();
+        let tag = (!chips.is_empty()).then(|| {
+            // Wager amounts are bounded by the core (a few billions at most).
+            let total = chips.iter().fold(Money::ZERO, |sum, w| sum + w.amount);
+            let total = total.to_display();
+            let class = match (
+                chips.iter().any(|w| !w.backline),
+                chips.iter().any(|w| w.backline),
+            ) {
+                (true, true) => "chip mixed",
+                (false, true) => "chip backline",
+                _ => "chip",
+            };
+            let half_width = (label_len(&total) * z.char_w + 8.0) / 2.0;
+            let (at, _) = on_ray(xy, u, near, half_width, z.font * 0.8);
+            (at, Chips { total, class })
+        });
         SeatLayout { xy, button, tag }
+    }
+
+    /// Who sits at `seat` as far as the hand knows: the PD, else the
+    /// bettor of the seat's own wager, else its first backline bettor.
+    fn seat_player(&self, seat: i64) -> Option<&str> {
+        if self.pd_seat == Some(seat) {
+            return self.pd_player;
+        }
+        let at = || self.wagers.iter().filter(|w| w.seat == seat);
+        at().find(|w| !w.backline)
+            .or_else(|| at().next())
+            .map(|w| w.bettor.as_str())
     }
 
     /// The state in words, one sentence a line.
@@ -272,16 +275,10 @@ impl TableDrawing<'_> {
         } else {
             "img"
         };
-        // Labels are drawn smaller from nine seats on (`sizes`).
-        let class = if self.seats < 9 {
-            "table-drawing"
-        } else {
-            "table-drawing crowded"
-        };
         s.open(
             "svg",
             &[
-                ("class", &class),
+                ("class", &"table-drawing"),
                 ("viewBox", &view_box),
                 ("role", &role),
                 ("aria-labelledby", &"svg-title svg-desc"),
@@ -302,29 +299,7 @@ impl TableDrawing<'_> {
                 ("aria-hidden", &"true"),
             ],
         );
-        s.element(
-            "text",
-            &[
-                ("x", &CX),
-                ("y", &40),
-                ("text-anchor", &"middle"),
-                ("class", &"dealer"),
-            ],
-            "Dealer",
-        );
-        if let Some(in_action) = self.in_action {
-            s.element(
-                "text",
-                &[
-                    ("x", &CX),
-                    ("y", &whole(IN_ACTION_Y)),
-                    ("text-anchor", &"middle"),
-                    ("class", &"in-action"),
-                    ("id", &"svg-in-action"),
-                ],
-                format!("In action: {in_action}"),
-            );
-        }
+        self.above_the_felt(&mut s);
         for seat in 1..=self.seats {
             self.seat(&mut s, seat);
         }
@@ -339,8 +314,44 @@ impl TableDrawing<'_> {
         s.finish()
     }
 
-    /// One seat: its circle (a link when the drawing has a seat-link base),
-    /// the PD's name and bank, the ACTION button, its chips and their total.
+    /// Above the felt: the dealer's place, then the PD's bank and what of
+    /// it is still in action.
+    fn above_the_felt(&self, s: &mut SvgBuilder) {
+        s.element(
+            "text",
+            &[
+                ("x", &CX),
+                ("y", &24),
+                ("text-anchor", &"middle"),
+                ("class", &"dealer"),
+            ],
+            "Dealer",
+        );
+        let line = |s: &mut SvgBuilder, x: f64, anchor: &str, id: &str, text: String| {
+            let attrs = [
+                ("x", &whole(x) as &dyn std::fmt::Display),
+                ("y", &TOP_LINE_Y),
+                ("text-anchor", &anchor),
+                ("class", &"above"),
+                ("id", &id),
+            ];
+            s.element("text", &attrs, text);
+        };
+        let bank = self.bank.as_ref().map(|b| format!("PD bank {b}"));
+        let in_action = self.in_action.map(|a| format!("In action: {a}"));
+        match (bank, in_action) {
+            (Some(bank), Some(in_action)) => {
+                line(s, CX - 10.0, "end", "svg-bank", bank);
+                line(s, CX + 10.0, "start", "svg-in-action", in_action);
+            }
+            (Some(bank), None) => line(s, CX, "middle", "svg-bank", bank),
+            (None, Some(in_action)) => line(s, CX, "middle", "svg-in-action", in_action),
+            (None, None) => {}
+        }
+    }
+
+    /// One seat: its circle (a link when the drawing has a seat-link base)
+    /// with its number and player, the ACTION button, its chips' total.
     fn seat(&self, s: &mut SvgBuilder, seat: i64) {
         let l = self.layout(seat);
         let (x, y) = l.xy;
@@ -363,6 +374,8 @@ impl TableDrawing<'_> {
                     ("href", href),
                     ("class", &"seat-link"),
                     ("aria-label", &name),
+                    ("data-in-place", &""),
+                    ("data-tap-seat", &seat),
                 ],
             )
             .empty(
@@ -373,32 +386,45 @@ impl TableDrawing<'_> {
                     ("r", &LINK_R),
                     ("class", &"target"),
                 ],
-            );
+            )
+            // The seat is drawn over its link, which holds no text: the
+            // link's name is its label alone.
+            .close("a");
         }
         s.open("g", &[("class", &class), ("data-seat", &seat)])
-            .empty("circle", &[("cx", &sx), ("cy", &sy), ("r", &SEAT_R)])
-            .element(
+            .empty("circle", &[("cx", &sx), ("cy", &sy), ("r", &SEAT_R)]);
+        let name = self.seat_player(seat);
+        let text = |s: &mut SvgBuilder, dy: f64, class: &str, line: String| {
+            let ty = whole(y + dy);
+            s.element(
                 "text",
                 &[
                     ("x", &sx),
-                    ("y", &whole(y + 6.0)),
+                    ("y", &ty),
                     ("text-anchor", &"middle"),
+                    ("class", &class),
                 ],
-                seat,
-            )
-            .close("g");
-        if link.is_some() {
-            s.close("a");
+                line,
+            );
+        };
+        match name {
+            Some(name) => {
+                s.element("title", &[], format!("Seat {seat}: {name}"));
+                text(s, -4.0, "seat-no", seat.to_string());
+                text(s, 13.0, "seat-name", short(name));
+            }
+            None => text(s, 6.0, "seat-no", seat.to_string()),
         }
-        let z = sizes(self.seats);
+        s.close("g");
+        let z = SIZES;
         if let Some(at) = l.button {
             action_button(s, at, z);
         }
-        let Some((at, tag)) = &l.tag else {
+        let Some((at, chips)) = &l.tag else {
             return;
         };
-        let rect = |s: &mut SvgBuilder, class: &str| {
-            s.open("g", &[("class", &class)]).empty(
+        s.open("g", &[("class", &chips.class)])
+            .empty(
                 "rect",
                 &[
                     ("x", &whole(at.x - at.hw)),
@@ -407,47 +433,39 @@ impl TableDrawing<'_> {
                     ("height", &whole(2.0 * at.hh)),
                     ("rx", &6),
                 ],
-            );
-        };
-        let text = |s: &mut SvgBuilder, y: f64, class: &str, line: &str| {
-            s.element(
+            )
+            .element(
                 "text",
                 &[
                     ("x", &whole(at.x)),
-                    ("y", &whole(y)),
+                    ("y", &whole(at.y + z.font * 0.35)),
                     ("text-anchor", &"middle"),
-                    ("class", &class),
+                    ("class", &"chip-label"),
                 ],
-                line,
+                &chips.total,
             );
-        };
-        match tag {
-            Tag::Pd { name, bank } => {
-                rect(s, "pd-box");
-                text(s, at.y - z.font * 0.25, "pd-label", name);
-                text(s, at.y + z.font * 1.05, "pd-label", bank);
-            }
-            Tag::Wagers { total, class } => {
-                rect(s, class);
-                text(s, at.y + z.font * 0.35, "chip-label", total);
-            }
-        }
         s.close("g");
     }
 }
 
-/// The ACTION button at `(x, y)`.
-fn action_button(s: &mut SvgBuilder, (x, y): (f64, f64), z: Sizes) {
+/// The ACTION button: a white pill on its seat's ray.
+fn action_button(s: &mut SvgBuilder, at: Boxed, z: Sizes) {
     s.open("g", &[("class", &"action-button"), ("id", &"svg-action")])
         .empty(
-            "circle",
-            &[("cx", &whole(x)), ("cy", &whole(y)), ("r", &z.button_r)],
+            "rect",
+            &[
+                ("x", &whole(at.x - at.hw)),
+                ("y", &whole(at.y - at.hh)),
+                ("width", &whole(2.0 * at.hw)),
+                ("height", &whole(2.0 * at.hh)),
+                ("rx", &whole(at.hh)),
+            ],
         )
         .element(
             "text",
             &[
-                ("x", &whole(x)),
-                ("y", &whole(y + 3.0)),
+                ("x", &whole(at.x)),
+                ("y", &whole(at.y + z.font * 0.35)),
                 ("text-anchor", &"middle"),
             ],
             "ACTION",

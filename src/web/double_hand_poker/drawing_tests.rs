@@ -41,7 +41,19 @@ fn draws_every_seat_the_pd_the_button_and_escaped_wagers_and_says_them() {
     assert!(svg.contains(r#"<g class="chip mixed">"#));
     assert!(svg.contains("&lt;b&gt;Bo") && !svg.contains("<b>"));
     assert!(!svg.contains("<PD>"));
-    assert!(svg.contains(">PD Dana …</text>"), "{svg}");
+    assert!(svg.contains(r#"class="seat-name">Dana …</text>"#), "{svg}");
+    assert!(
+        svg.contains(r#"id="svg-bank">PD bank 200.00</text>"#),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(r#"class="seat-name">Ann</text>"#),
+        "a seat's own bettor"
+    );
+    assert!(
+        svg.contains("<title>Seat 4: Ann</title>"),
+        "the full name on the seat"
+    );
     assert_eq!(svg.matches(r#"class="seat current""#).count(), 1);
     assert!(svg.contains(r#"role="img""#) && !svg.contains("<a "));
     assert_eq!(
@@ -73,18 +85,18 @@ fn with_a_seat_link_base_each_seat_is_a_named_link_to_the_wager_form() {
     .to_string();
     assert_eq!(svg.matches("<a ").count(), 8);
     assert!(svg.contains(
-        r#"<a href="/hands/h-1&quot;x?seat=3#wager-form" class="seat-link" aria-label="Seat 3">"#
+        r#"<a href="/hands/h-1&quot;x?seat=3#wager-form" class="seat-link" aria-label="Seat 3" data-in-place="" data-tap-seat="3">"#
     ));
     assert!(svg.contains(r#"role="group""#));
     assert!(svg.contains("<li>8 seats; no PD yet, no wagers.</li>"));
 }
 
 /// Everything one seat draws: (what, box, round).
-fn boxes(l: &SeatLayout, z: Sizes) -> Vec<(&'static str, Boxed, bool)> {
+fn boxes(l: &SeatLayout) -> Vec<(&'static str, Boxed, bool)> {
     let circle = |(x, y): (f64, f64), r: f64| Boxed { x, y, hw: r, hh: r };
     let mut v = vec![("seat", circle(l.xy, SEAT_R), true)];
     if let Some(b) = l.button {
-        v.push(("button", circle(b, z.button_r), true));
+        v.push(("button", b, false));
     }
     if let Some((at, _)) = &l.tag {
         v.push(("tag", *at, false));
@@ -92,10 +104,18 @@ fn boxes(l: &SeatLayout, z: Sizes) -> Vec<(&'static str, Boxed, bool)> {
     v
 }
 
+/// Whether two things drawn overlap: circles by their centres' distance, a
+/// circle and a box by the box's point nearest the circle's centre.
 fn overlap(a: &(Boxed, bool), b: &(Boxed, bool)) -> bool {
+    let circle_box = |c: &Boxed, b: &Boxed| {
+        let nearest_x = c.x.clamp(b.x - b.hw, b.x + b.hw);
+        let nearest_y = c.y.clamp(b.y - b.hh, b.y + b.hh);
+        (c.x - nearest_x).hypot(c.y - nearest_y) < c.hw
+    };
     match (a, b) {
         ((a, true), (b, true)) => (a.x - b.x).hypot(a.y - b.y) < a.hw + b.hw,
-        ((a, _), (b, _)) => a.overlaps(b),
+        ((c, true), (b, false)) | ((b, false), (c, true)) => circle_box(c, b),
+        ((a, false), (b, false)) => a.overlaps(b),
     }
 }
 
@@ -103,7 +123,6 @@ fn overlap(a: &(Boxed, bool), b: &(Boxed, bool)) -> bool {
 fn nothing_drawn_overlaps_and_the_action_button_stays_on_the_felt() {
     let long = "Maximiliana Bartholomew-Featherstonehaugh";
     for seats in 2..=10 {
-        let z = sizes(seats);
         for pd in 1..=seats {
             for action in 1..=seats {
                 let wagers = (1..=seats)
@@ -128,35 +147,42 @@ fn nothing_drawn_overlaps_and_the_action_button_stays_on_the_felt() {
                     seat_link: None,
                 };
                 let case = format!("{seats} seats, PD {pd}, ACTION {action}");
-                // "In action: 123,456.78" at 15px bold, and "Dealer".
-                let in_action = Boxed {
+                // Above the felt: "Dealer", then the PD's bank and what is
+                // in action at 15px bold, the whole width at most.
+                let top_line = Boxed {
                     x: CX,
-                    y: IN_ACTION_Y - 5.0,
-                    hw: 90.0,
+                    y: TOP_LINE_Y - 5.0,
+                    hw: CX,
                     hh: 11.0,
                 };
                 let dealer = Boxed {
                     x: CX,
-                    y: 35.0,
+                    y: 20.0,
                     hw: 30.0,
                     hh: 10.0,
                 };
                 let mut all = vec![
-                    (0, "in action", (in_action, false)),
+                    (0, "bank and in action", (top_line, false)),
                     (0, "dealer", (dealer, false)),
                 ];
                 for seat in 1..=seats {
                     let l = d.layout(seat);
-                    for (what, b, round) in boxes(&l, z) {
+                    for (what, b, round) in boxes(&l) {
                         all.push((seat, what, (b, round)));
                     }
-                    if let Some((x, y)) = l.button {
-                        let e = ((x - CX) / RX).powi(2) + ((y - CY) / RY).powi(2);
-                        let on_felt = e < 0.9 && y - z.button_r > CY + 7.0;
+                    if let Some(Boxed { x, y, hw, hh }) = l.button {
+                        let inside = |x: f64, y: f64| {
+                            ((x - CX) / RX).powi(2) + ((y - CY) / RY).powi(2) < 0.9
+                        };
+                        let on_felt =
+                            inside(x - hw, y + hh) && inside(x + hw, y + hh) && y - hh > CY + 7.0;
                         assert!(on_felt, "{case}: the button is off the felt at {x},{y}");
                     }
-                    if let Some((_, Tag::Wagers { total, class })) = &l.tag {
-                        assert_eq!((total.as_str(), *class), ("24,999.99", "chip mixed"));
+                    if let Some((_, chips)) = &l.tag {
+                        assert_eq!(
+                            (chips.total.as_str(), chips.class),
+                            ("24,999.99", "chip mixed")
+                        );
                     }
                 }
                 for (i, (sa, wa, a)) in all.iter().enumerate() {
@@ -190,6 +216,7 @@ fn long_names_are_shortened_in_the_drawing_only() {
         ..TableDrawing::default()
     };
     let svg = d.svg().to_string();
-    assert!(svg.contains(">PD Maxim…</text>"), "{svg}");
+    assert!(svg.contains(r#"class="seat-name">Maxim…</text>"#), "{svg}");
+    assert!(svg.contains("<title>Seat 2: Maximiliana Bartholomew</title>"));
     assert!(d.in_words()[0].starts_with("Maximiliana Bartholomew banks"));
 }

@@ -5,8 +5,10 @@
 use super::ShowQuery;
 use super::forms::{Fields, Refused};
 use super::view::{self as v, Loaded, Step};
+use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::hand_record::HandEvent;
-use crate::domain::double_hand_poker::wagers_again::{WagerOffer, wagers_again};
+use crate::domain::double_hand_poker::settle::WagerInput;
+use crate::domain::double_hand_poker::wagers_again::{WagerOffer, recent_bettors, wagers_again};
 use crate::store::double_hand_poker::{hands, tables};
 use crate::web::AppState;
 
@@ -24,18 +26,29 @@ pub struct AgainRow {
     pub value: String,
 }
 
-/// The table's last closed hand before `loaded`, or none (no such hand,
-/// or it cannot be read: what it offers is a convenience, never a reason
-/// to fail the page).
-pub(super) async fn last_closed(state: &AppState, loaded: &Loaded) -> Option<Loaded> {
-    let recent = tables::hands(&state.db, &loaded.state.table, LOOK_BACK_HANDS)
-        .await
-        .ok()?;
-    let last = recent
+/// How many closed hands the bettors offered at a seat are drawn from.
+const RECENT_CLOSED: usize = 3;
+
+/// The table's latest closed hands before `loaded`, newest first (an open
+/// or voided hand in between is passed over); none when they cannot be
+/// read: what they offer is a convenience, never a reason to fail the page.
+async fn recent_closed(state: &AppState, loaded: &Loaded) -> Vec<Loaded> {
+    let Ok(recent) = tables::hands(&state.db, &loaded.state.table, LOOK_BACK_HANDS).await else {
+        return Vec::new();
+    };
+    let closed = recent
         .iter()
-        .find(|h| h.status == "closed" && h.id != loaded.view.id)?;
-    let view = hands::get(&state.db, &last.id).await.ok()??;
-    Loaded::from_view(view).ok()
+        .filter(|h| h.status == "closed" && h.id != loaded.view.id)
+        .take(RECENT_CLOSED);
+    let mut hands = Vec::with_capacity(RECENT_CLOSED);
+    for hand in closed {
+        if let Ok(Some(view)) = hands::get(&state.db, &hand.id).await
+            && let Ok(loaded) = Loaded::from_view(view)
+        {
+            hands.push(loaded);
+        }
+    }
+    hands
 }
 
 /// The wagers of `previous` (the last closed hand) to offer in `loaded`.
@@ -105,28 +118,54 @@ pub(super) fn events(fields: &Fields, key: &str) -> Result<Vec<HandEvent>, Refus
         .collect()
 }
 
-/// The last closed hand's wagers offered again (at the wagers step), and
-/// whether results are entered as cards: as asked, else as that hand's
-/// were.
+/// What the table's recent hands offer a dealer on this page.
+#[derive(Default)]
+pub(super) struct Offered {
+    /// The last closed hand's wagers, offered again (wagers step).
+    pub again: Vec<AgainRow>,
+    /// The bettors seen at the chosen seat, then at the table (wagers step).
+    pub bettors: Vec<String>,
+    /// Results are entered as cards: as asked, else as the last closed
+    /// hand's were.
+    pub cards_mode: bool,
+    /// The last closed hand's bank (the PD step's first quick amount).
+    pub last_bank: Option<Money>,
+}
+
+/// What the table's recent closed hands offer at this step.
 pub(super) async fn offered(
     state: &AppState,
     loaded: &Loaded,
     query: &ShowQuery,
     step: Step,
     can_play: bool,
-) -> (Vec<AgainRow>, bool) {
-    let previous = if matches!(step, Step::Wagers | Step::Results) && can_play {
-        last_closed(state, loaded).await
+) -> Offered {
+    let recent = if matches!(step, Step::Pd | Step::Wagers | Step::Results) && can_play {
+        recent_closed(state, loaded).await
     } else {
-        None
-    };
-    let again = match step {
-        Step::Wagers => offers(previous.as_ref(), loaded),
-        _ => Vec::new(),
+        Vec::new()
     };
     let cards_mode = match query.mode.as_deref() {
         Some(mode) => mode == "cards",
-        None => previous.is_some_and(|p| p.state.any_entered_as_cards()),
+        None => recent
+            .first()
+            .is_some_and(|p| p.state.any_entered_as_cards()),
     };
-    (again, cards_mode)
+    let last_bank = recent.first().and_then(|h| h.state.pd().map(|p| p.bank));
+    if step != Step::Wagers {
+        return Offered {
+            cards_mode,
+            last_bank,
+            ..Offered::default()
+        };
+    }
+    let mut seen: Vec<&[WagerInput]> = recent.iter().map(|h| h.state.wagers()).collect();
+    seen.push(loaded.state.wagers());
+    let pd = loaded.state.pd().map(|p| p.player.as_str());
+    Offered {
+        again: offers(recent.first(), loaded),
+        bettors: recent_bettors(&seen, query.seat, pd),
+        cards_mode,
+        last_bank,
+    }
 }

@@ -47,6 +47,15 @@ fn text_field(fields: &Fields, name: &str) -> Result<String, Refused> {
     Ok(text.to_string())
 }
 
+/// The wager form's bettor: a new name typed, else the name tapped among
+/// those seen at the table (`bettor_seen`); refused as the bettor's field.
+fn bettor(fields: &Fields) -> Result<String, Refused> {
+    match (fields.filled("bettor"), fields.filled("bettor_seen")) {
+        (None, Some(seen)) => Ok(seen.to_string()),
+        _ => text_field(fields, "bettor"),
+    }
+}
+
 /// The events a form asks for.
 pub(super) fn events_of(
     step: &str,
@@ -101,7 +110,7 @@ fn wager_placed(fields: &Fields) -> Result<Vec<HandEvent>, Refused> {
     Ok(vec![HandEvent::WagerPlaced {
         id: format!("w-{key}"),
         seat: int_field(fields, "seat")?,
-        bettor: text_field(fields, "bettor")?,
+        bettor: bettor(fields)?,
         amount,
         backline: !fields.get("backline").is_empty(),
         payout: None,

@@ -43,7 +43,7 @@ use view::{self as v, Loaded, Step, StepRow, Summary, WagerRow};
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/hands/{id}", get(show).post(act))
-        .route("/hands/{id}/record", get(record))
+        .route("/hands/{id}/record", get(lines::record))
         .route("/hands/{id}/replay", get(replay::replay))
 }
 
@@ -113,6 +113,8 @@ struct HandPage<'a> {
     typed: Vec<(String, String)>,
     /// Wagers step: the last closed hand's wagers, offered again.
     again: Vec<again::AgainRow>,
+    /// Wagers step: the bettors seen at the chosen seat, then the table.
+    bettors: Vec<String>,
     /// Wagers step: the seat tapped on the drawing, else empty.
     seat_chosen: String,
     /// Wagers step: the dice have the focus, not the next wager.
@@ -121,8 +123,14 @@ struct HandPage<'a> {
     seats_by_sum: String,
     /// Under the drawing while bets are taken: the wagers against the bank.
     running: String,
+    /// Results step: the bank's cover of each wager, in ACTION order.
+    covers: Vec<crate::domain::double_hand_poker::coverage::Cover>,
+    /// A push may cover more of the wagers after it (the bank stays in action).
+    covers_push_note: bool,
     /// The wager amount's keypad: its quick amounts (`keypad.rs`).
     quick_amounts: String,
+    /// The PD's bank's keypad: its quick amounts.
+    bank_amounts: String,
     /// Corrections and the void, with who and when.
     changes: Vec<changes::ChangeRow>,
     /// The notes on the hand, and whether this user may add one.
@@ -211,19 +219,43 @@ impl HandPage<'_> {
         if !self.error.is_empty() || cards != self.cards_mode {
             return false;
         }
+        let tapped = self.seat_chosen.parse::<i64>().ok();
         let first = match cards {
             true => self.pd.as_ref().map(|p| p.0),
-            false => self.seats.first().copied(),
+            false => tapped
+                .filter(|s| self.seats.contains(s))
+                .or(self.seats.first().copied()),
         };
         first.is_some_and(|first| first.to_string() == seat.to_string())
     }
+
+    /// Results step: why a seat tapped on the drawing has no result to
+    /// choose (the same words `static/dice.js` says on a tap), else empty.
+    fn seat_said(&self) -> String {
+        let Ok(seat) = self.seat_chosen.parse::<i64>() else {
+            return String::new();
+        };
+        if self.pd.as_ref().is_some_and(|p| p.0 == seat) {
+            format!("Seat {seat} {PD_SEAT_SAID}")
+        } else if !self.seats.contains(&seat) {
+            format!("Seat {seat} {NO_WAGER_SAID}")
+        } else {
+            String::new()
+        }
+    }
 }
 
-/// The PD and wagers steps choose a seat by a tap on the drawing.
+/// A seat tapped on the results step that has no result to choose.
+const NO_WAGER_SAID: &str = "has no wager: nothing to decide there.";
+const PD_SEAT_SAID: &str = "is the PD: every other seat is decided against it.";
+
+/// The PD and wagers steps choose a seat by a tap on the drawing; the
+/// results step cycles a seat's result by a tap (`static/dice.js`).
 fn seat_link(step: Step, page: &str) -> Option<SeatLink<'_>> {
     let form = match step {
         Step::Pd => "pd-form",
         Step::Wagers => "wager-form",
+        Step::Results => "results-form",
         _ => return None,
     };
     Some(SeatLink { page, form })
@@ -268,7 +300,7 @@ async fn render(
         None
     };
     let user = &staff.0.user;
-    let (again, cards_mode) = again::offered(state, loaded, query, step, can_play).await;
+    let offered = again::offered(state, loaded, query, step, can_play).await;
     let status = refusal.status;
     let rotation = match (&table, step == Step::Pd) {
         (Some(t), true) => super::table_floor::clock_view(state, t).await?,
@@ -299,10 +331,13 @@ async fn render(
         pd_choice: pd::choice_text(loaded.state.pd_choice()),
         wagers: loaded.wager_rows(table.as_ref()),
         seats: loaded.seats_in_action_order(),
-        cards_mode,
+        cards_mode: offered.cards_mode,
         focus_dice: query.focus.as_deref() == Some("dice"),
         quick_amounts: keypad::quick_amounts(table.as_ref()),
+        bank_amounts: keypad::bank_amounts(table.as_ref(), offered.last_bank),
         running: loaded.running_line(step),
+        covers_push_note: !loaded.state.rules().push_consumes_action,
+        covers: loaded.covers(step),
         seats_by_sum: dice_pad::of_hand(loaded),
         steps,
         next_step,
@@ -313,7 +348,8 @@ async fn render(
         error_field: refusal.field,
         error: refusal.message,
         typed: refusal.typed,
-        again,
+        again: offered.again,
+        bettors: offered.bettors,
         seat_chosen: query.seat.map(|s| s.to_string()).unwrap_or_default(),
         changes: changes::rows(loaded, state.time_zone),
         notes: notes::rows(loaded, state.time_zone),
@@ -437,50 +473,4 @@ async fn act(
             .await
         }
     }
-}
-
-#[derive(Template)]
-#[template(path = "double_hand_poker/hand_record.html")]
-struct RecordPage<'a> {
-    ctx: PageContext,
-    id: &'a str,
-    table: &'a str,
-    number: i64,
-    status: &'a str,
-    /// The hand's state beside its title.
-    status_tag: status::StatusTag,
-    /// Each record as a sentence first, on the cardroom's clock, with the
-    /// PD's option and refusals in words where it sets the PD.
-    events: Vec<(lines::EventLine<'a>, String)>,
-    changes: Vec<changes::ChangeRow>,
-    notes: Vec<notes::NoteRow>,
-    /// Every seat's hands in words (`hand/hands_shown.html`).
-    hands_shown: Vec<crate::domain::double_hand_poker::hand_words::SeatWords>,
-}
-
-/// Every event of a hand: who, when, what, with its chain position.
-async fn record(State(state): State<AppState>, staff: Staff, Path(id): Path<String>) -> PageResult {
-    let loaded = load(&state, &id).await?;
-    Ok(page(&RecordPage {
-        ctx: PageContext::of(&staff),
-        id: &loaded.view.id,
-        table: &loaded.view.table,
-        number: loaded.view.number,
-        status: &loaded.view.status,
-        status_tag: status::status_tag(&loaded),
-        events: lines::lines(&loaded, state.time_zone)
-            .into_iter()
-            .map(|line| {
-                let r = line.record;
-                let note = match r.event_type.as_str() {
-                    "pd_set" => pd::pd_set_note(&r.payload).unwrap_or_default(),
-                    _ => String::new(),
-                };
-                (line, note)
-            })
-            .collect(),
-        changes: changes::rows(&loaded, state.time_zone),
-        notes: notes::rows(&loaded, state.time_zone),
-        hands_shown: loaded.hands_shown(),
-    }))
 }

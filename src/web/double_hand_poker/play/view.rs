@@ -11,6 +11,7 @@ use crate::domain::double_hand_poker::table::{PdProposal, TableConfig};
 use crate::store::double_hand_poker::hands::HandView;
 use crate::web::svg::Svg;
 
+use crate::domain::double_hand_poker::coverage::{self, Cover};
 use crate::web::double_hand_poker::drawing::{DrawnWager, SeatLink, TableDrawing};
 
 /// The screen the dealer is on.
@@ -237,6 +238,15 @@ impl Loaded {
             line.push_str(&format!(" · {over} more than the bank"));
         }
         line
+    }
+
+    /// On the results step: each wager in ACTION order with what the bank
+    /// covers of it (`domain::double_hand_poker::coverage`).
+    pub fn covers(&self, step: Step) -> Vec<Cover> {
+        if step != Step::Results {
+            return Vec::new();
+        }
+        coverage::before_results(&self.state.scenario_input()).unwrap_or_default()
     }
 
     /// The seats with wagers in ACTION order: from the ACTION seat
