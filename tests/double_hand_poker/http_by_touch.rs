@@ -2,8 +2,9 @@
 //! seen at that seat and table (a tap places the wager, a name typed wins),
 //! the PD's bank offers the last hand's bank first, the last wager is
 //! undone in one tap (a new event), after the dice the page says what the
-//! bank covers in ACTION order, and a seat tapped on the results step
-//! without a result to choose says why.
+//! bank covers in ACTION order, a seat tapped on the results step
+//! without a result to choose says why, and a keypad amount the table
+//! refuses is refused beside the amount with the limit in words.
 
 use crate::common::browser::{Browser, input_value};
 use crate::common::play::{
@@ -196,7 +197,39 @@ async fn a_seat_tapped_on_the_results_step(backend: Backend) {
     );
 }
 
+/// What the keypad sends past the table's rules is refused in the sheet:
+/// beside the amount, in words with the limit, what was typed kept,
+/// nothing recorded.
+async fn a_keypad_amount_the_table_refuses_is_refused_in_the_sheet(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut dana = table_with_dealer(&app).await;
+    let hand = open_hand(&mut dana).await;
+    dana_banks_200(&mut dana, &hand).await;
+    let placed = records(&app, "wager_placed").await;
+    for (amount, words) in [
+        ("600", "is above the table maximum 500.00"),
+        ("12.345", "a multiple of the table&#39;s unit 0.01"),
+    ] {
+        let wager = [("seat", "4"), ("bettor", "Ann"), ("amount", amount)];
+        let page = submit(&mut dana, &hand, "wager-form", &wager).await;
+        assert_eq!(page.status, 422, "{amount}");
+        let at = page
+            .body
+            .find("id=\"amount-error\"")
+            .expect("beside the amount");
+        let error = &page.body[at..at + page.body[at..].find("</p>").unwrap()];
+        assert!(error.contains(words), "{amount}: {error}");
+        assert!(page.body.contains(&format!("value=\"{amount}\"")), "kept");
+    }
+    assert_eq!(
+        records(&app, "wager_placed").await,
+        placed,
+        "nothing recorded"
+    );
+}
+
 crate::on_both_databases!(
+    a_keypad_amount_the_table_refuses_is_refused_in_the_sheet,
     a_seats_sheet_offers_the_bettors_seen_there_first,
     the_bank_keypad_offers_the_last_bank_first,
     the_last_wager_is_undone_by_one_tap_as_a_new_event,

@@ -13,7 +13,7 @@
 
 use crate::domain::common::money::Money;
 use crate::domain::double_hand_poker::settle::WagerInput;
-use crate::web::svg::{Svg, SvgBuilder, whole};
+use crate::web::svg::{Attrs, Svg, SvgBuilder, whole};
 
 /// One wager as the drawing shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -416,41 +416,30 @@ impl TableDrawing<'_> {
             None => text(s, 6.0, "seat-no", seat.to_string()),
         }
         s.close("g");
-        let z = SIZES;
         if let Some(at) = l.button {
-            action_button(s, at, z);
+            action_button(s, at);
         }
         let Some((at, chips)) = &l.tag else {
             return;
         };
-        s.open("g", &[("class", &chips.class)])
-            .empty(
-                "rect",
-                &[
-                    ("x", &whole(at.x - at.hw)),
-                    ("y", &whole(at.y - at.hh)),
-                    ("width", &whole(2.0 * at.hw)),
-                    ("height", &whole(2.0 * at.hh)),
-                    ("rx", &6),
-                ],
-            )
-            .element(
-                "text",
-                &[
-                    ("x", &whole(at.x)),
-                    ("y", &whole(at.y + z.font * 0.35)),
-                    ("text-anchor", &"middle"),
-                    ("class", &"chip-label"),
-                ],
-                &chips.total,
-            );
-        s.close("g");
+        let chip = [("class", &chips.class as &dyn std::fmt::Display)];
+        boxed_label(s, &chip, *at, 6.0, &chips.total);
     }
 }
 
 /// The ACTION button: a white pill on its seat's ray.
-fn action_button(s: &mut SvgBuilder, at: Boxed, z: Sizes) {
-    s.open("g", &[("class", &"action-button"), ("id", &"svg-action")])
+fn action_button(s: &mut SvgBuilder, at: Boxed) {
+    let button = [
+        ("class", &"action-button" as &dyn std::fmt::Display),
+        ("id", &"svg-action"),
+    ];
+    boxed_label(s, &button, at, at.hh, "ACTION");
+}
+
+/// A label in a box on the felt (`group` its `<g>`'s attributes): a seat's
+/// chips, the ACTION button.
+fn boxed_label(s: &mut SvgBuilder, group: Attrs<'_>, at: Boxed, corner: f64, text: &str) {
+    s.open("g", group)
         .empty(
             "rect",
             &[
@@ -458,17 +447,17 @@ fn action_button(s: &mut SvgBuilder, at: Boxed, z: Sizes) {
                 ("y", &whole(at.y - at.hh)),
                 ("width", &whole(2.0 * at.hw)),
                 ("height", &whole(2.0 * at.hh)),
-                ("rx", &whole(at.hh)),
+                ("rx", &whole(corner)),
             ],
         )
         .element(
             "text",
             &[
                 ("x", &whole(at.x)),
-                ("y", &whole(at.y + z.font * 0.35)),
+                ("y", &whole(at.y + SIZES.font * 0.35)),
                 ("text-anchor", &"middle"),
             ],
-            "ACTION",
+            text,
         )
         .close("g");
 }
