@@ -1,20 +1,21 @@
 // The dealer's hand in a real browser, after e2e.mjs on the same
 // server (its table DHP-1 has one closed hand: Dana banked, Ann, Bo, Cy and
-// Di bet). Three runs:
+// Di bet). Four runs:
 //   1. by touch at a tablet's 1024×768 (taps, the on-screen keyboard's
 //      typing): the home page's Continue back to the hand in progress;
-//      last hand's wagers placed again with one tap; the dice by their
-//      keys (a wrong die fixed while the ACTION seat is previewed),
-//      the results, a step confirmed beside the step, the rest confirmed
-//      and the hand closed;
+//      last hand's wagers placed again with one tap; a backline by a name
+//      typed, another by a name seen at the seat, undone; the dice by their
+//      keys (a wrong die fixed while the ACTION seat is previewed); what
+//      the bank covers; a result by its segment, one by a tap on the
+//      drawing, an empty seat's words; a step confirmed in the pinned
+//      panel, the rest confirmed and the hand closed;
 //   2. by keyboard alone (Tab, typing, Space, Enter) from the closed hand's
 //      "Start the next hand" to the close;
-//   3. without the script: a wager added, Back, and the same wager sent
-//      again — the page must ask before recording a second one; the dice
-//      by their keys;
-//   4. at a phone's 390×844, by touch: the hand left open by 3 finished
-//      (a result by a tap on the drawing), then a whole next hand, and
-//      the last hand's record.
+//   3. without the script, a whole hand: a wager added, Back, and the same
+//      wager sent again — the page must ask before recording a second one;
+//      the dice by their keys; a seat with no wager tapped; each step, Close;
+//   4. at a phone's 390×844, by touch: a whole next hand (a result by a
+//      tap on the drawing), and the last hand's record.
 // Every step of 1 and 2 is checked for horizontal overflow too.
 //
 // Environment: PITBOOK_URL, PITBOOK_ADMIN_PASSWORD (the admin's password
@@ -338,19 +339,17 @@ try {
     await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 3"]').tap();
     await expectText(page.locator('#seat-said'), 'Seat 3 has no wager: nothing to decide there.', 'the page after the tap');
   });
+  await step('no script: the result, each step confirmed, the hand closed', async () => {
+    await page.locator('#results-form #seat-4').getByLabel('Player', { exact: true }).tap();
+    await page.getByRole('button', { name: 'Record the results' }).tap();
+    await settleByTouch();
+  });
 
   // 4. At a phone's width.
   await session({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-  await step('phone: the hand left at its results, by touch: a tap on the drawing, the rest, each step, Close', async () => {
+  await step('phone: the next hand by touch alone: the PD, last hand\'s wagers, the dice, a result on the drawing, each step', async () => {
     await page.goto(`${BASE}/tables/DHP-1`);
     await page.locator('#hands tbody tr').first().locator('a').first().tap();
-    await heading('4. Hands');
-    await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 4"]').tap();
-    await expectText(page.locator('#seat-said'), 'Seat 4: Player', 'the tap on a phone');
-    await page.getByRole('button', { name: 'All the rest: PD wins' }).tap();
-    await settleByTouch();
-  });
-  await step('phone: the next hand by touch alone: the PD, last hand\'s wagers, the dice, the rest, each step', async () => {
     await page.getByRole('button', { name: /Start the next hand/ }).tap();
     await heading('1. Who banks?');
     const pd = page.locator('#pd-form');
@@ -369,6 +368,8 @@ try {
     for (const [n, v] of [[1, '1'], [2, '1'], [3, '2']]) await dice.locator(`#die-${n}`).getByLabel(v, { exact: true }).tap();
     await dice.getByRole('button', { name: 'Set the ACTION seat' }).tap();
     await heading('4. Hands');
+    await page.locator('svg.table-drawing a.seat-link[aria-label="Seat 4"]').tap();
+    await expectText(page.locator('#seat-said'), 'Seat 4: Player', 'the tap on a phone');
     await page.screenshot({ path: join(OUT, 'dealer-phone-results.png') });
     await page.getByRole('button', { name: 'All the rest: push' }).tap();
     await settleByTouch();
