@@ -3,7 +3,8 @@
 //! taking wagers, closed and corrected, voided) and offers an auditor the
 //! hand to view, not to continue; a correction and a void show on the hand
 //! page and its record with who, when, the reason, and before and after;
-//! times are on the cardroom's clock with UTC beside.
+//! times are on the cardroom's clock with UTC beside; a closed hand's
+//! record opens with its money.
 
 use crate::common::browser::{Browser, signed_in};
 use crate::common::play::{dana_banks_200, ok, open_hand, table_with_dealer, void_hand};
@@ -154,7 +155,53 @@ fn section<'a>(html: &'a str, id: &str) -> &'a str {
     &html[start..start + html[start..].find("</section>").unwrap()]
 }
 
+/// The record of a closed hand opens with its money: each person's
+/// staked, received and net, the collection, what went back to the PD,
+/// then the steps money first, then every event; an open hand's record and
+/// a voided hand's show no money table.
+async fn a_closed_hands_record_opens_with_the_money(backend: Backend) {
+    let app = spawn_app_with(backend, |s| s).await;
+    let mut dana = table_with_dealer(&app).await;
+    let closed = closed_hand(&mut dana).await;
+    let page = dana.get(&format!("{closed}/record")).await;
+    let body = &page.body;
+    let at = |needle: &str| body.find(needle).unwrap_or_else(|| panic!("no {needle}"));
+    assert!(
+        at("id=\"summary\"") < at("id=\"record-steps\""),
+        "the money first"
+    );
+    assert!(
+        at("id=\"record-steps\"") < at("id=\"record\""),
+        "then the steps, then the events"
+    );
+    // The PD nets −80.00 (Ann's 60 collected, Bo's 60 and Cy's 80 of 100 paid).
+    assert!(body.contains("id=\"pd-net\">−80.00</td>"), "{body}");
+    assert!(body.contains("id=\"pd-returned\""), "{body}");
+    let steps = &body[at("id=\"record-steps\"")..at("id=\"record\"")];
+    assert_eq!(steps.matches("<li>").count(), 3, "{steps}");
+    assert!(
+        steps.contains("COLLECT") && steps.contains("PAY"),
+        "money first: {steps}"
+    );
+
+    let open = open_hand(&mut dana).await;
+    dana_banks_200(&mut dana, &open).await;
+    let page = dana.get(&format!("{open}/record")).await;
+    assert!(
+        !page.body.contains("id=\"summary\""),
+        "not final while open"
+    );
+    let mut sue = signed_in(&app, "sam", Role::Supervisor).await;
+    void_hand(&mut sue, &closed, "misdeal found on review").await;
+    let page = dana.get(&format!("{closed}/record")).await;
+    assert!(
+        !page.body.contains("id=\"summary\""),
+        "a voided hand's bets all went back"
+    );
+}
+
 on_both_databases!(
+    a_closed_hands_record_opens_with_the_money,
     a_hands_state_reads_in_the_floors_words,
     corrections_and_voids_show_who_when_why_and_what_changed,
 );

@@ -6,9 +6,10 @@
 use askama::Template;
 use axum::extract::{Path, State};
 
-use super::view::Loaded;
+use super::view::{self as v, Loaded, StepRow, Summary};
 use super::{changes, load, notes, pd, status};
 use crate::domain::double_hand_poker::event_words;
+use crate::domain::double_hand_poker::hand_record::Phase;
 use crate::store::audit::AuditRecord;
 use crate::web::staff::page;
 use crate::web::time::{When, when};
@@ -66,6 +67,10 @@ struct RecordPage<'a> {
     notes: Vec<notes::NoteRow>,
     /// Every seat's hands in words (`hand/hands_shown.html`).
     hands_shown: Vec<crate::domain::double_hand_poker::hand_words::SeatWords>,
+    /// A closed hand's money: each person's staked, received and net, the
+    /// collection, the PD's return (`hand/summary.html`), and its steps.
+    summary: Option<Summary>,
+    steps: Vec<StepRow>,
 }
 
 /// Every event of a hand: who, when, what, with its chain position.
@@ -75,6 +80,9 @@ pub(super) async fn record(
     Path(id): Path<String>,
 ) -> PageResult {
     let loaded = load(&state, &id).await?;
+    // The money of a closed hand only: an open hand's is not yet final, a
+    // voided hand's bets all went back.
+    let closed = loaded.state.phase() == Phase::Closed;
     Ok(page(&RecordPage {
         ctx: PageContext::of(&staff),
         id: &loaded.view.id,
@@ -96,5 +104,10 @@ pub(super) async fn record(
         changes: changes::rows(&loaded, state.time_zone),
         notes: notes::rows(&loaded, state.time_zone),
         hands_shown: loaded.hands_shown(),
+        summary: closed.then(|| loaded.with_settlement(v::summary)).flatten(),
+        steps: closed
+            .then(|| loaded.with_settlement(|s| v::step_rows(s, &loaded)))
+            .flatten()
+            .unwrap_or_default(),
     }))
 }
