@@ -222,7 +222,7 @@ async fn a_players_history_has_each_hand_with_their_money(backend: Backend) {
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         body["totals"],
-        json!({"hands": 3, "staked": "200.00", "received": "0.00", "net": "-200.00"})
+        json!({"hands": 3, "staked": "200.00", "received": "0.00", "net": "-200.00", "open": 0, "voided": 0})
     );
     let rows: Vec<(String, String, String)> = body["hands"]
         .as_array()
@@ -249,9 +249,14 @@ async fn a_players_history_has_each_hand_with_their_money(backend: Backend) {
     assert_eq!(pat["totals"]["net"], "70.00", "the PD's net over its hands");
     assert_eq!(pat["hands"][0]["role"], "pd");
     let (_, cy) = app.get_json("/api/v1/players/history?player=Cy").await;
+    // Cy's one hand is open: listed, counted apart, not summed.
     assert_eq!(
         (&cy["hands"][0]["received"], &cy["totals"]["hands"]),
-        (&json!(null), &json!(1))
+        (&json!(null), &json!(0))
+    );
+    assert_eq!(
+        (&cy["totals"]["open"], &cy["totals"]["staked"]),
+        (&json!(1), &json!("0.00"))
     );
     // No exact match: the names holding it are offered.
     let (_, partial) = app.get_json("/api/v1/players/history?player=a").await;
@@ -363,7 +368,16 @@ async fn the_pages_write_money_for_a_cashier(backend: Backend) {
         ],
         "{html}"
     );
-    assert_eq!(text_of(&html, "total-staked"), "1,000.00", "{html}");
+    assert_eq!(
+        text_of(&html, "total-staked"),
+        "0.00",
+        "open: not in the totals"
+    );
+    assert_eq!(
+        text_of(&html, "left-out"),
+        "1 open — not in the totals",
+        "{html}"
+    );
 }
 
 on_both_databases!(

@@ -4,7 +4,8 @@
 //! hands its pages hold, for each filter over bench hands spread across a
 //! week (partial days at both ends of a cardroom's day in Los Angeles), on
 //! both databases; and `audit verify` passes over them, then names a
-//! tampered day, a missing dealer's day and a missing amount.
+//! tampered day, a missing dealer's day and a missing amount. A player's
+//! totals sum their closed hands only and add up.
 
 use pitbook::domain::history::HandFilter;
 use pitbook::store::history::{self, Totals};
@@ -325,7 +326,67 @@ async fn migration_0019_fills_the_people_rows_as_the_writers_do(backend: Backend
     assert_eq!(paged(db, "player=an&table=B02").await, before);
 }
 
+/// Every name's totals over the bench week (closed, corrected, voided and
+/// open hands) sum its closed hands only and add up — staked − received =
+/// −net — with its open and voided hands counted apart: the same as the
+/// hands its history lists.
+async fn every_players_totals_add_up_over_the_bench_hands(backend: Backend) {
+    use pitbook::domain::common::money::Money;
+    use pitbook::domain::history::{PlayerQuery, PlayerTotals};
+    let test_db = bench_week(backend).await;
+    let db = &test_db.db;
+    let keys = ids_by_sql(db, "SELECT DISTINCT name_key FROM hand_people").await;
+    assert!(keys.len() > 5, "the bench has players: {keys:?}");
+    let mut voided_seen = 0;
+    for key in keys {
+        let pairs = [
+            ("player".to_string(), key.clone()),
+            ("limit".to_string(), "500".to_string()),
+        ];
+        let q = PlayerQuery::parse(&pairs).expect("a name");
+        let found = history::player::history(db, &q)
+            .await
+            .expect("totals that add up");
+        assert!(found.next.is_none(), "{key}: one page holds them all");
+        let t = &found.totals;
+        assert_eq!(t.staked - t.received, -t.net, "{key}: {t:?}");
+        let closed = found
+            .hands
+            .iter()
+            .filter(|h| h.status == PlayerTotals::SUMMED);
+        let sum = |f: fn(&history::player::PlayerHand) -> Money| {
+            closed.clone().fold(Money::ZERO, |s, h| s + f(h))
+        };
+        assert_eq!(t.staked, sum(|h| h.staked), "{key}");
+        assert_eq!(t.received, sum(|h| h.received.unwrap_or_default()), "{key}");
+        assert_eq!(t.net, sum(|h| h.net.unwrap_or_default()), "{key}");
+        let hands_with = |status: &dyn Fn(&str) -> bool| {
+            let mut ids: Vec<&str> = found
+                .hands
+                .iter()
+                .filter(|h| status(&h.status))
+                .map(|h| h.hand_id.as_str())
+                .collect();
+            ids.dedup();
+            ids.len() as i64
+        };
+        assert_eq!(t.hands, hands_with(&|s| s == "closed"), "{key}");
+        assert_eq!(
+            t.open,
+            hands_with(&|s| PlayerTotals::OPEN.contains(&s)),
+            "{key}"
+        );
+        assert_eq!(t.voided, hands_with(&|s| s == "voided"), "{key}");
+        voided_seen += t.voided;
+    }
+    assert!(
+        voided_seen > 0,
+        "the bench voids hands: the rule was tried on them"
+    );
+}
+
 on_both_databases!(
+    every_players_totals_add_up_over_the_bench_hands,
     migration_0019_fills_the_people_rows_as_the_writers_do,
     a_names_hands_are_each_hand_it_matches_once,
     totals_are_the_sums_of_the_pages_for_every_way_they_are_read,

@@ -16,7 +16,7 @@ pub use filter::{
     TimeRange, name_key,
 };
 pub use people::{HandPeople, Person, Role};
-pub use player::PlayerQuery;
+pub use player::{PlayerQuery, PlayerTotals};
 
 #[cfg(test)]
 mod filter_tests;

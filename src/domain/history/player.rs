@@ -1,9 +1,69 @@
 //! A player's history asked for by name: every hand where the name
-//! appears as PD or bettor, matched exactly but for case.
+//! appears as PD or bettor, matched exactly but for case; and the rule of
+//! its totals.
+
+use serde::Serialize;
 
 use super::filter::{Cursor, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, name_key};
 use crate::common::field_error::FieldError;
+use crate::common::money::Money;
 use crate::common::text::NAME_CHARS_MAX;
+
+/// A person's totals: the money of their closed hands (corrections
+/// applied) only; the open hands (money not final) and the voided ones
+/// (every bet returned) are counted apart, never summed. Over the hands
+/// summed, staked − received = −net (the collection is apart).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default, utoipa::ToSchema)]
+pub struct PlayerTotals {
+    /// The closed hands summed.
+    pub hands: i64,
+    pub staked: Money,
+    pub received: Money,
+    pub net: Money,
+    /// Hands still open, not in the totals.
+    pub open: i64,
+    /// Hands voided, not in the totals.
+    pub voided: i64,
+}
+
+impl PlayerTotals {
+    /// The one hand status whose money the totals sum.
+    pub const SUMMED: &'static str = "closed";
+    /// The statuses of an open hand.
+    pub const OPEN: [&'static str; 2] = ["betting", "dealt"];
+
+    /// The totals, once staked − received = −net holds; Err names the sums
+    /// that break it (a projection that does not add up: a bug).
+    pub fn checked(self) -> Result<PlayerTotals, String> {
+        if self.staked - self.received == -self.net {
+            Ok(self)
+        } else {
+            Err(format!(
+                "totals do not add up: staked {} − received {} ≠ −net {}",
+                self.staked, self.received, self.net
+            ))
+        }
+    }
+
+    /// Every hand with the name, summed or not.
+    pub fn all_hands(&self) -> i64 {
+        self.hands + self.open + self.voided
+    }
+
+    /// What is left out, in words: "4 open, 1 voided — not in the totals";
+    /// empty when nothing is.
+    pub fn left_out(&self) -> String {
+        let parts: Vec<String> = [(self.open, "open"), (self.voided, "voided")]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
+        match parts.is_empty() {
+            true => String::new(),
+            false => format!("{} — not in the totals", parts.join(", ")),
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerQuery {
@@ -68,5 +128,35 @@ impl PlayerQuery {
             after,
             limit,
         })
+    }
+}
+
+#[cfg(test)]
+mod totals_tests {
+    use super::*;
+
+    fn m(text: &str) -> Money {
+        Money::parse(text).unwrap()
+    }
+
+    #[test]
+    fn totals_add_up_and_say_what_they_leave_out() {
+        let pd = PlayerTotals {
+            hands: 1,
+            staked: m("2000"),
+            received: m("1131.04"),
+            net: m("-868.96"),
+            open: 4,
+            voided: 1,
+        };
+        assert_eq!(pd.clone().checked(), Ok(pd.clone()));
+        assert_eq!(pd.left_out(), "4 open, 1 voided — not in the totals");
+        assert_eq!(pd.all_hands(), 6);
+        let broken = PlayerTotals {
+            staked: m("12000"),
+            ..pd
+        };
+        assert!(broken.checked().unwrap_err().contains("do not add up"));
+        assert_eq!(PlayerTotals::default().left_out(), "");
     }
 }

@@ -8,7 +8,7 @@ use sqlx::Row;
 
 use crate::domain::common::money::Money;
 use crate::domain::history::units::from_e4;
-use crate::domain::history::{Cursor, PlayerQuery};
+use crate::domain::history::{Cursor, PlayerQuery, PlayerTotals};
 use crate::store::{Db, StoreError};
 
 /// One part a person played in one hand.
@@ -27,14 +27,6 @@ pub struct PlayerHand {
     pub staked: Money,
     pub received: Option<Money>,
     pub net: Option<Money>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default, utoipa::ToSchema)]
-pub struct PlayerTotals {
-    pub hands: i64,
-    pub staked: Money,
-    pub received: Money,
-    pub net: Money,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -105,12 +97,8 @@ pub async fn history(db: &Db, q: &PlayerQuery) -> Result<PlayerHistory, StoreErr
             .encode()
         });
     }
-    let totals_sql = "SELECT COUNT(DISTINCT hand_id), CAST(COALESCE(SUM(staked_e4), 0) AS BIGINT), \
-        CAST(COALESCE(SUM(received_e4), 0) AS BIGINT), CAST(COALESCE(SUM(net_e4), 0) AS BIGINT) FROM hand_people WHERE name_key = $1";
-    let (count, staked, received, net): (i64, i64, i64, i64) = on_pool!(db, |pool| {
-        let r = sqlx::query(totals_sql).bind(&q.key).fetch_one(pool).await?;
-        (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)
-    });
+    let totals = totals(db, &q.key).await?;
+    let count = totals.all_hands();
     let did_you_mean = if count == 0 {
         suggestions(db, &q.key).await?
     } else {
@@ -119,15 +107,56 @@ pub async fn history(db: &Db, q: &PlayerQuery) -> Result<PlayerHistory, StoreErr
     Ok(PlayerHistory {
         name: q.name.clone(),
         hands,
-        totals: PlayerTotals {
-            hands: count,
-            staked: from_e4(staked),
-            received: from_e4(received),
-            net: from_e4(net),
-        },
+        totals,
         next,
         did_you_mean,
     })
+}
+
+/// The totals of the name `key` by the core's rule ([`PlayerTotals`]): the
+/// closed hands' money summed, the open and voided hands counted.
+async fn totals(db: &Db, key: &str) -> Result<PlayerTotals, StoreError> {
+    let summed = format!("status = '{}'", PlayerTotals::SUMMED);
+    let open = format!(
+        "status IN ('{}', '{}')",
+        PlayerTotals::OPEN[0],
+        PlayerTotals::OPEN[1]
+    );
+    let sum = |column: &str| {
+        format!("CAST(COALESCE(SUM(CASE WHEN {summed} THEN {column} END), 0) AS BIGINT)")
+    };
+    let count = |when: &str| format!("COUNT(DISTINCT CASE WHEN {when} THEN hand_id END)");
+    let sql = format!(
+        "SELECT {}, {}, {}, {}, {}, {} FROM hand_people WHERE name_key = $1",
+        count(&summed),
+        sum("staked_e4"),
+        sum("received_e4"),
+        sum("net_e4"),
+        count(&open),
+        count("status = 'voided'"),
+    );
+    let row: (i64, i64, i64, i64, i64, i64) = on_pool!(db, |pool| {
+        let r = sqlx::query(&sql).bind(key).fetch_one(pool).await?;
+        (
+            r.try_get(0)?,
+            r.try_get(1)?,
+            r.try_get(2)?,
+            r.try_get(3)?,
+            r.try_get(4)?,
+            r.try_get(5)?,
+        )
+    });
+    let (hands, staked, received, net, open, voided) = row;
+    PlayerTotals {
+        hands,
+        staked: from_e4(staked),
+        received: from_e4(received),
+        net: from_e4(net),
+        open,
+        voided,
+    }
+    .checked()
+    .map_err(StoreError::Internal)
 }
 
 /// The names (as first typed) whose key holds `key`.
