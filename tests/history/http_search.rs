@@ -380,7 +380,50 @@ async fn the_pages_write_money_for_a_cashier(backend: Backend) {
     );
 }
 
+/// The search says what it searched and found in words; finding nothing,
+/// it offers the search without each filter in turn.
+async fn the_search_says_what_it_found_and_what_to_loosen(backend: Backend) {
+    let app = four_hands(backend).await;
+    let page = app
+        .login(crate::common::TEST_ADMIN, crate::common::TEST_PASSWORD)
+        .await;
+    let get = async |path: &str| {
+        let response = page.get(app.url(path)).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        response.text().await.unwrap()
+    };
+    let html = get("/history?table=T1&player=Ann").await;
+    assert_eq!(
+        text_of(&html, "found"),
+        "table T1, a player containing 'ann': 2 hands",
+        "{html}"
+    );
+    assert!(!html.contains("id=\"loosen\""), "found: nothing to loosen");
+
+    let html = get("/history?table=T1&player=zed&status=closed").await;
+    assert_eq!(
+        text_of(&html, "found"),
+        "table T1, a player containing 'zed', closed: 0 hands"
+    );
+    let loosen = &html[html.find("id=\"loosen\"").expect("the filters to loosen")..];
+    let loosen = &loosen[..loosen.find("</ul>").unwrap()];
+    for (href, words) in [
+        ("/history?player=zed&#38;status=closed", "Without table T1"),
+        (
+            "/history?table=T1&#38;status=closed",
+            "Without a player containing &#39;zed&#39;",
+        ),
+        ("/history?table=T1&#38;player=zed", "Without closed"),
+    ] {
+        assert!(
+            loosen.contains(&format!("<a href=\"{href}\">{words}</a>")),
+            "{href} {words}: {loosen}"
+        );
+    }
+}
+
 on_both_databases!(
+    the_search_says_what_it_found_and_what_to_loosen,
     each_filter_keeps_its_hands_with_the_sets_totals,
     the_pages_write_money_for_a_cashier,
     pages_follow_each_other_without_a_hand_twice_or_missing,

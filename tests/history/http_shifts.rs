@@ -238,6 +238,27 @@ async fn a_shift_runs_and_its_report_adds_up(backend: Backend) {
         page.body
     );
     assert!(!page.body.contains("id=\"no-charts\""), "{}", page.body);
+    // Each chart reads without hovering: its title and axes in view, the
+    // room's drop at its table's bar.
+    let drop_table = &page.body[page.body.find("id=\"chart-drop-table\"").unwrap()..];
+    let drop_table = &drop_table[..drop_table.find("</svg>").unwrap()];
+    for visible in [
+        "class=\"chart-title\">Drop per table</text>",
+        "class=\"chart-axis\">drop (money)</text>",
+        "class=\"chart-axis\">table</text>",
+    ] {
+        assert!(drop_table.contains(visible), "{visible}: {drop_table}");
+    }
+    // Each table's bar carries its figure in view, the one its title gives.
+    let bars: Vec<&str> = drop_table.split("<title>").skip(1).collect();
+    assert_eq!(bars.len(), 2, "T1 and T2: {drop_table}");
+    for bar in bars {
+        let figure = &bar[bar.find(": ").unwrap() + 2..bar.find("</title>").unwrap()];
+        assert!(
+            bar.contains(&format!("class=\"chart-figure\">{figure}</text>")),
+            "{figure} at its bar: {bar}"
+        );
+    }
 
     // Closing twice, a dealer change after: refused, nothing recorded.
     let (status, _) = post(&app, &format!("/api/v1/shifts/{id}/close"), json!({})).await;

@@ -6,6 +6,7 @@
 
 pub mod date;
 pub mod filter;
+pub mod filter_words;
 pub mod people;
 pub mod player;
 pub mod units;

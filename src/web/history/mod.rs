@@ -17,7 +17,7 @@ use axum::routing::get;
 
 use crate::domain::common::field_error::FieldError;
 use crate::domain::common::money::Money;
-use crate::domain::history::{HandFilter, Status};
+use crate::domain::history::{HandFilter, Status, filter_words};
 use crate::domain::staff::Action;
 use crate::store::history::{self, HandRow, Totals};
 use crate::web::staff::page;
@@ -150,6 +150,11 @@ struct SearchPageView {
     export_jsonl: String,
     statuses: Vec<&'static str>,
     zone: String,
+    /// What was searched and found, in words: "table DHP-1, a player
+    /// containing 'ann': 12 hands".
+    found_words: String,
+    /// Nothing found: each filter in words with the search without it.
+    loosen: Vec<(String, String)>,
 }
 
 impl SearchPageView {
@@ -199,16 +204,48 @@ pub(super) fn next_link(path: &str, pairs: &[(String, String)], next: &str) -> S
 
 /// `path` with the query's filled pairs but those of `drop`, and `add`.
 fn link_with(path: &str, pairs: &[(String, String)], drop: &[&str], add: (&str, &str)) -> String {
-    let mut query: Vec<(&str, &str)> = pairs
-        .iter()
-        .filter(|(k, v)| !drop.contains(&k.as_str()) && !v.trim().is_empty())
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
+    let mut query = kept(pairs, drop);
     query.push(add);
     format!(
         "{path}?{}",
         serde_urlencoded::to_string(&query).unwrap_or_default()
     )
+}
+
+/// The query's filled pairs but those of `drop`.
+fn kept<'a>(pairs: &'a [(String, String)], drop: &[&str]) -> Vec<(&'a str, &'a str)> {
+    pairs
+        .iter()
+        .filter(|(k, v)| !drop.contains(&k.as_str()) && !v.trim().is_empty())
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
+}
+
+/// What the search found in words, and, when it found nothing, each
+/// filter with the search without it (and from its first page).
+fn found_in_words(
+    filter: &HandFilter,
+    pairs: &[(String, String)],
+    hands: i64,
+) -> (String, Vec<(String, String)>) {
+    let count = match hands {
+        1 => "1 hand".to_string(),
+        n => format!("{n} hands"),
+    };
+    let sentence = format!("{}: {count}", filter_words::sentence(filter));
+    if hands > 0 {
+        return (sentence, Vec::new());
+    }
+    let loosen = filter_words::in_words(filter)
+        .into_iter()
+        .map(|w| {
+            let mut drop = w.keys.to_vec();
+            drop.push("after");
+            let query = serde_urlencoded::to_string(kept(pairs, &drop)).unwrap_or_default();
+            (w.words, format!("/history?{query}"))
+        })
+        .collect();
+    (sentence, loosen)
 }
 
 /// The search's download link in `format`: its filters, not its page.
@@ -238,6 +275,8 @@ async fn search_page(
         export_jsonl: export_link(&pairs, "jsonl"),
         statuses: Status::ALL.iter().map(|s| s.as_str()).collect(),
         zone: state.time_zone.name().to_string(),
+        found_words: String::new(),
+        loosen: Vec::new(),
     };
     let status = match checked(&state, &pairs).await? {
         Err(errors) => {
@@ -258,6 +297,7 @@ async fn search_page(
                 .next
                 .as_deref()
                 .map(|n| next_link("/history", &pairs, n));
+            (view.found_words, view.loosen) = found_in_words(&filter, &pairs, found.totals.hands);
             view.results = Some(ShownTotals::from(&found.totals));
             StatusCode::OK
         }

@@ -1,7 +1,8 @@
-//! The shift report's charts, drawn on the server as SVG: one bar a label
-//! (an hour, a table, a PD), each titled with its exact figure, a zero
-//! line, and bars below it for a loss (PD results). The figures are also in
-//! the report's tables: a chart is for looking, the table for reading.
+//! The shift report's charts, drawn on the server as SVG, readable without
+//! hovering: a title, the axes named with their unit, each bar's figure
+//! at the bar (while bars are wide enough to hold it; its title always),
+//! a zero line, bars below it for a loss (PD results), and an empty
+//! series said in words. The figures are also in the report's tables.
 
 use rust_decimal::prelude::ToPrimitive;
 
@@ -9,10 +10,16 @@ use crate::domain::common::money::Money;
 use crate::web::svg::{Svg, SvgBuilder, whole};
 
 const WIDTH: f64 = 640.0;
-const HEIGHT: f64 = 200.0;
-const LEFT: f64 = 8.0;
-const TOP: f64 = 14.0;
-const BOTTOM: f64 = 34.0;
+const HEIGHT: f64 = 260.0;
+const LEFT: f64 = 40.0;
+const RIGHT: f64 = 8.0;
+/// Above the plot: the title and the y axis's name.
+const TOP: f64 = 52.0;
+/// Below it: the labels and the x axis's name.
+const BOTTOM: f64 = 44.0;
+const FONT: f64 = 13.0;
+/// The narrowest bar slot that holds its figure (about eight digits).
+const SLOT_FOR_FIGURE: f64 = 62.0;
 
 /// One bar: its label, its value, and the figure its title gives.
 pub struct Bar {
@@ -39,27 +46,87 @@ impl Bar {
     }
 }
 
-/// A bar chart of `bars` (left to right) titled `caption`.
-pub fn bars_svg(id: &str, caption: &str, bars: &[Bar]) -> Svg {
+/// What a chart says around its bars: its title and its axes' names
+/// ("Drop per hour"; "hour, the cardroom's clock"; "drop, money").
+pub struct Chart<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub x: &'a str,
+    pub y: &'a str,
+}
+
+/// A bar chart of `bars`, left to right.
+pub fn bars_svg(chart: &Chart<'_>, bars: &[Bar]) -> Svg {
     let mut s = SvgBuilder::default();
     let view = format!("0 0 {WIDTH} {HEIGHT}");
-    s.open_chart("report-chart", id, &view, caption)
+    s.open_chart("report-chart", chart.id, &view, chart.title)
         .white_background(WIDTH, HEIGHT);
+    let text = |s: &mut SvgBuilder, (x, y): (f64, f64), anchor: &str, class: &str, t: &str| {
+        let at = (whole(x), whole(y));
+        s.element(
+            "text",
+            &[
+                ("x", &at.0),
+                ("y", &at.1),
+                ("text-anchor", &anchor),
+                ("class", &class),
+            ],
+            t,
+        );
+    };
+    text(
+        &mut s,
+        (WIDTH / 2.0, 20.0),
+        "middle",
+        "chart-title",
+        chart.title,
+    );
+    text(&mut s, (LEFT, 40.0), "start", "chart-axis", chart.y);
+    text(
+        &mut s,
+        (WIDTH / 2.0, HEIGHT - 6.0),
+        "middle",
+        "chart-axis",
+        chart.x,
+    );
+    if bars.iter().all(|b| b.value == 0.0) {
+        let middle = (WIDTH / 2.0, TOP + (HEIGHT - TOP - BOTTOM) / 2.0);
+        text(
+            &mut s,
+            middle,
+            "middle",
+            "chart-empty",
+            "No hands in this range.",
+        );
+        s.close("svg");
+        return s.finish();
+    }
+    plot(&mut s, bars);
+    s.close("svg");
+    s.finish()
+}
+
+/// The bars, their labels and figures, and the zero line.
+fn plot(s: &mut SvgBuilder, bars: &[Bar]) {
     let max = bars.iter().map(|b| b.value).fold(0.0_f64, f64::max);
     let min = bars.iter().map(|b| b.value).fold(0.0_f64, f64::min);
-    let span = if max - min > 0.0 { max - min } else { 1.0 };
-    let plot_h = HEIGHT - TOP - BOTTOM;
-    let zero_y = TOP + plot_h * max / span;
-    let n = bars.len().max(1) as f64;
-    let slot = (WIDTH - 2.0 * LEFT) / n;
+    let span = max - min;
+    // Room for a figure above the tallest bar and below the lowest.
+    let plot_h = HEIGHT - TOP - BOTTOM - 2.0 * FONT;
+    let zero_y = TOP + FONT + plot_h * max / span;
+    let slot = (WIDTH - LEFT - RIGHT) / bars.len() as f64;
     let bar_w = (slot * 0.7).max(1.0);
+    let figures = slot >= SLOT_FOR_FIGURE;
     // Label every bar while they fit, else about twelve of them.
     let label_every = (bars.len() / 12).max(1);
     for (i, b) in bars.iter().enumerate() {
         let h = plot_h * b.value.abs() / span;
         let x = LEFT + slot * i as f64 + (slot - bar_w) / 2.0;
-        let y = if b.value >= 0.0 { zero_y - h } else { zero_y };
-        let fill = if b.value >= 0.0 { "#2563eb" } else { "#b91c1c" };
+        let mid = whole(x + bar_w / 2.0);
+        let (y, fill, figure_y) = match b.value >= 0.0 {
+            true => (zero_y - h, "#2563eb", zero_y - h - 4.0),
+            false => (zero_y, "#b91c1c", zero_y + h + FONT),
+        };
         s.open(
             "rect",
             &[
@@ -72,30 +139,90 @@ pub fn bars_svg(id: &str, caption: &str, bars: &[Bar]) -> Svg {
         );
         s.element("title", &[], format!("{}: {}", b.label, b.shown));
         s.close("rect");
-        if i % label_every == 0 {
+        let label = |s: &mut SvgBuilder, y: f64, class: &str, t: &str| {
+            let y = whole(y);
             s.element(
                 "text",
                 &[
-                    ("x", &whole(x + bar_w / 2.0)),
-                    ("y", &whole(HEIGHT - BOTTOM + 14.0)),
+                    ("x", &mid),
+                    ("y", &y),
                     ("text-anchor", &"middle"),
-                    ("font-size", &11),
-                    ("fill", &"#374151"),
+                    ("class", &class),
                 ],
-                &b.label,
+                t,
             );
+        };
+        if figures {
+            label(s, figure_y, "chart-figure", &b.shown);
+        }
+        if i % label_every == 0 {
+            label(s, HEIGHT - BOTTOM + 16.0, "chart-label", &b.label);
         }
     }
     s.empty(
         "line",
         &[
             ("x1", &whole(LEFT)),
-            ("x2", &whole(WIDTH - LEFT)),
+            ("x2", &whole(WIDTH - RIGHT)),
             ("y1", &whole(zero_y)),
             ("y2", &whole(zero_y)),
             ("stroke", &"#6b7280"),
         ],
     );
-    s.close("svg");
-    s.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOURS: Chart<'static> = Chart {
+        id: "chart-drop-hour",
+        title: "Drop per hour",
+        x: "hour (the cardroom's clock)",
+        y: "drop (money)",
+    };
+
+    #[test]
+    fn a_chart_reads_without_hovering() {
+        let bars = [
+            Bar::money("18:00", Money::from_units(1250)),
+            Bar::money("19:00", Money::from_units(-40)),
+        ];
+        let svg = bars_svg(&HOURS, &bars).to_string();
+        for visible in [
+            r#"class="chart-title">Drop per hour</text>"#,
+            r#"class="chart-axis">drop (money)</text>"#,
+            r#"class="chart-axis">hour (the cardroom&#39;s clock)</text>"#,
+            r#"class="chart-figure">1,250.00</text>"#,
+            r#"class="chart-figure">−40.00</text>"#,
+            r#"class="chart-label">18:00</text>"#,
+        ] {
+            assert!(svg.contains(visible), "{visible} in {svg}");
+        }
+    }
+
+    #[test]
+    fn an_empty_series_says_so() {
+        for bars in [vec![], vec![Bar::count("18:00", 0)]] {
+            let svg = bars_svg(&HOURS, &bars).to_string();
+            assert!(svg.contains("No hands in this range."), "{svg}");
+            assert!(svg.contains("Drop per hour"), "the title still");
+            assert!(!svg.contains("<rect x=\"40\""), "no bars: {svg}");
+        }
+    }
+
+    #[test]
+    fn many_bars_keep_their_figures_in_their_titles() {
+        let bars: Vec<Bar> = (0..24)
+            .map(|h| Bar::count(&format!("{h:02}:00"), h))
+            .collect();
+        let svg = bars_svg(&HOURS, &bars).to_string();
+        assert!(!svg.contains("chart-figure"), "too narrow for figures");
+        assert!(svg.contains("<title>23:00: 23</title>"));
+        assert_eq!(
+            svg.matches("chart-label").count(),
+            12,
+            "every other hour labelled"
+        );
+    }
 }

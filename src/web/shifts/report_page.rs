@@ -5,7 +5,7 @@
 use askama::Template;
 use axum::extract::{Path, State};
 
-use super::chart::{Bar, bars_svg};
+use super::chart::{Bar, Chart, bars_svg};
 use super::pages::{ShiftRow, row};
 use super::report_lines::{PdLine, PlayerLine, TableSection, TotalsRow, totals_row};
 use super::{readable_shift, report_now};
@@ -83,11 +83,30 @@ pub(super) async fn report(
         .iter()
         .map(|p| Bar::money(&p.name, p.net))
         .collect();
+    let chart = |id, title, x, y| Chart { id, title, x, y };
+    let hour = "hour (the cardroom's clock)";
     let charts = vec![
-        bars_svg("chart-drop-hour", "Drop per hour", &hours_drop),
-        bars_svg("chart-drop-table", "Drop per table", &tables_drop),
-        bars_svg("chart-hands-hour", "Hands per hour", &hours_hands),
-        bars_svg("chart-pd-results", "PD results", &pds),
+        bars_svg(
+            &chart("chart-drop-hour", "Drop per hour", hour, "drop (money)"),
+            &hours_drop,
+        ),
+        bars_svg(
+            &chart(
+                "chart-drop-table",
+                "Drop per table",
+                "table",
+                "drop (money)",
+            ),
+            &tables_drop,
+        ),
+        bars_svg(
+            &chart("chart-hands-hour", "Hands per hour", hour, "hands"),
+            &hours_hands,
+        ),
+        bars_svg(
+            &chart("chart-pd-results", "PD results", "PD", "net (money)"),
+            &pds,
+        ),
     ];
     Ok(render(&ReportPage {
         ctx: PageContext::of(&staff),
