@@ -12,8 +12,9 @@
 # no serious or critical axe-core violation, 44 px targets), making the data
 # it needs itself; `audit verify` again.
 #
-# Needs /usr/bin/chromium (apt-get install chromium) and `npm ci` in this
-# directory; .ci/run installs both when missing.
+# Needs /usr/bin/chromium (apt-get install chromium), pdftotext
+# (apt-get install poppler-utils: the printed report and record are read
+# back) and `npm ci` in this directory; .ci/run installs them when missing.
 #
 # The binary: PITBOOK_BIN if set, else the debug build. .ci/run runs this
 # right after `cargo test`, which has already built target/debug/pitbook (the
@@ -47,6 +48,7 @@ else
 fi
 [[ -x "$bin" ]] || { echo "browser test: no pitbook binary at $bin" >&2; exit 1; }
 [[ -x /usr/bin/chromium ]] || { echo "browser test: /usr/bin/chromium is missing (apt-get install chromium)" >&2; exit 1; }
+command -v pdftotext >/dev/null || { echo "browser test: pdftotext is missing (apt-get install poppler-utils)" >&2; exit 1; }
 for module in playwright-core axe-core; do
     [[ -d tests/browser/node_modules/$module ]] || { echo "browser test: run 'npm ci' in tests/browser first ($module is missing)" >&2; exit 1; }
 done
@@ -158,7 +160,8 @@ run_script history.mjs browser-test-passphrase-42
 # right on a phone, their progress, the side-by-side page.
 run_script training.mjs browser-test-passphrase-42
 # A shift: opened for DHP-1, two hands with a dealer change
-# between, closed and signed, the report's drop checked.
+# between, closed and signed, the report's drop checked; the report
+# and a hand's record printed to PDF and read back.
 run_script shifts.mjs browser-test-passphrase-42
 # Tripoley and the dice games kept by clicks, scripts on: a Tripoley round
 # step by step (refusals beside their fields), a 10,000 game to a win, a

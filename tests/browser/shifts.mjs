@@ -6,7 +6,9 @@
 //   3. closes the shift, which signs its report;
 //   4. the report: 2 hands, the room's totals (its foot) equal to DHP-S's,
 //      the PDs' and players' money, every number lined up, signed, the
-//      charts drawn, both dealer changes listed;
+//      charts drawn, both dealer changes listed; printed to PDF (and a
+//      hand's record too), the totals read back from the PDF's text,
+//      the anchors and the signature block at the end, no controls;
 //   5. the PD rotation: a california-2026 table CA-S, a TPPP registered on
 //      the Shifts page and marked at CA-S, the rotation clock on the table
 //      page and on the guided hand's "who banks" step.
@@ -14,6 +16,7 @@
 //
 // Environment: PITBOOK_URL, PITBOOK_ADMIN_PASSWORD, PITBOOK_OUT_DIR.
 
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { failFast, launch } from './chromium.mjs';
 
@@ -37,6 +40,14 @@ async function step(name, fn) {
 
 function expect(ok, what) {
   if (!ok) throw new Mismatch(what);
+}
+
+/** The page printed to PDF (A4, the print stylesheet) and its text as
+ *  pdftotext reads it, columns kept. */
+async function printed(name) {
+  const file = join(OUT, name);
+  await page.pdf({ path: file, format: 'A4', printBackground: true });
+  return execFileSync('pdftotext', ['-layout', file, '-']).toString();
 }
 
 async function heading(text) {
@@ -163,6 +174,27 @@ try {
     expect((await page.locator('svg.report-chart').count()) === 4, 'four charts');
     expect((await page.locator('#report-DHP-S li').count()) >= 2, 'the dealer changes in the table section');
     await page.screenshot({ path: join(OUT, 'shift-report.png'), fullPage: true });
+  });
+  await step('the report prints as a document: totals read back from the PDF, anchors and signatures at the end', async () => {
+    const text = await printed('shift-report.pdf');
+    // The room's foot as printed: its name, then hands … the PDs' result.
+    expect(/Room\s+2\s+2\s+0\s+0\s+0\s+140\.00\s+0\.00\s+0\.00\s+\u2212140\.00/.test(text), `the room's totals in the PDF:\n${text}`);
+    const digest = (await page.locator('#digest').innerText()).trim();
+    expect(text.replace(/\s+/g, '').includes(digest), "the report's digest in the PDF");
+    const end = text.slice(text.lastIndexOf('The audit chain'));
+    expect(/Supervisor:[\s\S]*Auditor:/.test(end), `the signature block after the anchors:\n${end}`);
+    expect(!/Sign out|Download:|← The shift/.test(text), 'no navigation or controls in print');
+  });
+  await step("a hand's record prints as a document: its money read back from the PDF", async () => {
+    await page.goto(`${BASE}/tables/DHP-S`);
+    const hand = await page.locator('#hands tbody tr a[href^="/hands/"]').first().getAttribute('href');
+    await page.goto(`${BASE}${hand}/record`);
+    const net = (await page.locator('#pd-net').innerText()).trim();
+    const text = await printed('hand-record.pdf');
+    expect(/Record of hand DHP-S #\d+/.test(text), `the title in the PDF:\n${text}`);
+    expect(new RegExp(`Dana \\(PD\\)[^\\n]*${net}`).test(text), `the PD's net ${net} in the PDF:\n${text}`);
+    expect(/The audit chain: this hand's last record is record \d+/.test(text), 'the chain anchor');
+    expect(/Supervisor:[\s\S]*Auditor:/.test(text) && !/Sign out|Replay the hand/.test(text), 'signatures, no controls');
   });
   await step('a california-2026 table, CA-S', async () => {
     await page.goto(`${BASE}/tables`);

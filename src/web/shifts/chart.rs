@@ -1,8 +1,8 @@
 //! The shift report's charts, drawn on the server as SVG, readable without
 //! hovering: a title, the axes named with their unit, each bar's figure
 //! at the bar (while bars are wide enough to hold it; its title always),
-//! a zero line, bars below it for a loss (PD results), and an empty
-//! series said in words. The figures are also in the report's tables.
+//! a zero line, bars below it for a loss (PD results), and a series of
+//! nothing said in words. The figures are also in the report's tables.
 
 use rust_decimal::prelude::ToPrimitive;
 
@@ -10,16 +10,18 @@ use crate::domain::common::money::Money;
 use crate::web::svg::{Svg, SvgBuilder, whole};
 
 const WIDTH: f64 = 640.0;
-const HEIGHT: f64 = 260.0;
+const HEIGHT: f64 = 320.0;
 const LEFT: f64 = 40.0;
 const RIGHT: f64 = 8.0;
 /// Above the plot: the title and the y axis's name.
-const TOP: f64 = 52.0;
+const TOP: f64 = 70.0;
 /// Below it: the labels and the x axis's name.
-const BOTTOM: f64 = 44.0;
-const FONT: f64 = 13.0;
+const BOTTOM: f64 = 62.0;
+/// The labels' size (the stylesheet's, in the chart's units): 14 px on a
+/// chart drawn 480 px wide, two charts a row at 1024 px.
+const FONT: f64 = 19.0;
 /// The narrowest bar slot that holds its figure (about eight digits).
-const SLOT_FOR_FIGURE: f64 = 62.0;
+const SLOT_FOR_FIGURE: f64 = 92.0;
 
 /// One bar: its label, its value, and the figure its title gives.
 pub struct Bar {
@@ -46,13 +48,15 @@ impl Bar {
     }
 }
 
-/// What a chart says around its bars: its title and its axes' names
-/// ("Drop per hour"; "hour, the cardroom's clock"; "drop, money").
+/// What a chart says around its bars: its title, its axes' names
+/// ("Drop per hour"; "hour (the cardroom's clock)"; "drop (money)") and
+/// what it says when every bar is nothing ("No drop in this range.").
 pub struct Chart<'a> {
     pub id: &'a str,
     pub title: &'a str,
     pub x: &'a str,
     pub y: &'a str,
+    pub none: &'a str,
 }
 
 /// A bar chart of `bars`, left to right.
@@ -74,30 +78,17 @@ pub fn bars_svg(chart: &Chart<'_>, bars: &[Bar]) -> Svg {
             t,
         );
     };
-    text(
-        &mut s,
-        (WIDTH / 2.0, 20.0),
-        "middle",
-        "chart-title",
-        chart.title,
+    let (title, y_axis, x_axis) = (
+        (WIDTH / 2.0, 28.0),
+        (LEFT, 58.0),
+        (WIDTH / 2.0, HEIGHT - 8.0),
     );
-    text(&mut s, (LEFT, 40.0), "start", "chart-axis", chart.y);
-    text(
-        &mut s,
-        (WIDTH / 2.0, HEIGHT - 6.0),
-        "middle",
-        "chart-axis",
-        chart.x,
-    );
+    text(&mut s, title, "middle", "chart-title", chart.title);
+    text(&mut s, y_axis, "start", "chart-axis", chart.y);
+    text(&mut s, x_axis, "middle", "chart-axis", chart.x);
     if bars.iter().all(|b| b.value == 0.0) {
         let middle = (WIDTH / 2.0, TOP + (HEIGHT - TOP - BOTTOM) / 2.0);
-        text(
-            &mut s,
-            middle,
-            "middle",
-            "chart-empty",
-            "No hands in this range.",
-        );
+        text(&mut s, middle, "middle", "chart-empty", chart.none);
         s.close("svg");
         return s.finish();
     }
@@ -156,7 +147,7 @@ fn plot(s: &mut SvgBuilder, bars: &[Bar]) {
             label(s, figure_y, "chart-figure", &b.shown);
         }
         if i % label_every == 0 {
-            label(s, HEIGHT - BOTTOM + 16.0, "chart-label", &b.label);
+            label(s, HEIGHT - BOTTOM + 24.0, "chart-label", &b.label);
         }
     }
     s.empty(
@@ -180,6 +171,7 @@ mod tests {
         title: "Drop per hour",
         x: "hour (the cardroom's clock)",
         y: "drop (money)",
+        none: "No drop in this range.",
     };
 
     #[test]
@@ -205,7 +197,7 @@ mod tests {
     fn an_empty_series_says_so() {
         for bars in [vec![], vec![Bar::count("18:00", 0)]] {
             let svg = bars_svg(&HOURS, &bars).to_string();
-            assert!(svg.contains("No hands in this range."), "{svg}");
+            assert!(svg.contains("No drop in this range."), "{svg}");
             assert!(svg.contains("Drop per hour"), "the title still");
             assert!(!svg.contains("<rect x=\"40\""), "no bars: {svg}");
         }

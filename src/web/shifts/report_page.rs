@@ -83,30 +83,36 @@ pub(super) async fn report(
         .iter()
         .map(|p| Bar::money(&p.name, p.net))
         .collect();
-    let chart = |id, title, x, y| Chart { id, title, x, y };
     let hour = "hour (the cardroom's clock)";
+    let drop = |id, title, x| Chart {
+        id,
+        title,
+        x,
+        y: "drop (money)",
+        none: "No drop in this range.",
+    };
+    let hands = Chart {
+        id: "chart-hands-hour",
+        title: "Hands per hour",
+        x: hour,
+        y: "hands",
+        none: "No hands in this range.",
+    };
+    let pd_results = Chart {
+        id: "chart-pd-results",
+        title: "PD results",
+        x: "PD",
+        y: "net (money)",
+        none: "No PD result in this range.",
+    };
     let charts = vec![
+        bars_svg(&drop("chart-drop-hour", "Drop per hour", hour), &hours_drop),
         bars_svg(
-            &chart("chart-drop-hour", "Drop per hour", hour, "drop (money)"),
-            &hours_drop,
-        ),
-        bars_svg(
-            &chart(
-                "chart-drop-table",
-                "Drop per table",
-                "table",
-                "drop (money)",
-            ),
+            &drop("chart-drop-table", "Drop per table", "table"),
             &tables_drop,
         ),
-        bars_svg(
-            &chart("chart-hands-hour", "Hands per hour", hour, "hands"),
-            &hours_hands,
-        ),
-        bars_svg(
-            &chart("chart-pd-results", "PD results", "PD", "net (money)"),
-            &pds,
-        ),
+        bars_svg(&hands, &hours_hands),
+        bars_svg(&pd_results, &pds),
     ];
     Ok(render(&ReportPage {
         ctx: PageContext::of(&staff),

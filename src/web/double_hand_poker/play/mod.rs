@@ -280,12 +280,7 @@ async fn render(
         .with_settlement(|s| v::step_rows(s, loaded))
         .unwrap_or_default();
     let (next_step, current_seat, in_action) = loaded.in_action(&steps);
-    let pending = steps
-        .iter()
-        .filter(|s| !s.confirmed)
-        .map(|s| s.wager.as_str())
-        .collect::<Vec<_>>()
-        .join(",");
+    let pending = v::pending(&steps);
     let show_settlement = matches!(step, Step::Settle | Step::Close | Step::Closed);
     let can_play = may_play(state, staff, &loaded.state.table).await?;
     let hand_path = format!("/hands/{}", loaded.view.id);

@@ -79,6 +79,17 @@ pub struct StepRow {
     pub confirmed: bool,
 }
 
+/// The wagers of the steps not yet confirmed, as the confirm form names
+/// them (`w1,w2`).
+pub fn pending(steps: &[StepRow]) -> String {
+    steps
+        .iter()
+        .filter(|s| !s.confirmed)
+        .map(|s| s.wager.as_str())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// One movement of chips as a page shows it: PAY 60.00 to Bo (seat 5).
 pub struct MoveRow {
     /// PAY, COLLECT or RETURN.
