@@ -1,9 +1,6 @@
-// pitbook's card picker: progressive enhancement of every input marked
-// data-cards="N". One panel of 13 rank and 4 suit buttons (and the joker,
-// "remove the last card", "clear") appends a card to the card input last
-// focused; typing still works, and every form works without this script.
-// Attached when a page loads and again each time enhance.js shows a new
-// page in place (the `pitbook:page` event).
+// The card picker for inputs marked data-cards="N": rank and suit buttons
+// (joker, ⌫, clear) append to the card input last focused; typing still
+// works. Attached on load and on `pitbook:page`.
 (function () {
   'use strict';
   function attach() {
@@ -56,8 +53,7 @@
       target.dispatchEvent(new Event('input', { bubbles: true }));
       rank = '';
       rankKeys.forEach(function (b) { b.setAttribute('aria-pressed', 'false'); });
-      // A full input hands on: seven cards to the next seat's empty seven,
-      // a high five to its low two.
+      // A full input hands on (seven to the next seven, five to its two).
       var want = target.getAttribute('data-cards');
       if (cards.length >= Number(want)) {
         var list = Array.prototype.slice.call(inputs);

@@ -1,9 +1,8 @@
-// The run's clock (templates/training/run.html): the time so far counts
-// up and a speed drill's time left counts down, from what the server
-// rendered; at zero the page reloads to show the run's end (the server
-// refuses a late answer whatever this script does). Without it the page
-// shows the times as of its rendering. Started on every page enhance.js
-// shows without a load too (its `pitbook:page` event).
+// The clocks. A training run's (templates/training/run.html): the time so
+// far up and a speed drill's time left down, from what the server
+// rendered; at zero the page reloads (the server refuses a late answer
+// anyway). Without it the times are as rendered. Started on load and on
+// enhance.js's `pitbook:page`. The floor's refresh, which its user may stop.
 (function () {
   'use strict';
   var timer = null;
@@ -35,4 +34,13 @@
   };
   document.addEventListener('DOMContentLoaded', start);
   document.addEventListener('pitbook:page', start);
+  // The floor: again every 20 s while ticked.
+  window.setInterval(function () {
+    var box = document.getElementById('auto-refresh');
+    if (box && box.checked) window.location.reload();
+  }, 20000);
+  document.addEventListener('DOMContentLoaded', function () {
+    var auto = document.getElementById('auto');
+    if (auto) auto.hidden = false;
+  });
 })();

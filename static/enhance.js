@@ -124,8 +124,7 @@
       if (document.activeElement === document.body) focusNext(main());
     }),
   );
-  // The sections on a phone: the Menu button shows and hides them (the CSS
-  // folds them only once this has run; without scripts they wrap).
+  // A phone's Menu shows and hides the sections (without scripts they wrap).
   const toggle = document.getElementById('menu-toggle');
   const sections = document.getElementById('sections-nav');
   if (toggle && sections) {

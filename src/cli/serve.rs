@@ -63,6 +63,10 @@ pub struct ServeArgs {
     #[arg(long, env = "PITBOOK_TIME_ZONE", default_value = "UTC",
           value_parser = parse_time_zone)]
     pub time_zone: chrono_tz::Tz,
+    /// Minutes a hand may stay open before the floor (`/floor`) calls it out.
+    #[arg(long, env = "PITBOOK_HAND_ALERT_MINS", default_value_t = 20,
+          value_parser = clap::value_parser!(i64).range(1..=1440))]
+    pub hand_alert_mins: i64,
     /// The operator's token for `GET /metrics` (Authorization: Bearer
     /// TOKEN); without one, /metrics answers 403 (docs/metrics.md).
     #[arg(long, env = "PITBOOK_METRICS_TOKEN", hide_env_values = true)]
@@ -123,6 +127,7 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
             .map_err(|e| CliError::Failure(format!("starting the hand writer: {e}")))?
             .with_trusted_proxies(args.trusted_proxy)
             .with_time_zone(args.time_zone)
+            .with_hand_alert_minutes(args.hand_alert_mins)
             .with_metrics_token(args.metrics_token);
         let login_guard = state.login_guard.clone();
         let every = Duration::from_secs(args.anchor_interval_mins * 60);

@@ -6,6 +6,7 @@ mod audit;
 mod dice_games;
 pub(crate) mod double_hand_poker;
 mod error;
+mod floor;
 pub mod headers;
 mod health;
 pub(crate) mod history;
@@ -65,6 +66,9 @@ pub struct AppState {
     pub time_zone: chrono_tz::Tz,
     /// The operator's token for `GET /metrics` (none: metrics are off).
     pub metrics_token: Option<Arc<str>>,
+    /// Minutes a hand may stay open before the floor calls it out
+    /// (`--hand-alert-mins`).
+    pub hand_alert_minutes: i64,
 }
 
 impl AppState {
@@ -87,6 +91,7 @@ impl AppState {
             trusted_proxies: Arc::new(Vec::new()),
             time_zone: chrono_tz::UTC,
             metrics_token: None,
+            hand_alert_minutes: crate::domain::shifts::floor::HAND_ALERT_MINUTES_DEFAULT,
         })
     }
 
@@ -94,6 +99,12 @@ impl AppState {
     pub fn with_time_zone(mut self, zone: chrono_tz::Tz) -> AppState {
         self.time_zone = zone;
         self.hand_writer = self.hand_writer.with_time_zone(zone);
+        self
+    }
+
+    /// The floor calls out a hand open longer than `minutes`.
+    pub fn with_hand_alert_minutes(mut self, minutes: i64) -> AppState {
+        self.hand_alert_minutes = minutes;
         self
     }
 
@@ -125,6 +136,7 @@ pub fn router(state: AppState) -> Router {
         .merge(history::router())
         .merge(staff::router())
         .merge(home::router())
+        .merge(floor::router())
         .merge(styleguide::router())
         .merge(assets::router())
         .merge(audit::router())

@@ -30,7 +30,15 @@ struct Section {
 
 const TABLE: Action = Action::ActOnTable { assigned: true };
 
-const SECTIONS: [Section; 9] = [
+const SECTIONS: [Section; 10] = [
+    Section {
+        label: "Floor",
+        about: "Every table at a glance: hands in progress, the box, the rotation clocks, alerts.",
+        key: "floor",
+        href: "/floor",
+        paths: &["/floor"],
+        needs: &[Action::ReadShiftReports],
+    },
     Section {
         label: "Tables",
         about: "Run hands at your tables: the PD, wagers, dice, results, settlement.",

@@ -243,6 +243,8 @@ async function makeData(page) {
   const ca = await api(page, '/api/v1/hands', { idempotency_key: key(), events: [{ type: 'hand_opened', table: 'FIT-CA' }] });
   add('a california-2026 table', '/tables/FIT-CA');
   add('hand: pd, with the rotation clock', `/hands/${ca.hand_id}`);
+  // The floor: every table above, hands in progress, a clock, the alerts.
+  add('the floor', '/floor');
 
   add('tripoley list', '/tripoley');
   // Game A: a whole round on one form, so the read-aloud list and history show.

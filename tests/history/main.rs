@@ -12,6 +12,7 @@ mod common;
 mod cli_bench_shifts;
 mod cli_export;
 mod http_export;
+mod http_floor;
 mod http_notes;
 mod http_numbers;
 mod http_record_words;

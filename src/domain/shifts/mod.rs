@@ -9,6 +9,7 @@
 
 pub mod compliance;
 mod event;
+pub mod floor;
 mod log;
 mod range;
 pub mod report;

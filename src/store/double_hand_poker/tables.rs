@@ -41,6 +41,8 @@ pub struct HandSummary {
     pub opened_at: String,
     /// A supervisor corrected a seat's result after close.
     pub corrected: bool,
+    /// The PD's name, once set.
+    pub pd: Option<String>,
 }
 
 impl HandSummary {
@@ -462,7 +464,7 @@ pub async fn set_dealer(
 pub async fn hands(db: &Db, table: &str, limit: i64) -> Result<Vec<HandSummary>, StoreError> {
     let sql = "SELECT id, status, dealer, CAST(bank AS TEXT), opened_at, \
                EXISTS (SELECT 1 FROM audit_log a WHERE a.hand_id = hands.id \
-                       AND a.event_type = 'outcome_corrected'), number FROM hands \
+                       AND a.event_type = 'outcome_corrected'), number, pd_name FROM hands \
                WHERE table_id = $1 ORDER BY opened_at DESC, id DESC LIMIT $2";
     Ok(on_pool!(db, |pool| sqlx::query(sql)
         .bind(table)
@@ -478,6 +480,7 @@ pub async fn hands(db: &Db, table: &str, limit: i64) -> Result<Vec<HandSummary>,
             opened_at: r.get(4),
             corrected: r.get(5),
             number: r.get(6),
+            pd: r.get(7),
         })
         .collect()))
 }

@@ -133,6 +133,17 @@ pub async fn recent(db: &Db, limit: i64) -> Result<Vec<Shift>, StoreError> {
     Ok(shifts)
 }
 
+/// Every open shift, oldest first, with its dealers (the floor's view).
+pub async fn open_shifts(db: &Db) -> Result<Vec<Shift>, StoreError> {
+    let sql = "SELECT id FROM shifts WHERE closed_at IS NULL ORDER BY opened_seq";
+    let ids: Vec<(String,)> = fetch_all!(db db, sqlx::query_as(sql));
+    let mut shifts = Vec::with_capacity(ids.len());
+    for (id,) in ids {
+        shifts.extend(load(db, &id).await?);
+    }
+    Ok(shifts)
+}
+
 /// The open shift covering `table`, if any.
 pub async fn open_at(db: &Db, table: &str) -> Result<Option<Shift>, StoreError> {
     let sql = "SELECT id FROM shifts WHERE closed_at IS NULL AND (table_id IS NULL OR table_id = $1) \

@@ -12,7 +12,7 @@ pub(super) mod house_ways;
 // `play::forms::Fields` is also what the kept games' pages read their forms with.
 pub(super) mod play;
 pub(super) mod settle_api;
-mod table_floor;
+pub(crate) mod table_floor;
 mod table_form;
 mod tables;
 pub(super) mod tables_api;
