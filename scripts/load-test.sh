@@ -9,6 +9,7 @@
 #   scripts/load-test.sh                     # 2000 hands, 16 tables
 #   HANDS=5000 TABLES=32 scripts/load-test.sh
 #   PITBOOK_BIN=/path/to/before/pitbook scripts/load-test.sh
+#   TABLES=50 FLOOR=1 scripts/load-test.sh   # the floor's speed under load
 #
 # Only ever talks to 127.0.0.1. CARGO_TARGET_DIR is honoured.
 set -euo pipefail
@@ -17,8 +18,11 @@ HANDS=${HANDS:-2000}
 TABLES=${TABLES:-16}
 WARMUP=${WARMUP:-32}
 LOAD_THREADS=${LOAD_THREADS:-1}
-# PAGES=0: no third process fetching pages during the load.
+# PAGES=0: no third process fetching pages during the load; FLOOR=1: it
+# fetches the floor (/floor, every table at once) instead of a table's
+# page and its newest hand's.
 PAGES=${PAGES:-1}
+FLOOR=${FLOOR:-0}
 # The server's RUST_LOG: info (its default) logs a line per request;
 # SERVER_LOG=warn measures without the request log.
 SERVER_LOG=${SERVER_LOG:-info}
@@ -83,7 +87,10 @@ csrf=$(curl -s -c "$jar" "http://$address/login" | sed -n 's/.*name="csrf" value
 curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$csrf" \
     --data-urlencode "username=loader" --data-urlencode "password=load-test-password" "http://$address/login"
 sleep 2
-while [[ $PAGES != 0 ]] && kill -0 "$load_pid" 2>/dev/null; do
+while [[ $PAGES != 0 && $FLOOR != 0 ]] && kill -0 "$load_pid" 2>/dev/null; do
+    curl -s -b "$jar" -o /dev/null -w '%{time_total}\n' "http://$address/floor" >>"$page_times"
+done
+while [[ $PAGES != 0 && $FLOOR == 0 ]] && kill -0 "$load_pid" 2>/dev/null; do
     table=$(curl -s -b "$jar" "http://$address/tables" | sed -n 's/.*href="\(\/tables\/[^"]*\)".*/\1/p' | head -n1)
     [[ -n $table ]] || { sleep 0.2; continue; }
     hand=$(curl -s -b "$jar" "http://$address$table" | sed -n 's/.*href="\(\/hands\/[^"/]*\)".*/\1/p' | head -n1)
@@ -95,7 +102,7 @@ done
 wait "$load_pid" || status=$?
 sort -n "$page_times" | awk '{ t[NR] = $1 * 1000 } END {
     if (NR == 0) { print "pages under load: none fetched"; exit }
-    printf "pages under load: %d fetched (a table page and its newest hand), p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+    printf "pages under load: %d fetched ('"$([[ $FLOOR != 0 ]] && echo "the floor" || echo "a table page and its newest hand")"'), p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
         NR, t[int(NR * 0.5) + (NR * 0.5 > int(NR * 0.5))], t[int(NR * 0.99) + (NR * 0.99 > int(NR * 0.99))], t[NR] }'
 
 kill -TERM "$server"

@@ -149,11 +149,18 @@ mod tests {
             ["Tables", "Training", "Tripoley", "Dice"]
         );
         assert_eq!(labels(Role::Trainee), ["Tables", "Training"]);
-        assert_eq!(labels(Role::Auditor), ["History", "Shifts", "Chain"]);
+        assert_eq!(
+            labels(Role::Auditor),
+            ["Floor", "History", "Shifts", "Chain"]
+        );
         let supervisor = labels(Role::Supervisor);
-        assert_eq!(supervisor.len(), 8);
+        assert_eq!(supervisor.len(), 9);
+        assert_eq!(
+            supervisor[0], "Floor",
+            "the floor first: a supervisor's start"
+        );
         assert!(!supervisor.contains(&"Staff"));
-        assert_eq!(labels(Role::Admin).len(), 9);
+        assert_eq!(labels(Role::Admin).len(), 10);
     }
 
     #[test]
@@ -167,6 +174,7 @@ mod tests {
         assert_eq!(current("/history/player"), ["History"]);
         assert_eq!(current("/tools/house-way"), ["House ways"]);
         assert_eq!(current("/users/dana/tokens"), ["Staff"]);
+        assert_eq!(current("/floor"), ["Floor"]);
         assert!(current("/").is_empty());
         assert!(current("/tablesX").is_empty());
     }

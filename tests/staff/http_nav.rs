@@ -32,7 +32,8 @@ async fn sections_of(b: &mut Browser, path: &str) -> Vec<(String, String, bool)>
 async fn each_role_sees_and_can_open_its_sections(backend: Backend) {
     let app = spawn_app(backend).await;
     // A supervisor's sections; an admin's are those and Staff.
-    const FLOOR: [&str; 8] = [
+    const FLOOR: [&str; 9] = [
+        "Floor",
         "Tables",
         "History",
         "Shifts",
@@ -46,7 +47,7 @@ async fn each_role_sees_and_can_open_its_sections(backend: Backend) {
     let expected: [(Role, &[&str]); 5] = [
         (Role::Dealer, &["Tables", "Training", "Tripoley", "Dice"]),
         (Role::Trainee, &["Tables", "Training"]),
-        (Role::Auditor, &["History", "Shifts", "Chain"]),
+        (Role::Auditor, &["Floor", "History", "Shifts", "Chain"]),
         (Role::Supervisor, &FLOOR),
         (Role::Admin, &admin),
     ];
