@@ -5,6 +5,8 @@
 //! (`domain::shifts::floor::alerts`). It refreshes itself (a meta refresh,
 //! no script needed) and says when it was read.
 
+use std::collections::HashMap;
+
 use askama::Template;
 use axum::Router;
 use axum::extract::State;
@@ -57,14 +59,13 @@ async fn floor(State(state): State<AppState>, staff: Staff) -> PageResult {
     staff.require_here(&state, Action::ReadShiftReports).await?;
     let now = Utc::now();
     let open_shifts = shifts::open_shifts(&state.db).await?;
+    // Each table's newest open hand (oldest first, so the newest wins).
+    let mut open: HashMap<String, HandSummary> =
+        tables::open_hands(&state.db).await?.into_iter().collect();
     let mut rows = Vec::new();
     let mut nows = Vec::new();
     for table in tables::list(&state.db).await? {
-        let hand = tables::hands(&state.db, &table.config.name, 1)
-            .await?
-            .into_iter()
-            .next()
-            .filter(HandSummary::is_open);
+        let hand = open.remove(&table.config.name);
         let clock = clock_view(&state, &table.config).await?;
         let shift = covering(&open_shifts, &table.config.name);
         let (now_at, row) = table_now(&state, &table, hand, shift, clock, now);

@@ -2,6 +2,7 @@
 //! house ways supervisors loaded, a hand command (`hands/`), and the
 //! group-commit writer that runs the commands.
 
+mod hand_list;
 pub mod hands;
 pub mod house_ways;
 pub mod tables;

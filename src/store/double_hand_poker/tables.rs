@@ -12,6 +12,8 @@ use crate::domain::staff::{Action, Role, allows};
 use crate::store::audit::{self, NewRecord, canonical_json};
 use crate::store::{Db, StoreError, WriteTx, begin_write};
 
+pub use super::hand_list::{hands, open_hands};
+
 /// Most tables one pitbook keeps.
 pub const TABLES_MAX: i64 = 500;
 
@@ -458,29 +460,4 @@ pub async fn set_dealer(
     .await?;
     tx.commit().await?;
     Ok(())
-}
-
-/// The table's hands, newest first (at most `limit`).
-pub async fn hands(db: &Db, table: &str, limit: i64) -> Result<Vec<HandSummary>, StoreError> {
-    let sql = "SELECT id, status, dealer, CAST(bank AS TEXT), opened_at, \
-               EXISTS (SELECT 1 FROM audit_log a WHERE a.hand_id = hands.id \
-                       AND a.event_type = 'outcome_corrected'), number, pd_name FROM hands \
-               WHERE table_id = $1 ORDER BY opened_at DESC, id DESC LIMIT $2";
-    Ok(on_pool!(db, |pool| sqlx::query(sql)
-        .bind(table)
-        .bind(limit)
-        .fetch_all(pool)
-        .await?
-        .iter()
-        .map(|r| HandSummary {
-            id: r.get(0),
-            status: r.get(1),
-            dealer: r.get(2),
-            bank: r.get(3),
-            opened_at: r.get(4),
-            corrected: r.get(5),
-            number: r.get(6),
-            pd: r.get(7),
-        })
-        .collect()))
 }
