@@ -1,6 +1,8 @@
-//! The wagers step's "last hand's wagers again": the offers
-//! (`domain::double_hand_poker::wagers_again`) from the table's last closed
-//! hand, and the form that places one or all of them as one command.
+//! What the table's recent closed hands offer a dealer: the wagers step's
+//! "last hand's wagers again" (`domain::double_hand_poker::wagers_again`)
+//! and the form that places one or all of them as one command; a seat's
+//! bettors seen there and at the table; the last bank, for the PD's keypad;
+//! and whether results are entered as cards.
 
 use super::ShowQuery;
 use super::forms::{Fields, Refused};
