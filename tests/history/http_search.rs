@@ -303,6 +303,13 @@ fn numeric_cells(html: &str, id: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The page at `path` as the signed-in `client` gets it (200 expected).
+async fn html_of(app: &TestApp, client: &reqwest::Client, path: &str) -> String {
+    let response = client.get(app.url(path)).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200, "{path}");
+    response.text().await.unwrap()
+}
+
 /// The search and a player's history write money as a cashier reads it
 /// (`Money::to_display`: thousands separated, two decimals, a real minus),
 /// each amount in a numeric cell, its header too; the JSON keeps its
@@ -312,11 +319,7 @@ async fn the_pages_write_money_for_a_cashier(backend: Backend) {
     let page = app
         .login(crate::common::TEST_ADMIN, crate::common::TEST_PASSWORD)
         .await;
-    let get = async |path: &str| {
-        let response = page.get(app.url(path)).send().await.unwrap();
-        assert_eq!(response.status().as_u16(), 200, "{path}");
-        response.text().await.unwrap()
-    };
+    let get = async |path: &str| html_of(&app, &page, path).await;
     let html = get("/history").await;
     let totals: Vec<String> = [
         "total-hands",
@@ -387,11 +390,7 @@ async fn the_search_says_what_it_found_and_what_to_loosen(backend: Backend) {
     let page = app
         .login(crate::common::TEST_ADMIN, crate::common::TEST_PASSWORD)
         .await;
-    let get = async |path: &str| {
-        let response = page.get(app.url(path)).send().await.unwrap();
-        assert_eq!(response.status().as_u16(), 200, "{path}");
-        response.text().await.unwrap()
-    };
+    let get = async |path: &str| html_of(&app, &page, path).await;
     let html = get("/history?table=T1&player=Ann").await;
     assert_eq!(
         text_of(&html, "found"),
