@@ -52,7 +52,8 @@ async fn each_filter_keeps_its_hands_with_the_sets_totals(backend: Backend) {
     assert_eq!(named(&all), ["T1 #3", "TT #1", "T1 #2", "T1 #1"]);
     assert_eq!(
         all["totals"],
-        json!({"hands": 4, "wagered": "330.00", "house_collection": "0.00", "pd_results": "70.00"})
+        json!({"hands": 3, "wagered": "330.00", "house_collection": "0.00", "pd_results": "70.00",
+               "open": 1, "voided": 0})
     );
     let first = &all["hands"][3];
     assert_eq!(
@@ -111,12 +112,15 @@ async fn each_filter_keeps_its_hands_with_the_sets_totals(backend: Backend) {
     for (query, want) in cases {
         let found = search(&app, query).await;
         assert_eq!(named(&found), *want, "{query}");
-        assert_eq!(found["totals"]["hands"], want.len(), "{query}");
+        let totals = &found["totals"];
+        let counted = ["hands", "open", "voided"].map(|k| totals[k].as_u64().unwrap());
+        assert_eq!(counted.iter().sum::<u64>(), want.len() as u64, "{query}");
     }
     let closed_t1 = search(&app, "table=T1&status=closed").await;
     assert_eq!(
         closed_t1["totals"],
-        json!({"hands": 2, "wagered": "240.00", "house_collection": "0.00", "pd_results": "80.00"})
+        json!({"hands": 2, "wagered": "240.00", "house_collection": "0.00", "pd_results": "80.00",
+               "open": 0, "voided": 0})
     );
 }
 
@@ -134,8 +138,9 @@ async fn pages_follow_each_other_without_a_hand_twice_or_missing(backend: Backen
             let page = search(&app, &query).await;
             assert!(page["hands"].as_array().unwrap().len() <= limit);
             assert_eq!(
-                page["totals"]["hands"], 7,
-                "every page has the set's totals"
+                (&page["totals"]["hands"], &page["totals"]["open"]),
+                (&json!(6), &json!(1)),
+                "every page has the set's totals: six closed, one open"
             );
             seen.extend(named(&page));
             match page["next"].as_str() {
@@ -330,7 +335,8 @@ async fn the_pages_write_money_for_a_cashier(backend: Backend) {
     .iter()
     .map(|id| text_of(&html, id))
     .collect();
-    assert_eq!(totals, ["4", "330.00", "0.00", "70.00"], "{html}");
+    assert_eq!(totals, ["3", "330.00", "0.00", "70.00"], "{html}");
+    assert_eq!(text_of(&html, "left-out"), "1 open — not in the totals");
     let row = |cells: [&str; 4]| cells.map(String::from).to_vec();
     assert_eq!(
         numeric_cells(&html, "hands"),

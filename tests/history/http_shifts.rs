@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 /// A whole hand at a collecting `table`: Pat banks `bank`, each amount a
 /// wager from seat 2 on, the first to the PD, the rest to the players.
-fn collecting_hand(table: &str, bank: u32, amounts: &[u32]) -> Value {
+pub fn collecting_hand(table: &str, bank: u32, amounts: &[u32]) -> Value {
     let mut events = vec![
         json!({"type": "hand_opened", "table": table}),
         json!({"type": "pd_set", "seat": 1, "player": "Pat", "bank": bank.to_string()}),

@@ -4,10 +4,11 @@
 //! hands its pages hold, for each filter over bench hands spread across a
 //! week (partial days at both ends of a cardroom's day in Los Angeles), on
 //! both databases; and `audit verify` passes over them, then names a
-//! tampered day, a missing dealer's day and a missing amount. A player's
-//! totals sum their closed hands only and add up.
+//! tampered day, a missing dealer's day and a missing amount. Every
+//! total sums the closed hands only and counts the open and voided apart;
+//! a player's add up.
 
-use pitbook::domain::history::HandFilter;
+use pitbook::domain::history::{HandFilter, totals};
 use pitbook::store::history::{self, Totals};
 use pitbook::store::verify::verify;
 
@@ -35,10 +36,16 @@ async fn paged(db: &pitbook::store::Db, query: &str) -> (Totals, Totals, Vec<Str
         let page = history::search(db, &filter, bounds).await.expect(query);
         for h in &page.hands {
             ids.push(h.id.clone());
-            sums.hands += 1;
-            sums.wagered += h.wagered;
-            sums.house_collection += h.house_collection.unwrap_or_default();
-            sums.pd_results += h.pd_net.unwrap_or_default();
+            match h.status.as_str() {
+                totals::SUMMED => {
+                    sums.hands += 1;
+                    sums.wagered += h.wagered;
+                    sums.house_collection += h.house_collection.unwrap_or_default();
+                    sums.pd_results += h.pd_net.unwrap_or_default();
+                }
+                totals::VOIDED => sums.voided += 1,
+                _ => sums.open += 1,
+            }
         }
         assert!(
             totals.is_none_or(|t| t == page.totals),
@@ -151,7 +158,8 @@ async fn totals_are_the_sums_of_the_pages_for_every_way_they_are_read(backend: B
         "number=3".into(),
     ];
     let (all, _) = paged_and_totals(db, "").await;
-    assert_eq!(all.hands, 160, "every bench hand");
+    assert_eq!(all.hands + all.open + all.voided, 160, "every bench hand");
+    assert!(all.voided > 0, "the bench voids some hands: {all:?}");
     for query in &queries {
         let (sums, totals) = paged_and_totals(db, query).await;
         assert_eq!(sums, totals, "{query}");
@@ -163,8 +171,12 @@ async fn totals_are_the_sums_of_the_pages_for_every_way_they_are_read(backend: B
         assert!(t.hands > 0, "{kind}: the bench has both kinds");
         by_kind.hands += t.hands;
         by_kind.wagered += t.wagered;
+        by_kind.voided += t.voided;
     }
-    assert_eq!((by_kind.hands, by_kind.wagered), (all.hands, all.wagered));
+    assert_eq!(
+        (by_kind.hands, by_kind.wagered, by_kind.voided),
+        (all.hands, all.wagered, all.voided)
+    );
 }
 
 async fn verify_checks_the_daily_totals_against_the_hands(backend: Backend) {
@@ -192,9 +204,10 @@ async fn verify_checks_the_daily_totals_against_the_hands(backend: Backend) {
             ],
         ),
         (
-            "DELETE FROM hand_amounts WHERE amount = 'max_wager' AND amount_e4 = \
-             (SELECT MIN(amount_e4) FROM hand_amounts WHERE amount = 'max_wager')",
-            ["hand_amounts for max_wager 5.00 holds no row", ""],
+            "DELETE FROM hand_amounts WHERE amount = 'max_wager' AND status = 'closed' \
+             AND amount_e4 = (SELECT MIN(amount_e4) FROM hand_amounts \
+             WHERE amount = 'max_wager' AND status = 'closed')",
+            ["hand_amounts for max_wager 5.00, closed holds no row", ""],
         ),
     ];
     for (tamper, says) in tampers {
@@ -332,7 +345,7 @@ async fn migration_0019_fills_the_people_rows_as_the_writers_do(backend: Backend
 /// hands its history lists.
 async fn every_players_totals_add_up_over_the_bench_hands(backend: Backend) {
     use pitbook::domain::common::money::Money;
-    use pitbook::domain::history::{PlayerQuery, PlayerTotals};
+    use pitbook::domain::history::PlayerQuery;
     let test_db = bench_week(backend).await;
     let db = &test_db.db;
     let keys = ids_by_sql(db, "SELECT DISTINCT name_key FROM hand_people").await;
@@ -350,10 +363,7 @@ async fn every_players_totals_add_up_over_the_bench_hands(backend: Backend) {
         assert!(found.next.is_none(), "{key}: one page holds them all");
         let t = &found.totals;
         assert_eq!(t.staked - t.received, -t.net, "{key}: {t:?}");
-        let closed = found
-            .hands
-            .iter()
-            .filter(|h| h.status == PlayerTotals::SUMMED);
+        let closed = found.hands.iter().filter(|h| h.status == totals::SUMMED);
         let sum = |f: fn(&history::player::PlayerHand) -> Money| {
             closed.clone().fold(Money::ZERO, |s, h| s + f(h))
         };
@@ -371,11 +381,7 @@ async fn every_players_totals_add_up_over_the_bench_hands(backend: Backend) {
             ids.len() as i64
         };
         assert_eq!(t.hands, hands_with(&|s| s == "closed"), "{key}");
-        assert_eq!(
-            t.open,
-            hands_with(&|s| PlayerTotals::OPEN.contains(&s)),
-            "{key}"
-        );
+        assert_eq!(t.open, hands_with(&|s| totals::OPEN.contains(&s)), "{key}");
         assert_eq!(t.voided, hands_with(&|s| s == "voided"), "{key}");
         voided_seen += t.voided;
     }

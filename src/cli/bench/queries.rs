@@ -216,7 +216,7 @@ pub async fn run(db: &Db, queries: u64, seed: u64) -> Result<(), CliError> {
                 .await
                 .map_err(|e| failed(&e))?;
             times.push(started.elapsed().as_secs_f64() * 1000.0);
-            found += page.totals.hands as u64;
+            found += page.totals.all_hands() as u64;
         }
         line(name, times, found, 100.0);
     }
@@ -232,7 +232,7 @@ pub async fn run(db: &Db, queries: u64, seed: u64) -> Result<(), CliError> {
             .await
             .map_err(|e| failed(&e))?;
         times.push(started.elapsed().as_secs_f64() * 1000.0);
-        found += history.totals.hands as u64;
+        found += history.totals.all_hands() as u64;
     }
     line("a player's history", times, found, 200.0);
     Ok(())

@@ -9,6 +9,7 @@ pub mod filter;
 pub mod filter_words;
 pub mod people;
 pub mod player;
+pub mod totals;
 pub mod units;
 
 pub use date::{LocalDate, LocalDateTime};

@@ -27,11 +27,6 @@ pub struct PlayerTotals {
 }
 
 impl PlayerTotals {
-    /// The one hand status whose money the totals sum.
-    pub const SUMMED: &'static str = "closed";
-    /// The statuses of an open hand.
-    pub const OPEN: [&'static str; 2] = ["betting", "dealt"];
-
     /// The totals, once staked − received = −net holds; Err names the sums
     /// that break it (a projection that does not add up: a bug).
     pub fn checked(self) -> Result<PlayerTotals, String> {
@@ -50,18 +45,9 @@ impl PlayerTotals {
         self.hands + self.open + self.voided
     }
 
-    /// What is left out, in words: "4 open, 1 voided — not in the totals";
-    /// empty when nothing is.
+    /// What is left out, in words (`totals::left_out`).
     pub fn left_out(&self) -> String {
-        let parts: Vec<String> = [(self.open, "open"), (self.voided, "voided")]
-            .iter()
-            .filter(|(n, _)| *n > 0)
-            .map(|(n, what)| format!("{n} {what}"))
-            .collect();
-        match parts.is_empty() {
-            true => String::new(),
-            false => format!("{} — not in the totals", parts.join(", ")),
-        }
+        super::totals::left_out(self.open, self.voided)
     }
 }
 

@@ -20,6 +20,9 @@ pub struct TableNow {
     /// The rotation clock's state (`idle`, `running`, `warning`, `expired`),
     /// at a table under a rotation rule.
     pub clock: Option<&'static str>,
+    /// The rotation's latest override here this shift, in words ("at 18:40
+    /// by sup.kim: a TPPP's game ran over").
+    pub overridden: Option<String>,
 }
 
 /// Something the floor calls out at a table.
@@ -33,7 +36,7 @@ pub struct Alert {
 
 /// The alerts of `tables`, a table's in the order checked: a hand open
 /// longer than `limit_minutes`, a shift with nobody in the box, a rotation
-/// clock run out or about to.
+/// clock run out or about to, a rotation overridden this shift.
 pub fn alerts(tables: &[TableNow], limit_minutes: i64) -> Vec<Alert> {
     let mut out = Vec::new();
     for t in tables {
@@ -59,6 +62,9 @@ pub fn alerts(tables: &[TableNow], limit_minutes: i64) -> Vec<Alert> {
                 "the PD rotation clock is about to run out".to_string(),
             ),
             _ => {}
+        }
+        if let Some(words) = &t.overridden {
+            say("danger", format!("the PD rotation was overridden {words}"));
         }
     }
     out
@@ -93,6 +99,7 @@ mod tests {
         };
         let idle = TableNow {
             clock: Some("warning"),
+            overridden: Some("at 18:40 by sup.kim: the game ran over".into()),
             ..table("C")
         };
         let got: Vec<(String, String, &str)> = alerts(&[quiet, busy, idle], 20)
@@ -104,6 +111,11 @@ mod tests {
             ("B", "in a shift with nobody in the box", "warning"),
             ("B", "the PD rotation clock has run out", "danger"),
             ("C", "the PD rotation clock is about to run out", "warning"),
+            (
+                "C",
+                "the PD rotation was overridden at 18:40 by sup.kim: the game ran over",
+                "danger",
+            ),
         ];
         let want: Vec<(String, String, &str)> = want
             .iter()

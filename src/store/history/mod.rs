@@ -40,11 +40,28 @@ pub struct HandRow {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default, utoipa::ToSchema)]
 #[schema(as = SearchTotals)]
 pub struct Totals {
+    /// The closed hands summed (`domain::history::totals`).
     pub hands: i64,
     pub wagered: Money,
     pub house_collection: Money,
     /// The sum of the PDs' nets.
     pub pd_results: Money,
+    /// Hands the filter keeps still open, not in the totals.
+    pub open: i64,
+    /// Hands the filter keeps voided, not in the totals.
+    pub voided: i64,
+}
+
+impl Totals {
+    /// Every hand the filter keeps, summed or not.
+    pub fn all_hands(&self) -> i64 {
+        self.hands + self.open + self.voided
+    }
+
+    /// What is left out, in words (`totals::left_out`).
+    pub fn left_out(&self) -> String {
+        crate::domain::history::totals::left_out(self.open, self.voided)
+    }
 }
 
 /// One page of results.
@@ -119,7 +136,7 @@ pub async fn search(
     // The totals first: an empty set needs no page, and a small one is
     // read by its amount's index on SQLite (`query::amount_index`).
     let totals = totals(db, filter, bounds.clone()).await?;
-    if totals.hands == 0 {
+    if totals.all_hands() == 0 {
         return Ok(SearchPage {
             hands: Vec::new(),
             totals,
@@ -129,7 +146,7 @@ pub async fn search(
     let limit = filter.limit as i64;
     let mut select = SELECT_HANDS.to_string();
     if let (Db::Sqlite(_), Some(index)) = (db, query::amount_index(filter))
-        && totals.hands <= SMALL_SET
+        && totals.all_hands() <= SMALL_SET
         && query::one_name(filter).is_none()
     {
         select.push_str(" INDEXED BY ");

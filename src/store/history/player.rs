@@ -116,12 +116,7 @@ pub async fn history(db: &Db, q: &PlayerQuery) -> Result<PlayerHistory, StoreErr
 /// The totals of the name `key` by the core's rule ([`PlayerTotals`]): the
 /// closed hands' money summed, the open and voided hands counted.
 async fn totals(db: &Db, key: &str) -> Result<PlayerTotals, StoreError> {
-    let summed = format!("status = '{}'", PlayerTotals::SUMMED);
-    let open = format!(
-        "status IN ('{}', '{}')",
-        PlayerTotals::OPEN[0],
-        PlayerTotals::OPEN[1]
-    );
+    let [summed, open, voided] = super::totals::by_state("status");
     let sum = |column: &str| {
         format!("CAST(COALESCE(SUM(CASE WHEN {summed} THEN {column} END), 0) AS BIGINT)")
     };
@@ -133,7 +128,7 @@ async fn totals(db: &Db, key: &str) -> Result<PlayerTotals, StoreError> {
         sum("received_e4"),
         sum("net_e4"),
         count(&open),
-        count("status = 'voided'"),
+        count(&voided),
     );
     let row: (i64, i64, i64, i64, i64, i64) = on_pool!(db, |pool| {
         let r = sqlx::query(&sql).bind(key).fetch_one(pool).await?;

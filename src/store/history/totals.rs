@@ -17,25 +17,48 @@
 //!   (`hands_by_bank`, `hands_by_max_wager`, `hands_by_dealer_time` carry
 //!   the money).
 
-use chrono::NaiveDate;
-use sqlx::Row;
-
 use super::Totals;
 use super::query::{
     self, DayRollup, Where, criteria_conditions, day_rollup, one_name, person_conditions,
 };
 use crate::domain::history::HandFilter;
+use crate::domain::history::totals::{OPEN, SUMMED, VOIDED};
 use crate::domain::history::units::from_e4;
 use crate::store::{Db, StoreError};
+use chrono::NaiveDate;
 
-/// The four sums over rows `(n, w, c, p)`, as one row on both databases.
-const SUMS: &str = "SELECT CAST(COALESCE(SUM(t.n), 0) AS BIGINT), \
-    CAST(COALESCE(SUM(t.w), 0) AS BIGINT), CAST(COALESCE(SUM(t.c), 0) AS BIGINT), \
-    CAST(COALESCE(SUM(t.p), 0) AS BIGINT) FROM";
+/// The conditions on a hand's state `column` of the closed hands summed,
+/// the open and the voided counted apart (`domain::history::totals`).
+pub fn by_state(column: &str) -> [String; 3] {
+    [
+        format!("{column} = '{SUMMED}'"),
+        format!("{column} IN ('{}', '{}')", OPEN[0], OPEN[1]),
+        format!("{column} = '{VOIDED}'"),
+    ]
+}
 
-/// A hand's contribution: itself and its money.
-const HAND_SUMS: &str = "SELECT 1 AS n, h.wagered_e4 AS w, h.collection_e4 AS c, \
-    h.pd_net_e4 AS p FROM hands h";
+/// The sums over rows `(s, n, w, c, p)` (a state, hands and their money)
+/// as one row on both databases: the closed hands' four, then the open and
+/// the voided hands counted.
+fn sums() -> String {
+    let [closed, open, voided] = by_state("t.s");
+    let sum = |when: &str, column: &str| {
+        format!("CAST(COALESCE(SUM(CASE WHEN {when} THEN t.{column} END), 0) AS BIGINT)")
+    };
+    format!(
+        "SELECT {}, {}, {}, {}, {}, {} FROM",
+        sum(&closed, "n"),
+        sum(&closed, "w"),
+        sum(&closed, "c"),
+        sum(&closed, "p"),
+        sum(&open, "n"),
+        sum(&voided, "n")
+    )
+}
+
+/// A hand's contribution: its state, itself and its money.
+const HAND_SUMS: &str = "SELECT h.status AS s, 1 AS n, h.wagered_e4 AS w, \
+    h.collection_e4 AS c, h.pd_net_e4 AS p FROM hands h";
 
 /// The totals of every hand `filter` keeps (whatever the page);
 /// `bounds`: its time range in UTC (`time::bounds`).
@@ -48,8 +71,9 @@ pub async fn totals(
         days_sql(rollup, filter, bounds)?
     } else if let Some(w) = query::amount_alone(filter, &bounds)? {
         let sql = format!(
-            "{SUMS} (SELECT h.hands AS n, h.wagered_e4 AS w, h.collection_e4 AS c, \
-             h.pd_net_e4 AS p FROM hand_amounts h{}) t",
+            "{} (SELECT h.status AS s, h.hands AS n, h.wagered_e4 AS w, \
+             h.collection_e4 AS c, h.pd_net_e4 AS p FROM hand_amounts h{}) t",
+            sums(),
             w.sql()
         );
         (sql, w)
@@ -60,24 +84,28 @@ pub async fn totals(
         person_sql(filter, bounds, false, query::Names::In)?
     } else {
         let w = query::conditions(filter, bounds, None)?;
-        (format!("{SUMS} ({HAND_SUMS}{}) t", w.sql()), w)
+        (format!("{} ({HAND_SUMS}{}) t", sums(), w.sql()), w)
     };
     let sums: Sums = on_pool!(db, |pool| {
-        let r = bound!(sqlx::query(&sql), &w.binds).fetch_one(pool).await?;
-        (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)
+        bound!(sqlx::query_as(&sql), &w.binds)
+            .fetch_one(pool)
+            .await?
     });
     Ok(totals_of(sums))
 }
 
-/// Hands, wagered, collection and PD results, in units of 1/10,000.
-type Sums = (i64, i64, i64, i64);
+/// The closed hands, wagered, collection and PD results (in units of
+/// 1/10,000), then the open and the voided hands.
+type Sums = (i64, i64, i64, i64, i64, i64);
 
-fn totals_of((hands, wagered, collection, pd): Sums) -> Totals {
+fn totals_of((hands, wagered, collection, pd, open, voided): Sums) -> Totals {
     Totals {
         hands,
         wagered: from_e4(wagered),
         house_collection: from_e4(collection),
         pd_results: from_e4(pd),
+        open,
+        voided,
     }
 }
 
@@ -96,11 +124,19 @@ async fn person_totals_in_halves(
     };
     let ((even_sql, even), (odd_sql, odd)) = (half(0)?, half(1)?);
     let sum = |sql: String, w: Where| async move {
-        let r = bound!(sqlx::query(&sql), &w.binds).fetch_one(pool).await?;
-        Ok::<Sums, sqlx::Error>((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?))
+        bound!(sqlx::query_as::<_, Sums>(&sql), &w.binds)
+            .fetch_one(pool)
+            .await
     };
     let (a, b) = tokio::try_join!(sum(even_sql, even), sum(odd_sql, odd))?;
-    Ok(totals_of((a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3)))
+    Ok(totals_of((
+        a.0 + b.0,
+        a.1 + b.1,
+        a.2 + b.2,
+        a.3 + b.3,
+        a.4 + b.4,
+        a.5 + b.5,
+    )))
 }
 
 /// A one-name filter's totals: its people rows, one per hand.
@@ -119,8 +155,9 @@ fn person_sql(
     // One row a hand: a PD's own, or the first of a hand's people the name
     // matches (`person_conditions`).
     let sql = format!(
-        "{SUMS} (SELECT 1 AS n, p.hand_wagered_e4 AS w, p.hand_collection_e4 AS c, \
-         p.hand_pd_net_e4 AS p FROM hand_people p{join}{}) t",
+        "{} (SELECT p.status AS s, 1 AS n, p.hand_wagered_e4 AS w, \
+         p.hand_collection_e4 AS c, p.hand_pd_net_e4 AS p FROM hand_people p{join}{}) t",
+        sums(),
         w.sql()
     );
     Ok((sql, w))
@@ -206,8 +243,8 @@ fn days_sql(
             (!days.is_empty()).then(|| days.join(" AND "))
         })?;
         parts.push(format!(
-            "SELECT h.hands AS n, h.wagered_e4 AS w, h.collection_e4 AS c, h.pd_net_e4 AS p \
-             FROM {} h{conditions}",
+            "SELECT h.status AS s, h.hands AS n, h.wagered_e4 AS w, h.collection_e4 AS c, \
+             h.pd_net_e4 AS p FROM {} h{conditions}",
             rollup.table()
         ));
     }
@@ -224,7 +261,7 @@ fn days_sql(
         })?;
         parts.push(format!("{HAND_SUMS}{conditions}"));
     }
-    Ok((format!("{SUMS} ({}) t", parts.join(" UNION ALL ")), w))
+    Ok((format!("{} ({}) t", sums(), parts.join(" UNION ALL ")), w))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 pub mod floor;
 mod reads;
 pub mod report;
+pub mod room_now;
 
 pub use reads::*;
 

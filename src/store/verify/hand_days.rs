@@ -1,9 +1,9 @@
-//! `audit verify`'s check of the search's rollups (migrations 0018, 0028):
-//! `hand_days`, each UTC day's hands by table, state and correction,
+//! `audit verify`'s check of the search's rollups (migrations 0018, 0028,
+//! 0030): `hand_days`, each UTC day's hands by table, state and correction,
 //! `hand_dealer_days`, each day's by dealer, state and correction, and
-//! `hand_amounts`, each bank amount's and largest wager's hands. Each row
-//! must be the sum of the `hands` rows it keys, and every such group must
-//! have its row. The `hands` rows are checked against the log
+//! `hand_amounts`, each bank amount's and largest wager's hands by state.
+//! Each row must be the sum of the `hands` rows it keys, and every such
+//! group must have its row. The `hands` rows are checked against the log
 //! (`hand_rows.rs`, `hand_search.rs`), so this ties the totals to the log
 //! too. One statement per rollup, so both sides are read at one snapshot
 //! whatever is written meanwhile.
@@ -88,18 +88,21 @@ fn days_sql(rollup: &RollupShape, since: bool) -> String {
     )
 }
 
-/// The first amount kind and amount where they disagree, as [`days_sql`].
+/// The first amount kind, amount and state where they disagree, as
+/// [`days_sql`].
 fn amounts_sql() -> String {
     format!(
-        "WITH a AS (SELECT 'bank' AS amount, bank_e4 AS amount_e4, {SUMS} FROM hands \
-         WHERE bank_e4 IS NOT NULL GROUP BY bank_e4 \
-         UNION ALL SELECT 'max_wager', max_wager_e4, {SUMS} FROM hands \
-         WHERE max_wager_e4 IS NOT NULL GROUP BY max_wager_e4) \
+        "WITH a AS (SELECT 'bank' AS amount, bank_e4 AS amount_e4, status, {SUMS} FROM hands \
+         WHERE bank_e4 IS NOT NULL GROUP BY bank_e4, status \
+         UNION ALL SELECT 'max_wager', max_wager_e4, status, {SUMS} FROM hands \
+         WHERE max_wager_e4 IS NOT NULL GROUP BY max_wager_e4, status) \
          SELECT COALESCE(a.amount, d.amount), COALESCE(a.amount_e4, d.amount_e4), \
+         COALESCE(a.status, d.status), \
          a.hands, a.w, a.c, a.n, d.hands, d.wagered_e4, d.collection_e4, d.pd_net_e4 \
          FROM a FULL JOIN hand_amounts d ON d.amount = a.amount \
-         AND d.amount_e4 = a.amount_e4 {DIFFERS} \
-         ORDER BY COALESCE(a.amount, d.amount), COALESCE(a.amount_e4, d.amount_e4) LIMIT 1"
+         AND d.amount_e4 = a.amount_e4 AND d.status = a.status {DIFFERS} \
+         ORDER BY COALESCE(a.amount, d.amount), COALESCE(a.amount_e4, d.amount_e4), \
+         COALESCE(a.status, d.status) LIMIT 1"
     )
 }
 
@@ -201,8 +204,8 @@ pub(super) async fn first_problem(
         }
     }
     if found.is_none() && since.is_none() {
-        found = difference(db, &amounts_sql(), None, 2, |k| {
-            format!("hand_amounts for {} {}", k[0], k[1])
+        found = difference(db, &amounts_sql(), None, 3, |k| {
+            format!("hand_amounts for {} {}, {}", k[0], k[1], k[2])
         })
         .await?;
     }

@@ -40,7 +40,8 @@ use crate::web::{ApiError, AppState, ErrorBody, Staff};
                 "number": 1042, "dealer": "dana", "status": "closed", "corrected": false,
                 "training": false, "opened_at": "2026-11-24T22:14:03.120000Z", "pd": "Pat",
                 "bank": "500.00", "wagered": "120.00", "house_collection": "2.00", "pd_net": "-20.00"}],
-                "totals": {"hands": 1, "wagered": "120.00", "house_collection": "2.00", "pd_results": "-20.00"},
+                "totals": {"hands": 1, "wagered": "120.00", "house_collection": "2.00", "pd_results": "-20.00",
+                    "open": 0, "voided": 0},
                 "next": null})),
         (status = 403, description = "Not an admin, supervisor or auditor (`forbidden`).", body = ErrorBody),
         (status = 422, description = "A malformed filter, naming it with its value (`date`, `limit`, \

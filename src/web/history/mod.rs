@@ -110,6 +110,8 @@ struct ShownTotals {
     wagered: String,
     house_collection: String,
     pd_results: String,
+    /// The open and voided hands in words, or empty.
+    left_out: String,
 }
 
 impl From<&Totals> for ShownTotals {
@@ -119,6 +121,7 @@ impl From<&Totals> for ShownTotals {
             wagered: t.wagered.to_display(),
             house_collection: t.house_collection.to_display(),
             pd_results: t.pd_results.to_display(),
+            left_out: t.left_out(),
         }
     }
 }
@@ -297,7 +300,8 @@ async fn search_page(
                 .next
                 .as_deref()
                 .map(|n| next_link("/history", &pairs, n));
-            (view.found_words, view.loosen) = found_in_words(&filter, &pairs, found.totals.hands);
+            (view.found_words, view.loosen) =
+                found_in_words(&filter, &pairs, found.totals.all_hands());
             view.results = Some(ShownTotals::from(&found.totals));
             StatusCode::OK
         }
