@@ -10,6 +10,11 @@
 #   HANDS=5000 TABLES=32 scripts/load-test.sh
 #   PITBOOK_BIN=/path/to/before/pitbook scripts/load-test.sh
 #   TABLES=50 FLOOR=1 scripts/load-test.sh   # the floor's speed under load
+#   PG=postgres://postgres@127.0.0.1:5432 scripts/load-test.sh  # on PostgreSQL
+#
+# PG: a fresh database on that server (created, then dropped at the end)
+# instead of SQLite. FLOOR=1 opens a shift for the room first, so the
+# floor reads each table's hands and drop since it began.
 #
 # Only ever talks to 127.0.0.1. CARGO_TARGET_DIR is honoured.
 set -euo pipefail
@@ -49,10 +54,19 @@ cleanup() {
         wait "$server" 2>/dev/null || true
     fi
     rm -rf "$work"
+    if [[ -n ${pg_db:-} ]]; then
+        psql -q "$PG/postgres" -c "DROP DATABASE IF EXISTS $pg_db" || true
+    fi
 }
 trap cleanup EXIT
 
-export DATABASE_URL="sqlite:$work/pitbook.db"
+if [[ -n ${PG:-} ]]; then
+    pg_db=pitbook_load_$$
+    psql -q "$PG/postgres" -c "CREATE DATABASE $pg_db"
+    export DATABASE_URL="$PG/$pg_db"
+else
+    export DATABASE_URL="sqlite:$work/pitbook.db"
+fi
 export PITBOOK_AUDIT_KEY_FILE=$work/audit.key
 (umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"$PITBOOK_AUDIT_KEY_FILE")
 
@@ -69,10 +83,14 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 [[ $address == 127.0.0.1:* ]] || { echo "no 127.0.0.1 address for the server" >&2; exit 1; }
-echo "server: $address, database $DATABASE_URL (synchronous=FULL), $(nproc) CPUs"
+echo "server: $address, database $DATABASE_URL$([[ -z ${PG:-} ]] && echo ' (synchronous=FULL)'), $(nproc) CPUs"
 echo "server log: RUST_LOG=$SERVER_LOG"
 echo "load:   $TABLES tables, $HANDS hands (+$WARMUP warm-up), $LOAD_THREADS generator thread(s)"
 
+if [[ $FLOOR != 0 ]]; then
+    curl -sf -o /dev/null -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+        -d '{}' "http://$address/api/v1/shifts"
+fi
 status=0
 PITBOOK_TOKEN=$token "$load" --url "http://$address" --tables "$TABLES" --hands "$HANDS" \
     --warmup "$WARMUP" --threads "$LOAD_THREADS" &
