@@ -169,7 +169,7 @@ async function training(flow) {
     await shows(page, 'h1', 'Practice: ');
     expect((await page.title()).includes(kind), `not a run of ${kind}: ${await page.title()}`);
     expect((await text(page, '#run-facts dd')) === level, `not at level ${level}`);
-    await page.locator('#question').waitFor();
+    await page.locator('#drill h2').waitFor();
   });
   await flow.step('pass-marks: action-seat set to 90% of 20, not required', async () => {
     await page.goto(`${env.base}/training/pass-marks`);

@@ -4,11 +4,15 @@
 //   2. the trainee, on a phone (390 px, touch), signs in, chooses a new
 //      password, opens Training from the home page and starts a practice
 //      run of ACTION-seat drills;
-//   3. answers the first drill wrong (typed, sent with Enter): "Wrong",
-//      the correct seat (checked against the rule worked out here) and the
-//      explanation;
-//   4. taps Next drill and answers right (tapping Answer): "Right", 1 of 2;
-//   5. opens their progress: 2 attempts, 50%, the day's chart; on the
+//   3. the drill is drawn as the table (the dice thrown, a key for every
+//      seat but the PD's); answers the first drill wrong by keyboard (a
+//      seat key, Enter): "Wrong", the correct seat (checked against the
+//      rule worked out here) and the explanation;
+//   4. taps Next drill and answers right by tapping the seat: "Right", 1 of 2;
+//   4b. a two-question test, one answer wrong: FAIL against the pass mark,
+//      the wrong answer beside the right one, and the practice it offers
+//      started in one tap;
+//   5. opens their progress: 4 attempts, 50%, the day's chart; on the
 //      phone the sections are folded under Menu, which opens them;
 //   6. the admin sees the trainee on the side-by-side page.
 // Every page is checked for sideways scrolling; a page or console error
@@ -61,9 +65,14 @@ async function signIn(p, user, password) {
   await Promise.all([p.waitForURL((u) => u.pathname !== '/login'), p.getByRole('button', { name: 'Sign in' }).click()]);
 }
 
+/** The question's words (folded under the drawing: read as text, not as shown). */
+async function questionWords() {
+  return (await page.locator('#question').textContent()).trim();
+}
+
 /** The ACTION seat of the question on screen, worked out from its words. */
 async function actionSeat() {
-  const q = await text('#question');
+  const q = await questionWords();
   const m = /seat (\d+) at a (\d+)-seat table and throws (\d+), (\d+) and (\d+)/.exec(q);
   expect(m, `not an ACTION-seat question: ${q}`);
   const [pd, seats, a, b, c] = m.slice(1).map(Number);
@@ -104,37 +113,64 @@ try {
     await page.getByLabel('1 · easy').check();
     await page.getByLabel('Practice').check();
     await Promise.all([page.waitForURL(/\/training\/runs\/[0-9a-f-]+$/), page.locator('#start').tap()]);
-    await page.locator('#question').waitFor();
+    await page.locator('#ask').waitFor();
     expect((await text('#drill h2')) === 'Drill 1', `not the first drill: ${await text('#drill h2')}`);
   });
   let seat;
-  await step('the first drill answered wrong, typed and sent with Enter', async () => {
+  await step('the first drill is drawn as the table and answered wrong by keyboard', async () => {
     seat = await actionSeat();
-    const seats = Number(/(\d+)-seat table/.exec(await text('#question'))[1]);
-    const wrong = (seat % seats) + 1;
-    await page.locator('#answer-seat').fill(String(wrong));
-    await page.locator('#answer-seat').press('Enter');
+    const thrown = (await page.locator('#dice-thrown .die-key').allInnerTexts()).join(',');
+    const [, , a, b, c] = /seat (\d+) at a \d+-seat table and throws (\d+), (\d+) and (\d+)/.exec(await questionWords());
+    expect(thrown === [a, b, c].join(','), `the dice shown: ${thrown}`);
+    expect((await page.locator('.table-drawing .seat').count()) > 0, 'the table is drawn');
+    await page.screenshot({ path: join(OUT, 'training-drill-drawn.png'), fullPage: true });
+    const keys = await page.locator('#seat-keys button').evaluateAll((bs) => bs.map((b) => Number(b.value)));
+    const wrong = keys.find((k) => k !== seat);
+    await page.locator(`#answer-seat-${wrong}`).focus();
+    await page.keyboard.press('Enter');
     await page.locator('#verdict').waitFor();
     expect((await text('#verdict')) === 'Wrong', `verdict: ${await text('#verdict')}`);
     expect((await text('#correct')) === `Seat ${seat}.`, `the correct answer shown: ${await text('#correct')}, worked out: ${seat}`);
     expect((await text('#explanation')).includes(`seat ${seat} gets the first pile`), 'the explanation');
   });
-  await step('the next drill answered right, by touch', async () => {
+  await step('the next drill answered right, by tapping the seat', async () => {
     await page.locator('#next-drill').tap();
-    await page.locator('#answer-seat').waitFor();
+    await page.locator('#seat-keys').waitFor();
     seat = await actionSeat();
-    await page.locator('#answer-seat').tap();
-    await page.keyboard.type(String(seat));
-    await page.locator('#submit-answer').tap();
+    await page.locator(`#answer-seat-${seat}`).tap();
     await page.locator('#verdict').waitFor();
     expect((await text('#verdict')) === 'Right', `verdict: ${await text('#verdict')}`);
     expect((await text('#score')) === '1 of 2', `score: ${await text('#score')}`);
   });
-  await step('the progress page: two attempts, half right, the chart', async () => {
+  await step('a two-question test, one wrong: FAIL, the wrong answer beside the right, the practice in one tap', async () => {
+    await page.goto(`${BASE}/training`);
+    await page.locator('#kind').selectOption('action-seat');
+    await page.getByLabel('1 · easy').check();
+    await page.locator('#mode input[value="test"]').check();
+    await page.locator('#questions').fill('2');
+    await Promise.all([page.waitForURL(/\/training\/runs\/[0-9a-f-]+$/), page.locator('#start').tap()]);
+    for (const [n, right] of [[1, false], [2, true]]) {
+      await page.locator('#drill h2', { hasText: `Question ${n} of 2` }).waitFor();
+      const s = await actionSeat();
+      const keys = await page.locator('#seat-keys button').evaluateAll((bs) => bs.map((b) => Number(b.value)));
+      await page.locator(`#answer-seat-${right ? s : keys.find((k) => k !== s)}`).tap();
+    }
+    await page.locator('#test-verdict').waitFor();
+    expect((await text('#test-verdict')) === 'FAIL', `the verdict: ${await text('#test-verdict')}`);
+    expect((await text('#short-of')).includes('1 right of 2'), `what fell short: ${await text('#short-of')}`);
+    expect((await page.locator('#wrong li').count()) === 1, 'one wrong answer listed');
+    await page.screenshot({ path: join(OUT, 'training-test-fail.png'), fullPage: true });
+    const next = page.locator('#next-run button');
+    expect((await next.innerText()).includes('Practise ACTION seat at level 1 again'), `the next drill: ${await next.innerText()}`);
+    await Promise.all([page.waitForURL(/\/training\/runs\/[0-9a-f-]+$/), next.tap()]);
+    await page.locator('#ask').waitFor();
+    expect((await text('#drill h2')) === 'Drill 1', 'a new practice run');
+  });
+  await step('the progress page: four attempts, half right, the chart', async () => {
     await page.goto(`${BASE}/training`);
     await Promise.all([page.waitForURL((u) => u.pathname === '/training/progress'), page.locator('#progress-link').tap()]);
     const row = await page.locator('#kind-action-seat td').allInnerTexts();
-    expect(row[0] === '2' && row[1] === '50%', `the action-seat row: ${row.join(' | ')}`);
+    expect(row[0] === '4' && row[1] === '50%', `the action-seat row: ${row.join(' | ')}`);
     expect(await page.locator('#trend-action-seat circle').count() === 1, 'one day on the chart');
     await page.screenshot({ path: join(OUT, 'training-progress.png'), fullPage: true });
   });
@@ -152,7 +188,7 @@ try {
   await step('the admin sees the trainee side by side with the others', async () => {
     await page.goto(`${BASE}/training/trainees`);
     const row = await text('#trainee-tina');
-    expect(row.includes('50% of 2'), `tina's row: ${row}`);
+    expect(row.includes('50% of 4'), `tina's row: ${row}`);
   });
   console.log('training: passed');
 } catch (e) {

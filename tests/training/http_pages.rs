@@ -11,7 +11,7 @@ use serde_json::json;
 
 /// The drill on the run page `body`: its id and the drill (from the seed
 /// the database holds).
-async fn drill_on(app: &TestApp, body: &str) -> (String, Drill) {
+pub async fn drill_on(app: &TestApp, body: &str) -> (String, Drill) {
     let id = input_value(body, "drill");
     let sql = "SELECT kind, level, seed FROM drills WHERE id = $1";
     let (kind, level, seed): (String, i64, i64) = match &app.database.db {
@@ -27,7 +27,7 @@ async fn drill_on(app: &TestApp, body: &str) -> (String, Drill) {
     (id, drill)
 }
 
-fn seat_of(drill: &Drill) -> u64 {
+pub fn seat_of(drill: &Drill) -> u64 {
     serde_json::to_value(&drill.answer).expect("answer")["seat"]
         .as_u64()
         .expect("seat")
@@ -95,6 +95,28 @@ async fn a_trainee_practises_wrong_then_right_and_sees_progress(backend: Backend
     assert_eq!(page.status, 200);
     let (drill_id, drill) = drill_on(&app, &page.body).await;
     assert!(text_of(&page.body, "question").contains("Which seat gets the first pile"));
+    // Drawn as the table: the seats, the PD's, the dice thrown; a key for
+    // every seat (the PD's own takes the first pile on 1, 8 and 15), one
+    // tap answering.
+    assert_eq!(
+        text_of(&page.body, "ask"),
+        "The dice are thrown: which seat gets the ACTION button?"
+    );
+    assert!(page.body.contains("class=\"table-drawing\""));
+    let pitbook::domain::training::Question::ActionSeat(q) = &drill.question else {
+        panic!("an ACTION seat drill");
+    };
+    let seats = q.seats;
+    let [a, b, c] = q.dice;
+    assert_eq!(text_of(&page.body, "dice-thrown"), format!("{a}{b}{c}"));
+    for seat in 1..=seats {
+        let key = format!("id=\"answer-seat-{seat}\"");
+        assert!(page.body.contains(&key), "seat {seat}");
+    }
+    assert!(
+        !page.body.contains("id=\"submit-answer\""),
+        "the key answers"
+    );
     let right = seat_of(&drill);
     let wrong = if right == 1 { 2 } else { 1 };
     let csrf = csrf_of(&page.body);
@@ -132,9 +154,12 @@ async fn a_trainee_practises_wrong_then_right_and_sees_progress(backend: Backend
         "{}",
         refused.body
     );
+    // The seat is tapped, not typed: the refusal names what came and the
+    // seat keys are offered again.
     assert!(
-        refused.body.contains("value=\"four\""),
-        "what was typed is kept"
+        refused.body.contains("id=\"seat-keys\""),
+        "{}",
+        refused.body
     );
     assert_eq!(
         records(&app, "drill_answered").await,

@@ -11,3 +11,4 @@ mod common;
 
 mod http_api;
 mod http_pages;
+mod http_verdict;

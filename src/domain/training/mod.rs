@@ -16,6 +16,8 @@
 //!   rules every answer is held to (only the trainee's, once, in time);
 //! - `progress`: attempts to progress per kind, pass marks, readiness,
 //!   what to practise next and the sign-off rule;
+//! - `verdict`: a finished test's PASS or FAIL against its pass mark and
+//!   the drill to take next;
 //! - `answer_form`: an answer's form fields and the posted form read back
 //!   into the answer's JSON.
 //!
@@ -27,6 +29,7 @@ pub mod kinds;
 pub mod progress;
 pub mod rng;
 pub mod run;
+pub mod verdict;
 
 use std::fmt;
 

@@ -173,6 +173,11 @@ fn percent(right: usize, n: usize) -> Option<u8> {
     (n > 0).then(|| (right * 100 / n) as u8)
 }
 
+/// A time in seconds to the tenth ("12.3 s").
+pub fn seconds(ms: i64) -> String {
+    format!("{}.{} s", ms / 1000, ms % 1000 / 100)
+}
+
 /// How `attempts` (one kind's, oldest first) stand against `mark`.
 pub fn readiness(attempts: &[AttemptRow], mark: &PassMark) -> Readiness {
     let counted: Vec<&AttemptRow> = attempts.iter().filter(|a| a.level >= mark.level).collect();
@@ -213,9 +218,8 @@ pub fn readiness(attempts: &[AttemptRow], mark: &PassMark) -> Readiness {
     let limit_ms = i64::from(mark.median_seconds) * 1000;
     if let Some(m) = median_ms.filter(|m| *m >= limit_ms) {
         short_of.push(format!(
-            "median {}.{} s (needs under {} s)",
-            m / 1000,
-            m % 1000 / 100,
+            "median {} (needs under {} s)",
+            seconds(m),
             mark.median_seconds
         ));
     }

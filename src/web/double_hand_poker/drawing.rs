@@ -51,6 +51,9 @@ pub struct TableDrawing<'a> {
     pub in_action: Option<&'a str>,
     /// When set, each seat is a link that chooses it for a form.
     pub seat_link: Option<SeatLink<'a>>,
+    /// Each decided seat's result (`player`, `pd` or `push`), coloured as
+    /// the results step colours a tapped seat.
+    pub results: Vec<(i64, &'static str)>,
 }
 
 /// Where a seat's link goes: `{page}?seat=N#{form}` (the hand's page, and
@@ -217,6 +220,14 @@ impl TableDrawing<'_> {
         SeatLayout { xy, button, tag }
     }
 
+    /// The result drawn at `seat`, if decided.
+    fn result(&self, seat: i64) -> Option<&'static str> {
+        self.results
+            .iter()
+            .find(|(s, _)| *s == seat)
+            .map(|(_, r)| *r)
+    }
+
     /// Who sits at `seat` as far as the hand knows: the PD, else the
     /// bettor of the seat's own wager, else its first backline bettor.
     fn seat_player(&self, seat: i64) -> Option<&str> {
@@ -253,7 +264,13 @@ impl TableDrawing<'_> {
                 })
                 .collect();
             if !wagers.is_empty() {
-                lines.push(format!("Seat {seat}: {}.", wagers.join("; ")));
+                let result = match self.result(seat) {
+                    Some("player") => ": the player wins",
+                    Some("pd") => ": the PD wins",
+                    Some(_) => ": a push",
+                    None => "",
+                };
+                lines.push(format!("Seat {seat}: {}{result}.", wagers.join("; ")));
             }
         }
         if let Some(seat) = self.current_seat {
@@ -357,10 +374,11 @@ impl TableDrawing<'_> {
         let (x, y) = l.xy;
         let is_pd = self.pd_seat == Some(seat);
         let current = self.current_seat == Some(seat);
-        let class = match (is_pd, current) {
-            (_, true) => "seat current",
-            (true, false) => "seat pd",
-            _ => "seat",
+        let class = match (is_pd, current, self.result(seat)) {
+            (_, true, _) => "seat current".to_string(),
+            (true, false, _) => "seat pd".to_string(),
+            (false, false, Some(r)) => format!("seat r-{r}"),
+            _ => "seat".to_string(),
         };
         let (sx, sy) = (whole(x), whole(y));
         let link = self

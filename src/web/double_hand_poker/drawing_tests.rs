@@ -32,6 +32,7 @@ fn draws_every_seat_the_pd_the_button_and_escaped_wagers_and_says_them() {
         current_seat: Some(4),
         in_action: Some("140.00"),
         seat_link: None,
+        results: Vec::new(),
     };
     let svg = drawing.svg().to_string();
     assert_eq!(svg.matches("data-seat=").count(), 7);
@@ -69,6 +70,29 @@ fn draws_every_seat_the_pd_the_button_and_escaped_wagers_and_says_them() {
     // The words are in the SVG's description and in the list under it.
     assert!(svg.contains("<desc id=\"svg-desc\">Dana &lt;PD&gt; banks 200.00, at seat 1."));
     assert!(svg.contains("<li>Seat 4: Ann 60.00; &lt;b&gt;Bo&lt;/b&gt; 20.00 (backline).</li>"));
+}
+
+#[test]
+fn decided_seats_are_coloured_and_said() {
+    let d = TableDrawing {
+        seats: 7,
+        pd_seat: Some(1),
+        wagers: vec![
+            wager(3, "Ann", "20.00", false),
+            wager(5, "Bo", "30.00", false),
+        ],
+        results: vec![(3, "player"), (5, "push")],
+        ..TableDrawing::default()
+    };
+    let svg = d.svg().to_string();
+    assert!(
+        svg.contains(r#"<g class="seat r-player" data-seat="3">"#),
+        "{svg}"
+    );
+    assert!(svg.contains(r#"<g class="seat r-push" data-seat="5">"#));
+    let words = d.in_words();
+    assert!(words.contains(&"Seat 3: Ann 20.00: the player wins.".to_string()));
+    assert!(words.contains(&"Seat 5: Bo 30.00: a push.".to_string()));
 }
 
 #[test]
@@ -145,6 +169,7 @@ fn nothing_drawn_overlaps_and_the_action_button_stays_on_the_felt() {
                     current_seat: None,
                     in_action: Some("123,456.78"),
                     seat_link: None,
+                    results: Vec::new(),
                 };
                 let case = format!("{seats} seats, PD {pd}, ACTION {action}");
                 // Above the felt: "Dealer", then the PD's bank and what is

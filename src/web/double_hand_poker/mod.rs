@@ -3,7 +3,7 @@
 //! and the hand tools' pages (the house-way preview, the value of every
 //! setting).
 
-mod drawing;
+pub(crate) mod drawing;
 pub(crate) mod ev_api;
 mod ev_page;
 pub(super) mod hands_api;

@@ -7,6 +7,7 @@
 
 pub(super) mod api;
 mod chart;
+mod drill_table;
 mod progress;
 mod run_drills;
 mod runs;
@@ -15,7 +16,7 @@ use axum::Router;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
-use crate::domain::training::progress::{Progress, progress as progress_of};
+use crate::domain::training::progress::{Progress, progress as progress_of, seconds};
 use crate::domain::training::run::Run;
 use crate::domain::training::{Kind, Level, seed_from_bits};
 use crate::store::StoreError;
@@ -156,9 +157,4 @@ fn day_text(day: i32) -> String {
     (epoch + chrono::Duration::days(i64::from(day)))
         .format("%Y-%m-%d")
         .to_string()
-}
-
-/// A time in ms as seconds with one decimal ("12.3 s").
-fn seconds(ms: i64) -> String {
-    format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
 }

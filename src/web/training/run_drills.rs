@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::drill_table::{DrillTable, drill_table};
 use super::seconds;
 use crate::domain::common::field_error::FieldError;
 use crate::domain::training::answer_form::{self, FormField, Input};
@@ -102,13 +103,24 @@ pub(super) async fn reviewed(
     Ok(review)
 }
 
-/// The drill waiting for an answer, if any: its id, its question and its
-/// form's fields, each with what was typed and a refusal beside it.
+/// The drill waiting for an answer as the page shows it.
+pub(super) struct Pending {
+    pub(super) drill: String,
+    /// The question in words (folded under a drawing when there is one).
+    pub(super) question: String,
+    pub(super) fields: Vec<FieldView>,
+    /// A drill about a hand, drawn as the table.
+    pub(super) table: Option<DrillTable>,
+}
+
+/// The drill waiting for an answer, if any: its id, its question (drawn
+/// as the table when it is about a hand) and its form's fields, each with
+/// what was typed and a refusal beside it.
 pub(super) fn pending_form(
     run: &Run,
     typed: &[(String, String)],
     refusal: Option<&FieldError>,
-) -> Result<Option<(String, String, Vec<FieldView>)>, crate::store::StoreError> {
+) -> Result<Option<Pending>, crate::store::StoreError> {
     Ok(match run.pending() {
         Some(d) => {
             let drill = training::generate(run.kind, run.level, d.seed)?;
@@ -138,7 +150,12 @@ pub(super) fn pending_form(
                     }
                 })
                 .collect();
-            Some((d.id.clone(), drill.question_words(), fields))
+            Some(Pending {
+                drill: d.id.clone(),
+                question: drill.question_words(),
+                fields,
+                table: drill_table(&drill),
+            })
         }
         None => None,
     })

@@ -11,13 +11,14 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 
-use super::run_drills::{FieldView, Reviewed, pending_form, reviewed};
+use super::run_drills::{FieldView, Pending, Reviewed, pending_form, reviewed};
 use super::{api, issue, load_progress, now_ms, seconds};
 use crate::domain::common::field_error::FieldError;
 use crate::domain::staff::{Action, allows};
 use crate::domain::training::answer_form;
 use crate::domain::training::run::{Mode, Refusal, Run, RunRequest};
-use crate::domain::training::{AnswerInput, Kind};
+use crate::domain::training::verdict::{NextDrill, TestVerdict, next_drill, test_verdict};
+use crate::domain::training::{AnswerInput, Kind, Level};
 use crate::store::training::{self, RunSummary, TrainingError};
 use crate::web::staff::page as render;
 use crate::web::time::{When, when};
@@ -198,13 +199,57 @@ struct RunPage {
     left_ms: Option<i64>,
     /// A drill is on screen: the clock runs (static/clock.js).
     running: bool,
-    pending: Option<(String, String, Vec<FieldView>)>,
+    pending: Option<Pending>,
     /// The last answer, graded (practice shows it in full).
     last: Option<Reviewed>,
     is_mine: bool,
     over: bool,
     review: Vec<Reviewed>,
     refusal: String,
+    /// A finished test: PASS or FAIL, and the next drill's start.
+    verdict: Option<VerdictView>,
+}
+
+/// A finished test's verdict as the page shows it.
+struct VerdictView {
+    verdict: TestVerdict,
+    /// The median time per answer ("8.4 s"), or "—".
+    median: String,
+    next: NextDrill,
+    /// The next drill's button ("Practise ACTION seat at level 2 again").
+    next_words: String,
+}
+
+impl RunPage {
+    /// The seats a one-seat answer is tapped from (the ACTION seat drill).
+    fn seat_keys(&self) -> &[i64] {
+        self.pending
+            .as_ref()
+            .and_then(|p| p.table.as_ref())
+            .map_or(&[], |t| t.seat_keys.as_slice())
+    }
+
+    /// The answers that were wrong, for a finished test's list.
+    fn wrong(&self) -> Vec<&Reviewed> {
+        self.review.iter().filter(|r| !r.right).collect()
+    }
+}
+
+impl VerdictView {
+    fn of(verdict: TestVerdict, kind: Kind, level: Level) -> VerdictView {
+        let next = next_drill(&verdict, kind, level);
+        let next_words = match (next.mode, next.level == level) {
+            ("practice", _) => format!("Practise {} at level {level} again", kind.title()),
+            (_, true) => format!("Take the level {level} test again"),
+            _ => format!("Take the level {} test", next.level),
+        };
+        VerdictView {
+            median: verdict.median_ms.map_or("—".into(), seconds),
+            verdict,
+            next,
+            next_words,
+        }
+    }
 }
 
 async fn run_page(
@@ -227,6 +272,12 @@ async fn run_page(
     } else {
         run.elapsed_ms()
     };
+    let verdict = if over && run.mode.questions().is_some() {
+        let mark = training::pass_marks(&state.db).await?.of(run.kind);
+        test_verdict(run, &mark, now).map(|v| VerdictView::of(v, run.kind, run.level))
+    } else {
+        None
+    };
     let counter = match run.mode {
         Mode::Test { questions } => format!("Question {} of {questions}", run.drills.len()),
         _ => format!("Drill {}", run.drills.len()),
@@ -236,7 +287,7 @@ async fn run_page(
         Some(e)
             if !pending
                 .as_ref()
-                .is_some_and(|(_, _, f)| f.iter().any(|f: &FieldView| f.path == e.field())) =>
+                .is_some_and(|p| p.fields.iter().any(|f: &FieldView| f.path == e.field())) =>
         {
             e.to_string()
         }
@@ -265,6 +316,7 @@ async fn run_page(
         over,
         review,
         refusal: refusal_text,
+        verdict,
     })
 }
 

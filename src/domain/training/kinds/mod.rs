@@ -160,6 +160,22 @@ kinds! {
 }
 
 impl Kind {
+    /// The skill in words, as pages name it ("ACTION seat", "10,000").
+    pub fn title(self) -> &'static str {
+        match self {
+            Kind::ActionSeat => "ACTION seat",
+            Kind::ActionOrder => "Action order",
+            Kind::SettleStep => "One settlement step",
+            Kind::SettleAll => "A whole settlement",
+            Kind::Decide => "Deciding a position",
+            Kind::HouseWay => "House way",
+            Kind::Collection => "Collection",
+            Kind::Tripoley => "Tripoley payouts",
+            Kind::TenThousand => "10,000 points",
+            Kind::PokerDice => "Poker dice",
+        }
+    }
+
     /// The kind of this name; an unknown name is refused, naming `kind`
     /// and listing the kinds.
     pub fn parse(name: &str) -> Result<Kind, FieldError> {

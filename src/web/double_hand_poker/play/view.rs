@@ -383,6 +383,7 @@ impl Loaded {
             current_seat,
             in_action,
             seat_link,
+            results: Vec::new(),
         }
         .svg()
     }

@@ -1,0 +1,120 @@
+//! A finished test says PASS or FAIL against the kind's pass mark, lists
+//! each wrong answer beside the right one with the engine's why, and
+//! offers the next drill in one tap; a drill about a hand is drawn as the
+//! live hand's table and answered with its controls — on both databases.
+
+use crate::common::browser::{Browser, signed_in, text_of};
+use crate::common::{Backend, spawn_app};
+use crate::http_pages::{drill_on, seat_of};
+use pitbook::domain::staff::Role;
+use pitbook::domain::training::Question;
+
+/// Starts a run from the training page's form; returns its page's path.
+async fn start(b: &mut Browser, kind: &str, level: &str, mode: &str) -> String {
+    let csrf = b.csrf("/training").await;
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("kind", kind),
+        ("level", level),
+        ("mode", mode),
+        ("questions", "2"),
+    ];
+    let started = b.post("/training/runs", &form).await;
+    assert_eq!(started.status, 303, "{}", started.body);
+    started.location
+}
+
+/// Answers the drill on `run`'s page with a seat: the right one or not.
+async fn answer_seat(b: &mut Browser, app: &crate::common::TestApp, run: &str, right: bool) {
+    let page = b.get(run).await;
+    let (drill_id, drill) = drill_on(app, &page.body).await;
+    let seat = seat_of(&drill);
+    let seats = match &drill.question {
+        Question::ActionSeat(q) => u64::from(q.seats),
+        _ => panic!("an ACTION seat drill"),
+    };
+    let given = if right { seat } else { seat % seats + 1 };
+    let csrf = b.csrf(run).await;
+    let answer = format!("{run}/answer");
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("drill", drill_id.as_str()),
+        ("seat", &given.to_string()),
+    ];
+    assert_eq!(b.post(&answer, &form).await.status, 303);
+}
+
+async fn a_finished_test_says_pass_or_fail_and_what_to_take_next(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut tess = signed_in(&app, "tess", Role::Trainee).await;
+    // One wrong of two: FAIL (the default mark is 95 %).
+    let run = start(&mut tess, "action-seat", "2", "test").await;
+    answer_seat(&mut tess, &app, &run, false).await;
+    answer_seat(&mut tess, &app, &run, true).await;
+    let page = tess.get(&run).await;
+    assert_eq!(text_of(&page.body, "test-verdict"), "FAIL");
+    assert_eq!(
+        text_of(&page.body, "short-of"),
+        "1 right of 2 (needs 95%)",
+        "{}",
+        page.body
+    );
+    assert!(text_of(&page.body, "pass-mark").contains("95% right, a median under 20 s"));
+    let wrong = text_of(&page.body, "wrong");
+    assert!(
+        wrong.starts_with("1. ") && wrong.contains("Your answer") && wrong.contains("The answer"),
+        "the wrong answer beside the right one: {wrong}"
+    );
+    let next = text_of(&page.body, "next-run");
+    assert!(
+        next.contains("Practise ACTION seat at level 2 again"),
+        "{next}"
+    );
+    assert!(page.body.contains("name=\"mode\" value=\"practice\""));
+    // Both right: PASS, and the test a level up.
+    let run = start(&mut tess, "action-seat", "2", "test").await;
+    answer_seat(&mut tess, &app, &run, true).await;
+    answer_seat(&mut tess, &app, &run, true).await;
+    let page = tess.get(&run).await;
+    assert_eq!(text_of(&page.body, "test-verdict"), "PASS");
+    assert!(!page.body.contains("id=\"short-of\""));
+    assert!(!page.body.contains("id=\"wrong\""));
+    assert!(text_of(&page.body, "next-run").contains("Take the level 3 test"));
+}
+
+async fn a_settle_drill_is_drawn_as_the_table(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut tess = signed_in(&app, "tess", Role::Trainee).await;
+    let run = start(&mut tess, "settle-all", "1", "practice").await;
+    let page = tess.get(&run).await;
+    let (_, drill) = drill_on(&app, &page.body).await;
+    let Question::SettleAll(q) = &drill.question else {
+        panic!("a settle-all drill");
+    };
+    let s = &q.scenario;
+    assert_eq!(
+        text_of(&page.body, "ask"),
+        "Settle every wager: each player's net and what returns to the PD."
+    );
+    let bank = format!("PD bank {}", s.pd.bank.to_display());
+    assert!(text_of(&page.body, "svg-bank").contains(&bank), "{bank}");
+    // Each decided seat coloured by its result, the PD's as the PD's.
+    for (seat, outcome) in &s.outcomes.as_ref().expect("outcomes").0 {
+        let class = format!("<g class=\"seat r-{outcome}\" data-seat=\"{seat}\">");
+        assert!(page.body.contains(&class), "{class}");
+    }
+    let pd = format!("<g class=\"seat pd\" data-seat=\"{}\">", s.pd.seat);
+    assert!(page.body.contains(&pd));
+    // The whole question folded under it; amounts on the money keypad.
+    assert!(text_of(&page.body, "question-words").contains("The question in words"));
+    assert!(
+        page.body
+            .contains("id=\"answer-pd-returned\" name=\"pd_returned\" inputmode=\"decimal\"")
+    );
+    assert!(page.body.contains("data-keypad"));
+}
+
+on_both_databases!(
+    a_finished_test_says_pass_or_fail_and_what_to_take_next,
+    a_settle_drill_is_drawn_as_the_table,
+);
