@@ -6,7 +6,10 @@
 //      dealt twice refused beside its hand), the spare sold, the money
 //      cards, the betting action by action (a bet over the limit refused
 //      beside the chips), the showdown, the Michigan card by card, the
-//      payouts;
+//      payouts; on every step's page the board drawn is the board after
+//      that step (with the balances beside it, the game's total), every
+//      label inside its tile, the boards before and after side by side
+//      (stacked on a phone);
 //   2. the same round with the scripts off: the same balances at the end;
 //   3. a 10,000 game to a win (a throw with a 7 refused beside the dice);
 //   4. a poker dice round to its winner (three dice on a first throw
@@ -60,6 +63,58 @@ async function refusedBeside(page, id, words, typed) {
   expect((await input.inputValue()) === typed, `${id} lost what was typed: "${await input.inputValue()}"`);
 }
 
+/**
+ * The board drawn after the step and the balances beside it, read from the
+ * page: the same fold, so players + board is the game's total (`#rules`'s
+ * data-total); each section's count written is its data-chips; every label
+ * inside its tile; the boards before and after side by side at 1024 px,
+ * each well under 350 px tall. The board's chips by section key.
+ */
+async function boardAndBalances(page) {
+  const seen = await page.evaluate(() => {
+    const sections = [...document.querySelectorAll('#board-after g.section')];
+    const fits = (g) => {
+      const [tile, label] = [g.querySelector('rect').getBBox(), g.querySelector('text.label').getBBox()];
+      return label.x >= tile.x && label.x + label.width <= tile.x + tile.width;
+    };
+    const box = (id) => document.getElementById(id)?.getBoundingClientRect();
+    return {
+      keys: sections.map((g) => g.id.replace('board-after-', '')),
+      board: sections.map((g) => Number(g.dataset.chips)),
+      written: sections.map((g) => Number(g.querySelector('text.count').textContent)),
+      balances: [...document.querySelectorAll('#balances td.chips')].map((td) => Number(td.textContent)),
+      total: Number(document.querySelector('#rules').dataset.total),
+      overflowing: [...document.querySelectorAll('svg.tripoley-board g.section')].filter((g) => !fits(g)).map((g) => g.id),
+      boxes: ['board-before', 'board-after'].map(box).filter(Boolean).map((r) => ({ top: r.top, bottom: r.bottom, height: r.height })),
+    };
+  });
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  expect(seen.board.length === 9, `the board after has ${seen.board.length} sections`);
+  expect(JSON.stringify(seen.board) === JSON.stringify(seen.written), `the counts written ${seen.written} are not the chips ${seen.board}`);
+  expect(
+    sum(seen.board) + sum(seen.balances) === seen.total,
+    `the balances ${seen.balances} and the board ${seen.board} do not make the game's ${seen.total} chips`,
+  );
+  expect(!seen.overflowing.length, `labels overflow their tiles: ${seen.overflowing.join(', ')}`);
+  for (const b of seen.boxes) expect(b.height < 350, `a board is ${Math.round(b.height)} px tall`);
+  if (seen.boxes.length === 2 && page.viewportSize().width >= 1024) {
+    expect(Math.abs(seen.boxes[0].top - seen.boxes[1].top) < 1, 'the boards before and after are not side by side');
+  }
+  return Object.fromEntries(seen.keys.map((k, i) => [k, seen.board[i]]));
+}
+
+/** On a phone (390 px) the boards stack, before above after, each compact. */
+async function boardsOnAPhone(flow) {
+  await flow.step('the boards on a phone: stacked', async (page) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const [before, after] = await Promise.all(['#board-before', '#board-after'].map((id) => page.locator(id).boundingBox()));
+    expect(after.y >= before.y + before.height, 'the boards do not stack on a phone');
+    expect(before.width <= 390 && after.height < 350, `a board on a phone is ${after.width}×${after.height} px`);
+    await boardAndBalances(page);
+  });
+  await flow.page.setViewportSize({ width: 1024, height: 768 });
+}
+
 /** Starts a classic Tripoley game from the list page's form; its path. */
 async function startTripoley(flow) {
   let path = '';
@@ -75,6 +130,7 @@ async function startTripoley(flow) {
     path = new URL(page.url()).pathname;
     await phase(page, 'the ante');
     expect((await text(page, '#rules')).includes('Players + board: 160 chips'), 'the rules line');
+    await boardAndBalances(page);
   });
   return path;
 }
@@ -82,15 +138,22 @@ async function startTripoley(flow) {
 /** A whole Tripoley round by clicks on `path`; the balances at its end. */
 async function tripoleyRound(flow, path) {
   const page = flow.page;
-  await flow.step('collect the antes', async () => {
+  // Every step's page: the board after it, with the balances beside it.
+  const step = (name, fn) => flow.step(name, async () => {
+    await fn();
+    await boardAndBalances(page);
+  });
+  await step('collect the antes', async () => {
     const before = await soFar(page);
     await page.getByRole('button', { name: 'Collect the antes' }).click();
     await phase(page, 'the deal');
     onPage(page, path);
     expect((await soFar(page)) > before, 'the antes are not in "this round so far"');
+    const board = await boardAndBalances(page);
+    expect(Object.values(board).every((c) => c === 4), `the antes: 4 on each section, found ${JSON.stringify(board)}`);
   });
   const hand = (seat) => page.locator(`#step_hand_${seat}`);
-  await flow.step('type the deal with a card twice: refused beside the hand', async () => {
+  await step('type the deal with a card twice: refused beside the hand', async () => {
     const before = await version(page);
     for (const [seat, name] of SEATING.entries()) await hand(seat).fill(DEAL[name]);
     await page.locator('#step_hand_spare').fill(DEAL.spare);
@@ -104,31 +167,36 @@ async function tripoleyRound(flow, path) {
     expect((await hand(1).inputValue()) === DEAL.Ann, "Ann's typed hand was lost");
     await phase(page, 'the deal');
   });
-  await flow.step('read the hands back (records nothing)', async () => {
+  await step('read the hands back (records nothing)', async () => {
     await hand(2).fill(DEAL.Bo);
     await page.getByRole('button', { name: 'Read the hands back' }).click();
     await page.locator('#step-readings').waitFor();
     expect((await text(page, '#step-readings')).includes('Four of a kind'), 'the read-back names the four kings');
     await phase(page, 'the deal');
   });
-  await flow.step('record the deal', async () => {
+  await step('record the deal', async () => {
     await page.getByRole('button', { name: 'Record the deal' }).click();
     await phase(page, 'the spare hand');
     onPage(page, path);
   });
-  await flow.step('the spare sold to Cy for 2', async () => {
+  await step('the spare sold to Cy for 2', async () => {
     await page.getByLabel('Sold at auction to').selectOption('Cy');
     await page.getByLabel('Price (chips, paid to the dealer)').fill('2');
     await page.getByRole('button', { name: 'Record the spare hand' }).click();
     await phase(page, 'the money cards');
     expect((await text(page, '#money-cards')).includes('Ann holds the Ah'), 'the money cards list');
   });
-  await flow.step('pay the money cards', async () => {
+  await step('pay the money cards', async () => {
     await page.getByRole('button', { name: 'Pay the money cards' }).click();
     await phase(page, 'the betting');
     expect((await text(page, '#to-act')).startsWith('Ann to act'), 'Ann acts first');
+    // Cy bought the spare (the Kh) and put down the Jh: the Jack and
+    // King-Queen carry over, with the Kitty and the Pot.
+    const board = await boardAndBalances(page);
+    const carried = { ace: 0, king: 0, queen: 0, jack: 4, ten: 0, king_queen: 4, eight_nine_ten: 0, kitty: 4, pot: 4 };
+    expect(Object.entries(carried).every(([k, c]) => board[k] === c), `the board when the betting begins: ${JSON.stringify(board)}`);
   });
-  await flow.step('a bet of 11 over the limit of 10: refused beside the chips', async () => {
+  await step('a bet of 11 over the limit of 10: refused beside the chips', async () => {
     const before = await version(page);
     await page.locator('#step_chips').fill('11');
     await page.getByRole('button', { name: 'Bet', exact: true }).click();
@@ -136,23 +204,26 @@ async function tripoleyRound(flow, path) {
     expect((await version(page)) === before, 'a refused bet changed the version');
     expect((await text(page, '#to-act')).startsWith('Ann to act'), 'still Ann to act');
   });
+  let pot = 4;
   const bets = [
     ['Ann bets 10', async () => { await page.locator('#step_chips').fill('10'); await page.getByRole('button', { name: 'Bet', exact: true }).click(); }, 'Bo'],
     ['Bo calls', () => page.getByRole('button', { name: /^Call 10/ }).click(), 'Cy'],
     ['Cy calls', () => page.getByRole('button', { name: /^Call 10/ }).click(), 'Dee'],
   ];
   for (const [name, act, next] of bets) {
-    await flow.step(name, async () => {
+    await step(name, async () => {
       await act();
       await page.locator('#to-act', { hasText: `${next} to act` }).waitFor();
       onPage(page, path);
+      pot += 10;
+      expect((await boardAndBalances(page)).pot === pot, `the Pot after ${name}: ${pot} expected`);
     });
   }
-  await flow.step('Dee folds', async () => {
+  await step('Dee folds', async () => {
     await page.getByRole('button', { name: 'Fold' }).click();
     await phase(page, 'the showdown');
   });
-  await flow.step('the showdown: Ann shows two pair', async () => {
+  await step('the showdown: Ann shows two pair', async () => {
     await page.getByLabel('Ann shows').fill('As Ad 8s 8c Ts');
     await page.getByRole('button', { name: 'Record the showdown' }).click();
     await phase(page, 'the Michigan');
@@ -163,7 +234,7 @@ async function tripoleyRound(flow, path) {
     const who = await text(page, '#michigan-turn strong');
     const card = page.locator('#step-form button[name="card"]').first();
     const value = await card.getAttribute('value');
-    await flow.step(`Michigan: ${who} plays the ${value}`, async () => {
+    await step(`Michigan: ${who} plays the ${value}`, async () => {
       const before = await soFar(page);
       await card.click();
       // The next card's screen, or the round paid out.
@@ -291,6 +362,7 @@ try {
   const on = await signedIn(browser, env, tablet);
   const withScripts = new Flow(env, 'games', 'tripoley', on);
   const chipsOn = await tripoleyRound(withScripts, await startTripoley(withScripts));
+  await boardsOnAPhone(withScripts);
   await tenThousand(new Flow(env, 'games', '10000', on));
   await pokerDice(new Flow(env, 'games', 'poker-dice', on));
   await on.context.close();

@@ -63,7 +63,7 @@ fn deal() -> Vec<(String, String)> {
 }
 
 /// The chips shown on the balances row of `seat`.
-fn chips(page: &Page, seat: usize) -> String {
+pub(super) fn chips(page: &Page, seat: usize) -> String {
     let row = format!("id=\"balance-{seat}\"");
     let at = page.body.find(&row).expect("balance row");
     let cell = "<td class=\"chips num\">";

@@ -18,11 +18,11 @@ use crate::common::tripoley::CLASSIC_DEAL as DEAL;
 /// Seating: Dee deals first.
 const PLAYERS: [&str; 4] = ["Dee", "Ann", "Bo", "Cy"];
 
-fn seat(name: &str) -> usize {
+pub(super) fn seat(name: &str) -> usize {
     PLAYERS.iter().position(|p| *p == name).expect("seat")
 }
 
-fn f(k: impl Into<String>, v: impl Into<String>) -> (String, String) {
+pub(super) fn f(k: impl Into<String>, v: impl Into<String>) -> (String, String) {
     (k.into(), v.into())
 }
 
@@ -44,12 +44,12 @@ async fn step(b: &mut Browser, game: &str, fields: &[(String, String)]) -> Page 
     b.post(game, &pairs).await
 }
 
-async fn ok(b: &mut Browser, game: &str, fields: &[(String, String)]) {
+pub(super) async fn ok(b: &mut Browser, game: &str, fields: &[(String, String)]) {
     let page = step(b, game, fields).await;
     assert_eq!(page.status, 303, "{fields:?}: {}", page.body);
 }
 
-async fn new_game(b: &mut Browser) -> String {
+pub(super) async fn new_game(b: &mut Browser) -> String {
     let csrf = b.csrf("/tripoley").await;
     let page = b
         .post(
@@ -68,7 +68,7 @@ async fn new_game(b: &mut Browser) -> String {
     page.location
 }
 
-fn deal_fields() -> Vec<(String, String)> {
+pub(super) fn deal_fields() -> Vec<(String, String)> {
     let mut v = vec![f("step", "deal")];
     for (name, cards) in DEAL {
         let key = if name == "spare" {
@@ -81,7 +81,7 @@ fn deal_fields() -> Vec<(String, String)> {
     v
 }
 
-fn bet(player: &str, action: &str, chips: &str) -> Vec<(String, String)> {
+pub(super) fn bet(player: &str, action: &str, chips: &str) -> Vec<(String, String)> {
     vec![
         f("step", "bet"),
         f("player", player),

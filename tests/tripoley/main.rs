@@ -6,6 +6,7 @@
 mod common;
 
 mod cli_tripoley;
+mod http_board;
 mod http_field_errors;
 mod http_spare_and_balances;
 mod http_tripoley;

@@ -24,6 +24,7 @@ mod showdown;
 mod spare;
 mod step;
 mod table;
+mod table_now;
 
 #[cfg(test)]
 mod betting_tests;
@@ -61,6 +62,7 @@ pub use showdown::{PokerHand, best_five};
 pub use spare::auction_of;
 pub use step::{Step, StepKind};
 pub use table::{ANTE_MAX, CHIP_VALUE_MAX, CHIPS_MAX, NAME_MAX, PLAYERS_MAX, PLAYERS_MIN};
+pub use table_now::TableNow;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -15,33 +15,16 @@ fn cards_text(cards: &[Card]) -> Value {
     json!(cards.iter().map(Card::to_string).collect::<Vec<_>>())
 }
 
-/// Replays `steps` on the starting chips and board.
+/// Replays `steps` on the starting chips and board, as the round in
+/// progress does (`table_now.rs`).
 fn replay(steps: &[Step], names: &[String], chips: &mut [u64], board: &mut Board) {
-    for step in steps {
-        let seat = |n: &Option<String>| n.as_ref().and_then(|n| names.iter().position(|m| m == n));
-        if step.kind == StepKind::Ante {
-            let per = step.chips / 9;
-            for s in Section::ALL {
-                board.set(s, board.get(s) + per);
-            }
-        }
-        if let Some(i) = seat(&step.from) {
-            chips[i] -= step.chips;
-        } else if step.from.as_deref() == Some("board") {
-            let s = step.section.expect("section");
-            board.set(s, board.get(s) - step.chips);
-        }
-        if let Some(i) = seat(&step.to) {
-            chips[i] += step.chips;
-        } else if step.to.as_deref() == Some("board") && step.kind != StepKind::Ante {
-            let s = if step.kind == StepKind::ToPot {
-                Section::Pot
-            } else {
-                step.section.expect("section")
-            };
-            board.set(s, board.get(s) + step.chips);
-        }
-    }
+    let mut now = TableNow {
+        chips: chips.to_vec(),
+        board: Section::ALL.iter().map(|&s| board.get(s)).collect(),
+    };
+    now.moves(names, steps.iter());
+    chips.copy_from_slice(&now.chips);
+    *board = start_board(&now.board);
 }
 
 /// Splits paid in several steps leave fewer chips than they have sharers.

@@ -6,7 +6,8 @@
 //! (`before_betting`, [`Betting`], `through_poker`, [`MichiganPlay`]), and
 //! the last step completes the round contract the game pays out with
 //! [`TripoleyGame::apply_round`] — the engine stays the one source of
-//! payouts. Pure.
+//! payouts. The table the steps leave (balances and board) is
+//! `table_now.rs`. Pure.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +21,7 @@ use super::michigan_play::{MichiganPlay, leader, poker_winners};
 use super::output::RoundOutput;
 use super::parse;
 use super::round::{BeforeBetting, before_betting, through_poker};
-use super::step::{Step, StepKind};
+use super::step::Step;
 use crate::cards::Card;
 
 /// One recorded step of a round.
@@ -293,56 +294,6 @@ impl Progress {
         game.clone_between_rounds().apply_round(&self.entry)?;
         self.phase = Phase::Done;
         Ok(())
-    }
-
-    /// Each player's chips (seating order) as the steps recorded so far
-    /// leave them: the antes once collected, the spare's price once sold,
-    /// the money cards once paid, each bet as it is made, the Pot once
-    /// shown down. The board holds the rest; what the round still pays
-    /// moves at its end.
-    pub fn chips_now(&self, game: &TripoleyGame) -> Vec<u64> {
-        let mut chips = game.chips.clone();
-        let full = game.ante * 9;
-        let moves = |chips: &mut Vec<u64>, steps: &mut dyn Iterator<Item = &Step>| {
-            for step in steps {
-                let seat = |name: &Option<String>| {
-                    let name = name.as_deref()?;
-                    game.players.iter().position(|p| p == name)
-                };
-                if let Some(i) = seat(&step.from) {
-                    chips[i] = chips[i].saturating_sub(step.chips);
-                }
-                if let Some(i) = seat(&step.to) {
-                    chips[i] += step.chips;
-                }
-            }
-        };
-        match (self.phase, &self.before, &self.betting) {
-            (Phase::Ante | Phase::Done, _, _) => {}
-            (Phase::Deal | Phase::Spare, _, _) | (Phase::MoneyCards, None, _) => {
-                for c in chips.iter_mut().filter(|c| **c >= full) {
-                    *c -= full;
-                }
-            }
-            (Phase::MoneyCards, Some(before), _) => {
-                let done = |s: &&Step| matches!(s.kind, StepKind::Ante | StepKind::SpareAuction);
-                moves(&mut chips, &mut before.steps.iter().filter(done));
-            }
-            (Phase::Betting | Phase::Showdown, Some(before), Some(betting)) => {
-                // The stacks the betting began with, less what each put in.
-                let left = betting.seats();
-                for (i, name) in game.players.iter().enumerate() {
-                    let now = left.iter().find(|s| &s.0 == name).map(|s| s.2);
-                    let began = before.chips.iter().find(|c| &c.0 == name).map(|c| c.1);
-                    if let Some(c) = now.or(began) {
-                        chips[i] = c;
-                    }
-                }
-            }
-            (Phase::Betting | Phase::Showdown, _, _) => {}
-            (Phase::Michigan, _, _) => moves(&mut chips, &mut self.poker.iter()),
-        }
-        chips
     }
 
     /// After a betting action (or none): the showdown when two or more are

@@ -236,7 +236,7 @@ fn the_balances_follow_each_recorded_step() {
     let list = to_michigan();
     let now = |k: usize| {
         let (g, _) = steps(game(Profile::Classic), &list[..k]);
-        g.progress().unwrap().chips_now(&g)
+        g.progress().unwrap().now(&g).chips
     };
     // Seating order Dee (dealer), Ann, Bo, Cy; 40 chips each, ante 9.
     assert_eq!(now(0), [40, 40, 40, 40]);
@@ -262,5 +262,43 @@ fn the_balances_follow_each_recorded_step() {
     assert!(after.iter().sum::<u64>() >= before.iter().sum::<u64>() + 30);
     for k in 0..=9 {
         assert!(now(k).iter().sum::<u64>() <= 160, "step {k}");
+    }
+}
+
+#[test]
+fn the_board_follows_each_recorded_step_with_the_balances() {
+    let list = to_michigan();
+    let now = |k: usize| {
+        let (g, _) = steps(game(Profile::Classic), &list[..k]);
+        g.progress().unwrap().now(&g)
+    };
+    let board = |k: usize| now(k).board;
+    // Board order: Ace, King, Queen, Jack, Ten, King-Queen, 8-9-10, Kitty, Pot.
+    assert_eq!(board(0), [0; 9]);
+    assert_eq!(board(1), [4; 9], "the antes: 4 players, 1 on each section");
+    assert_eq!(
+        board(3),
+        [4; 9],
+        "the spare's price moves no chip onto the board"
+    );
+    // The money cards: Cy bought the spare (the Kh) and put down the Jh, so
+    // the Jack and King-Queen carry over; the 8-9-10 is split (Ann, Bo).
+    assert_eq!(board(4), [0, 0, 0, 4, 0, 4, 0, 4, 4]);
+    let (g, _) = steps(game(Profile::Classic), &list[..4]);
+    let before = g.progress().unwrap().before.unwrap();
+    let engine: Vec<u64> = Section::ALL.iter().map(|&s| before.board.get(s)).collect();
+    assert_eq!(
+        board(4),
+        engine,
+        "the engine's board when the betting begins"
+    );
+    assert_eq!(board(5)[8], 14, "Ann's 10 on the Pot");
+    assert_eq!(board(7)[8], 34, "Bo and Cy call");
+    assert_eq!(board(8), board(7), "Dee folds");
+    assert_eq!(board(9)[8], 0, "the Pot shown down and paid");
+    for k in 0..=list.len() {
+        let t = now(k);
+        let total = t.chips.iter().sum::<u64>() + t.board.iter().sum::<u64>();
+        assert_eq!(total, 160, "players + board after step {k}");
     }
 }

@@ -1,4 +1,5 @@
-//! The Tripoley board drawn as SVG: the nine sections and their chips.
+//! The Tripoley board drawn as SVG: the nine sections and their chips,
+//! compact (a tile wider than tall) so two fit side by side on a tablet.
 
 use serde_json::Value;
 
@@ -25,29 +26,42 @@ const LAYOUT: [(Section, u32, u32); 9] = [
     (Section::Kitty, 2, 2),
 ];
 
-/// The board as SVG: the nine sections with their chips (a stack of up to
-/// ten drawn, the count written). `id` prefixes each section's element id.
+/// A section's tile: its size and the space between tiles, in the view
+/// box's units; wider than tall, so the board stays compact.
+const TILE: (u32, u32) = (100, 60);
+const GAP: u32 = 5;
+/// The view box: three tiles a row and a column, and the caption below.
+const WIDTH: u32 = 10 + 3 * TILE.0 + 2 * GAP + 10;
+const HEIGHT: u32 = 10 + 3 * TILE.1 + 2 * GAP + 26;
+
+/// The board as SVG: the nine sections with their chips (a row of up to
+/// ten drawn, the count written). `id` prefixes each section's element id;
+/// each section's `data-chips` is its count.
 pub(super) fn board_svg(id: &str, caption: &str, board: &[u64]) -> Svg {
     let mut s = SvgBuilder::default();
-    s.open_chart("tripoley-board", id, &"0 0 330 350", caption);
+    s.open_chart(
+        "tripoley-board",
+        id,
+        &format!("0 0 {WIDTH} {HEIGHT}"),
+        caption,
+    );
     s.empty(
         "rect",
         &[
-            ("x", &0),
-            ("y", &0),
-            ("width", &330),
-            ("height", &350),
-            ("rx", &18),
+            ("width", &WIDTH),
+            ("height", &HEIGHT),
+            ("rx", &14),
             ("fill", &"#0b6e4f"),
         ],
     );
     s.element(
         "text",
         &[
-            ("x", &165),
-            ("y", &338),
+            ("x", &(WIDTH / 2)),
+            ("y", &(HEIGHT - 9)),
             ("text-anchor", &"middle"),
             ("fill", &"#fff"),
+            ("font-size", &15),
             ("class", &"caption"),
         ],
         caption,
@@ -59,66 +73,75 @@ pub(super) fn board_svg(id: &str, caption: &str, board: &[u64]) -> Svg {
             .and_then(|i| board.get(i))
             .copied()
             .unwrap_or(0);
-        let (x, y) = (10 + col * 105, 10 + row * 105);
-        let element_id = format!("{id}-{}", section.key());
-        s.open(
-            "g",
-            &[
-                ("class", &"section"),
-                ("id", &element_id),
-                ("data-chips", &chips),
-            ],
-        )
-        .empty(
-            "rect",
-            &[
-                ("x", &x),
-                ("y", &y),
-                ("width", &100),
-                ("height", &100),
-                ("rx", &8),
-                ("fill", &"#f4efe1"),
-                ("stroke", &"#5a3b1a"),
-                ("stroke-width", &2),
-            ],
-        )
-        .element(
-            "text",
-            &[
-                ("x", &(x + 50)),
-                ("y", &(y + 18)),
-                ("text-anchor", &"middle"),
-                ("class", &"label"),
-            ],
-            section.label(),
-        );
-        for k in 0..chips.min(10) as u32 {
-            s.empty(
-                "circle",
-                &[
-                    ("cx", &(x + 20 + (k % 5) * 15)),
-                    ("cy", &(y + 40 + (k / 5) * 16)),
-                    ("r", &7),
-                    ("fill", &"#c0392b"),
-                    ("stroke", &"#fff"),
-                    ("stroke-width", &1.5),
-                ],
-            );
-        }
-        s.element(
-            "text",
-            &[
-                ("x", &(x + 50)),
-                ("y", &(y + 90)),
-                ("text-anchor", &"middle"),
-                ("class", &"count"),
-            ],
+        let at = (10 + col * (TILE.0 + GAP), 10 + row * (TILE.1 + GAP));
+        tile(
+            &mut s,
+            &format!("{id}-{}", section.key()),
+            section,
+            at,
             chips,
-        )
-        .close("g");
+        );
     }
     s.close("svg");
     s.finish()
+}
+
+/// One section's tile at `(x, y)`: its label, its chips drawn, the count.
+fn tile(s: &mut SvgBuilder, id: &str, section: Section, (x, y): (u32, u32), chips: u64) {
+    let middle = x + TILE.0 / 2;
+    s.open(
+        "g",
+        &[("class", &"section"), ("id", &id), ("data-chips", &chips)],
+    )
+    .empty(
+        "rect",
+        &[
+            ("x", &x),
+            ("y", &y),
+            ("width", &TILE.0),
+            ("height", &TILE.1),
+            ("rx", &6),
+            ("fill", &"#f4efe1"),
+            ("stroke", &"#5a3b1a"),
+            ("stroke-width", &1.5),
+        ],
+    )
+    .element(
+        "text",
+        &[
+            ("x", &middle),
+            ("y", &(y + 16)),
+            ("text-anchor", &"middle"),
+            ("font-size", &14),
+            ("class", &"label"),
+        ],
+        section.label(),
+    );
+    for k in 0..chips.min(10) as u32 {
+        s.empty(
+            "circle",
+            &[
+                ("cx", &(x + 9 + k * 9)),
+                ("cy", &(y + 28)),
+                ("r", &4),
+                ("fill", &"#c0392b"),
+                ("stroke", &"#fff"),
+            ],
+        );
+    }
+    s.element(
+        "text",
+        &[
+            ("x", &middle),
+            ("y", &(y + 53)),
+            ("text-anchor", &"middle"),
+            ("font-size", &19),
+            ("font-weight", &700),
+            ("class", &"count"),
+        ],
+        chips,
+    )
+    .close("g");
 }
 
 #[cfg(test)]

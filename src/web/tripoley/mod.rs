@@ -1,16 +1,17 @@
 //! Tripoley at the table. /tripoley lists games and starts one (players,
 //! chips each, chip value, profile, ante, bet limit); /tripoley/{id} keeps
-//! it: the balances in chips and money, the board drawn before and after
-//! the last round, the last round's steps as sentences the dealer reads
-//! aloud, the history of rounds, and the next round entered in guided steps
-//! (1. the deal, with each player's money cards, 8-9-10 and best five shown
-//! on "Check the deal"; 2. the spare hand, classic only; 3. the poker
-//! result; 4. the Michigan result) then "Pay out", which records it. The
-//! end of the game is the last five-card hands. A round may instead be kept
-//! one screen per step (`steps.rs`: ante, deal, spare, money cards, the
-//! betting action by action, showdown, the Michigan card by card or as a
-//! result), each step one audit record. Every action is recorded with the
-//! game's row; refused input is shown beside the form, nothing recorded.
+//! it: the balances in chips and money and the board, both as the steps
+//! recorded so far leave them, the board before the round beside it; the
+//! last round's steps as sentences the dealer reads aloud, the history of
+//! rounds, and the next round entered in guided steps (1. the deal, with
+//! each player's money cards, 8-9-10 and best five shown on "Check the
+//! deal"; 2. the spare hand, classic only; 3. the poker result; 4. the
+//! Michigan result) then "Pay out", which records it. The end of the game
+//! is the last five-card hands. A round may instead be kept one screen per
+//! step (`steps.rs`: ante, deal, spare, money cards, the betting action by
+//! action, showdown, the Michigan card by card or as a result), each step
+//! one audit record. Every action is recorded with the game's row; refused
+//! input is shown beside the form, nothing recorded.
 
 use askama::Template;
 use axum::Router;
@@ -28,6 +29,8 @@ use crate::web::double_hand_poker::play::forms::Fields;
 use crate::web::error::internal;
 use crate::web::kept_games::{self, GamesList, KEEP, KeptPages, Refusal};
 use crate::web::staff::page;
+use crate::web::svg::Svg;
+use crate::web::time::{When, when};
 use crate::web::{AppState, PageContext, Staff, Typed};
 
 pub(super) mod api;
@@ -184,8 +187,10 @@ struct GamePage<'a> {
     classic: bool,
     profile: &'static str,
     rows: Vec<SeatRow>,
-    board_before: crate::web::svg::Svg,
-    board_after: crate::web::svg::Svg,
+    /// When the game was started, on the cardroom's clock.
+    started: When,
+    board_before: Svg,
+    board_after: Svg,
     last_number: usize,
     last_steps: Vec<String>,
     last_hand_steps: Vec<String>,
@@ -282,26 +287,39 @@ fn seat_rows(game: &TripoleyGame, chips_now: &[u64]) -> Vec<SeatRow> {
         .collect()
 }
 
-/// The board before the last round (none before the first) and now.
-fn boards(game: &TripoleyGame) -> (crate::web::svg::Svg, crate::web::svg::Svg) {
-    let last = game.rounds.last();
-    let board_before = match last {
-        Some(r) => board_svg(
-            "board-before",
-            &format!("Before round {} (dealer {})", r.number, r.dealer),
-            &board_of(&r.input["board"]),
+/// The board before and after, side by side: during a round, the board it
+/// began with and the board after its last recorded step (`now`, the
+/// fold the balances come from); between rounds, before and after the last
+/// round (none before the first); at the end, before and after the last
+/// hand.
+fn boards(game: &TripoleyGame, now: &[u64]) -> (Svg, Svg) {
+    let next = game.rounds.len() + 1;
+    let played = |caption: String, input: &Value| Some((caption, board_of(&input["board"])));
+    let (before, after) = match (&game.last_hand, game.current.is_empty(), game.rounds.last()) {
+        (Some(h), _, _) => (
+            played("Before the last hand".into(), &h.input),
+            "After the last hand".to_string(),
         ),
-        None => crate::web::svg::Svg::default(),
+        (None, false, _) => (
+            Some((
+                format!("Before round {next} (dealer {})", game.dealer_name()),
+                game.board.clone(),
+            )),
+            format!("Round {next} so far"),
+        ),
+        (None, true, Some(r)) => (
+            played(
+                format!("Before round {} (dealer {})", r.number, r.dealer),
+                &r.input,
+            ),
+            format!("After round {}", r.number),
+        ),
+        (None, true, None) => (None, "The board".to_string()),
     };
-    let board_after = board_svg(
-        "board-after",
-        &match last {
-            Some(r) => format!("After round {}", r.number),
-            None => "The board".to_string(),
-        },
-        &game.board,
-    );
-    (board_before, board_after)
+    let before = before.map_or_else(Svg::default, |(caption, board)| {
+        board_svg("board-before", &caption, &board)
+    });
+    (before, board_svg("board-after", &after, now))
 }
 
 /// Each round played: its number, dealer and every player's net.
@@ -336,12 +354,13 @@ fn render(
         Ok(progress) => progress,
         Err(e) => return internal(e),
     };
-    // The balances as the steps of the round in progress leave them.
-    let chips_now = progress.chips_now(game);
+    // The balances and the board as the steps of the round in progress
+    // leave them: one fold, so they add up to the game's total.
+    let now = progress.now(game);
     let user = &staff.0.user;
-    let rows = seat_rows(game, &chips_now);
+    let rows = seat_rows(game, &now.chips);
     let last = game.rounds.last();
-    let (board_before, board_after) = boards(game);
+    let (board_before, board_after) = boards(game, &now.board);
     let history = history_rows(game);
     let fields = Fields(typed.clone());
     let status = error.as_ref().map(|r| r.status);
@@ -365,6 +384,7 @@ fn render(
         ctx: PageContext::of(staff),
         stored,
         game,
+        started: when(staff.1.zone, &stored.created_at),
         classic: game.profile == Profile::Classic,
         profile: match game.profile {
             Profile::Classic => "classic",
