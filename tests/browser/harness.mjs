@@ -4,11 +4,19 @@
 // screenshot per step that must differ from the step before it (two steps
 // that look the same mean the test saw nothing).
 
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { failFast } from './chromium.mjs';
 
 export class Mismatch extends Error {}
+
+/** `page` printed to PDF (A4, the print stylesheet) at `file` and its text
+ *  as pdftotext reads it, columns kept. */
+export async function printed(page, file) {
+  await page.pdf({ path: file, format: 'A4', printBackground: true });
+  return execFileSync('pdftotext', ['-layout', file, '-']).toString();
+}
 
 /** docs/tripoley.md's classic deal: each hand as typed, Dee dealing first. */
 export const TRIPOLEY_DEAL = {

@@ -16,9 +16,9 @@
 //
 // Environment: PITBOOK_URL, PITBOOK_ADMIN_PASSWORD, PITBOOK_OUT_DIR.
 
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { failFast, launch } from './chromium.mjs';
+import { printed as printPdf } from './harness.mjs';
 
 const BASE = process.env.PITBOOK_URL;
 const PASSWORD = process.env.PITBOOK_ADMIN_PASSWORD;
@@ -42,13 +42,8 @@ function expect(ok, what) {
   if (!ok) throw new Mismatch(what);
 }
 
-/** The page printed to PDF (A4, the print stylesheet) and its text as
- *  pdftotext reads it, columns kept. */
-async function printed(name) {
-  const file = join(OUT, name);
-  await page.pdf({ path: file, format: 'A4', printBackground: true });
-  return execFileSync('pdftotext', ['-layout', file, '-']).toString();
-}
+/** The page printed to PDF as `name` and its text. */
+const printed = (name) => printPdf(page, join(OUT, name));
 
 async function heading(text) {
   await page.getByRole('heading', { name: text }).first().waitFor();

@@ -14,7 +14,8 @@
 //      started in one tap;
 //   5. opens their progress: 4 attempts, 50%, the day's chart; on the
 //      phone the sections are folded under Menu, which opens them;
-//   6. the admin sees the trainee on the side-by-side page.
+//   6. the admin sees the trainee on the side-by-side page, and prints
+//      the trainee's record to sign (read back with pdftotext).
 // Every page is checked for sideways scrolling; a page or console error
 // fails the run.
 //
@@ -22,6 +23,7 @@
 
 import { join } from 'node:path';
 import { failFast, launch } from './chromium.mjs';
+import { printed } from './harness.mjs';
 
 const BASE = process.env.PITBOOK_URL;
 const PASSWORD = process.env.PITBOOK_ADMIN_PASSWORD;
@@ -189,6 +191,13 @@ try {
     await page.goto(`${BASE}/training/trainees`);
     const row = await text('#trainee-tina');
     expect(row.includes('50% of 4'), `tina's row: ${row}`);
+  });
+  await step("the trainee's record prints as a document to sign", async () => {
+    await page.goto(`${BASE}/training/trainees/tina`);
+    const paper = await printed(page, join(OUT, 'trainee-record.pdf'));
+    expect(/tina's progress/.test(paper) && /ACTION seat\s+4\s+50%/.test(paper), `the record's skills:\n${paper}`);
+    expect(/Trainee:[\s\S]*Supervisor:/.test(paper), `the signature lines:\n${paper}`);
+    expect(!/Sign out|Sign tina off/.test(paper), 'no navigation or controls on the paper');
   });
   console.log('training: passed');
 } catch (e) {

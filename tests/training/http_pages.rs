@@ -181,7 +181,8 @@ async fn a_trainee_practises_wrong_then_right_and_sees_progress(backend: Backend
     let progress = tess.get("/training/progress").await;
     assert_eq!(progress.status, 200);
     let row = text_of(&progress.body, "kind-action-seat");
-    assert!(row.starts_with("action-seat 2 50%"), "{row}");
+    assert!(row.starts_with("ACTION seat 2 50%"), "{row}");
+    assert!(row.ends_with("not yet no attempts at level 2 or above yet (needs 40)"));
     assert!(
         progress.body.contains("id=\"trend-action-seat\""),
         "a trend chart"
@@ -208,47 +209,58 @@ async fn a_trainee_practises_wrong_then_right_and_sees_progress(backend: Backend
 }
 
 /// Sets `kind`'s pass mark through the page; returns the response.
-async fn set_mark(
+/// Posts the pass marks' one form, every kind's four numbers (window,
+/// accuracy, median, level) and whether required from `mark_of`.
+async fn set_marks(
     b: &mut Browser,
-    kind: &str,
-    mark: [&str; 4],
-    required: bool,
+    mark_of: impl Fn(Kind) -> ([&'static str; 4], bool),
 ) -> crate::common::browser::Page {
     let csrf = b.csrf("/training/pass-marks").await;
-    let mut form = vec![
-        ("csrf", csrf.as_str()),
-        ("kind", kind),
-        ("window", mark[0]),
-        ("accuracy_pct", mark[1]),
-        ("median_seconds", mark[2]),
-        ("level", mark[3]),
-    ];
-    if required {
-        form.push(("required", "yes"));
+    let mut form = vec![("csrf".to_string(), csrf)];
+    for kind in Kind::ALL {
+        let (mark, required) = mark_of(kind);
+        let fields = ["window", "accuracy_pct", "median_seconds", "level"];
+        for (field, value) in fields.iter().zip(mark) {
+            form.push((format!("{}.{field}", kind.name()), value.to_string()));
+        }
+        if required {
+            form.push((format!("{}.required", kind.name()), "yes".to_string()));
+        }
     }
+    let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     b.post("/training/pass-marks", &form).await
 }
 
 async fn a_supervisor_sets_pass_marks_and_signs_off_a_ready_trainee(backend: Backend) {
     let app = spawn_app(backend).await;
     let mut sam = signed_in(&app, "sam", Role::Supervisor).await;
-    let refused = set_mark(&mut sam, "decide", ["2", "95", "20", "2"], true).await;
+    // Every mark in one form: one refusal refuses it all, beside its
+    // field, the skill named in the summary, what was typed kept.
+    let refused = set_marks(&mut sam, |k| match k {
+        Kind::Decide => (["2", "95", "20", "2"], true),
+        Kind::ActionSeat => (["5", "80", "600", "1"], true),
+        _ => (["40", "95", "20", "2"], true),
+    })
+    .await;
     assert_eq!(refused.status, 422);
     assert!(
         text_of(&refused.body, "decide-window-error").contains("not a number of attempts"),
         "{}",
         refused.body
     );
-    for kind in Kind::ALL {
-        let only = kind == Kind::ActionSeat;
-        let mark = if only {
-            ["5", "80", "600", "1"]
-        } else {
-            ["40", "95", "20", "2"]
-        };
-        let set = set_mark(&mut sam, kind.name(), mark, only).await;
-        assert_eq!(set.status, 303, "{kind}: {}", set.body);
-    }
+    assert!(text_of(&refused.body, "error-summary").contains("Deciding a position: 2 is not"));
+    assert!(refused.body.contains(r#"id="action-seat-median_seconds" name="action-seat.median_seconds" inputmode="numeric" size="4" aria-label="ACTION seat: Median under (s)" value="600""#), "typed kept");
+    assert_eq!(records(&app, "pass_mark_set").await, 0, "nothing recorded");
+    // Only ACTION seat required, at an easy mark; the others optional.
+    let marks = |k: Kind| match k {
+        Kind::ActionSeat => (["5", "80", "600", "1"], true),
+        _ => (["40", "95", "20", "2"], false),
+    };
+    let set = set_marks(&mut sam, marks).await;
+    assert_eq!(set.status, 303, "{}", set.body);
+    assert_eq!(records(&app, "pass_mark_set").await, 10);
+    // Saved again unchanged: nothing recorded.
+    assert_eq!(set_marks(&mut sam, marks).await.status, 303);
     assert_eq!(records(&app, "pass_mark_set").await, 10);
     app.add_user("tess", Role::Trainee).await;
     let tess = bearer_client(&app.token_for("tess").await);
@@ -260,7 +272,7 @@ async fn a_supervisor_sets_pass_marks_and_signs_off_a_ready_trainee(backend: Bac
     assert_eq!(early.status, 409, "{}", early.body);
     assert!(
         text_of(&early.body, "refusal")
-            .contains("not ready: the pass mark is not met for action-seat")
+            .contains("not ready: the pass mark is not met for ACTION seat")
     );
     for seed in 0..5 {
         let (_, issued) = post(

@@ -62,7 +62,9 @@ async fn a_finished_test_says_pass_or_fail_and_what_to_take_next(backend: Backen
     assert!(text_of(&page.body, "pass-mark").contains("95% right, a median under 20 s"));
     let wrong = text_of(&page.body, "wrong");
     assert!(
-        wrong.starts_with("1. ") && wrong.contains("Your answer") && wrong.contains("The answer"),
+        wrong.starts_with("Question 1. ")
+            && wrong.contains("Your answer")
+            && wrong.contains("The answer"),
         "the wrong answer beside the right one: {wrong}"
     );
     let next = text_of(&page.body, "next-run");

@@ -333,7 +333,7 @@ impl std::fmt::Display for SignOffRefusal {
         match self {
             SignOffRefusal::OwnSignOff => f.write_str("no one may sign themselves off"),
             SignOffRefusal::NotReady(kinds) => {
-                let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+                let names: Vec<&str> = kinds.iter().map(|k| k.title()).collect();
                 write!(
                     f,
                     "not ready: the pass mark is not met for {}",

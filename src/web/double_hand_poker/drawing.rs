@@ -243,9 +243,11 @@ impl TableDrawing<'_> {
     /// The state in words, one sentence a line.
     pub fn in_words(&self) -> Vec<String> {
         let mut lines = Vec::new();
-        if let (Some(seat), Some(bank)) = (self.pd_seat, &self.bank) {
-            let who = self.pd_player.unwrap_or("The PD");
-            lines.push(format!("{who} banks {bank}, at seat {seat}."));
+        let who = self.pd_player.unwrap_or("The PD");
+        match (self.pd_seat, &self.bank) {
+            (Some(seat), Some(bank)) => lines.push(format!("{who} banks {bank}, at seat {seat}.")),
+            (Some(seat), None) => lines.push(format!("{who} sits at seat {seat}.")),
+            _ => {}
         }
         if let Some(in_action) = self.in_action {
             lines.push(format!("In action: {in_action}."));

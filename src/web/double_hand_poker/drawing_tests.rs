@@ -91,6 +91,7 @@ fn decided_seats_are_coloured_and_said() {
     );
     assert!(svg.contains(r#"<g class="seat r-push" data-seat="5">"#));
     let words = d.in_words();
+    assert_eq!(words[0], "The PD sits at seat 1.");
     assert!(words.contains(&"Seat 3: Ann 20.00: the player wins.".to_string()));
     assert!(words.contains(&"Seat 5: Bo 30.00: a push.".to_string()));
 }

@@ -13,6 +13,8 @@ const LEFT: f64 = 34.0;
 const RIGHT: f64 = 10.0;
 const TOP: f64 = 10.0;
 const BOTTOM: f64 = 26.0;
+/// The most days whose values are written at their points.
+const LABELLED_DAYS_MAX: usize = 14;
 
 /// Where a day's point goes: x by its place among the days, y by accuracy.
 fn point(i: usize, n: usize, pct: f64) -> (f64, f64) {
@@ -81,6 +83,17 @@ fn grid_and_mark(s: &mut SvgBuilder, mark_pct: u8) {
             ("stroke-dasharray", &"5 4"),
         ],
     );
+    s.element(
+        "text",
+        &[
+            ("x", &whole(WIDTH - RIGHT)),
+            ("y", &whole(mark_y - 4.0)),
+            ("text-anchor", &"end"),
+            ("font-size", &11),
+            ("fill", &"#b45309"),
+        ],
+        format!("pass mark {mark_pct}%"),
+    );
 }
 
 /// Each day's accuracy as a point titled with its figures, joined by a line.
@@ -129,6 +142,23 @@ fn day_points(s: &mut SvgBuilder, days: &[DayPoint]) {
         )
         .element("title", &[], title)
         .close("circle");
+        // Each day's share at its point, while the points stand apart.
+        if n <= LABELLED_DAYS_MAX {
+            let pct = d.right * 100 / d.attempts.max(1);
+            let ly = if *y < TOP + 14.0 { y + 16.0 } else { y - 8.0 };
+            s.element(
+                "text",
+                &[
+                    ("x", &whole(*x)),
+                    ("y", &whole(ly)),
+                    ("text-anchor", &"middle"),
+                    ("font-size", &11),
+                    ("fill", &"#1e3a8a"),
+                    ("class", &"value"),
+                ],
+                format!("{pct}%"),
+            );
+        }
     }
 }
 
@@ -190,6 +220,9 @@ mod tests {
             "{svg}"
         );
         assert!(svg.contains("class=\"pass-mark\""));
+        assert!(svg.contains(">pass mark 95%</text>"));
+        assert!(svg.contains(r#"class="value">50%</text>"#), "{svg}");
+        assert!(svg.contains(r#"class="value">100%</text>"#));
         assert!(svg.contains("<polyline"));
     }
 }

@@ -10,7 +10,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
 
 use super::chart::trend_svg;
-use super::runs::kind_words;
 use super::{api, load_progress, seconds};
 use crate::domain::common::field_error::FieldError;
 use crate::domain::staff::{Action, allows};
@@ -38,7 +37,8 @@ fn mark_words(m: &PassMark) -> String {
 /// A kind's line on the progress page.
 struct KindRow {
     kind: &'static str,
-    words: &'static str,
+    /// The skill in words ("ACTION seat").
+    title: &'static str,
     attempts: usize,
     accuracy: String,
     median: String,
@@ -47,7 +47,6 @@ struct KindRow {
     met: bool,
     required: bool,
     short_of: String,
-    window: String,
     chart: Option<Svg>,
 }
 
@@ -55,7 +54,7 @@ fn kind_row(k: &KindProgress) -> KindRow {
     let r = &k.readiness;
     KindRow {
         kind: k.kind.name(),
-        words: kind_words(k.kind),
+        title: k.kind.title(),
         attempts: k.attempts,
         accuracy: k.accuracy_pct.map_or("—".into(), |p| format!("{p}%")),
         median: k.median_ms.map_or("—".into(), seconds),
@@ -64,17 +63,10 @@ fn kind_row(k: &KindProgress) -> KindRow {
         met: r.met,
         required: k.mark.required,
         short_of: r.short_of.join("; "),
-        window: format!(
-            "{} of {}{}",
-            r.window_right,
-            r.window_attempts,
-            r.window_median_ms
-                .map_or(String::new(), |m| format!(", median {}", seconds(m)))
-        ),
         chart: (!k.trend.is_empty()).then(|| {
             trend_svg(
                 &format!("trend-{}", k.kind.name()),
-                &format!("{}: accuracy by day", k.kind.name()),
+                &format!("{}: the share right each day", k.kind.title()),
                 &k.trend,
                 k.mark.accuracy_pct,
             )
@@ -90,7 +82,8 @@ struct ProgressPage {
     own: bool,
     rows: Vec<KindRow>,
     weakest: Option<&'static str>,
-    next: Option<(&'static str, u8)>,
+    /// The kind to practise next: its name, its title and the level.
+    next: Option<(&'static str, &'static str, u8)>,
     ready: bool,
     signed_off: Option<(SignOff, When)>,
     can_sign_off: bool,
@@ -114,8 +107,8 @@ async fn progress_page(
         trainee: trainee.to_string(),
         own: trainee == me,
         rows: progress.kinds.iter().map(kind_row).collect(),
-        weakest: progress.weakest.map(Kind::name),
-        next: progress.next.map(|(k, l)| (k.name(), l.get())),
+        weakest: progress.weakest.map(Kind::title),
+        next: progress.next.map(|(k, l)| (k.name(), k.title(), l.get())),
         ready: progress.ready,
         can_sign_off: allows(staff.0.user.role, Action::SignOffTrainees)
             && trainee != me
@@ -251,7 +244,7 @@ pub(super) async fn trainees(State(state): State<AppState>, staff: Staff) -> Pag
     }
     Ok(render(&TraineesPage {
         ctx: PageContext::of(&staff),
-        kinds: Kind::ALL.iter().map(|k| k.name()).collect(),
+        kinds: Kind::ALL.iter().map(|k| k.title()).collect(),
         rows,
     }))
 }
@@ -261,29 +254,69 @@ pub(super) async fn trainees(State(state): State<AppState>, staff: Staff) -> Pag
 struct PassMarksPage {
     ctx: PageContext,
     can_set: bool,
+    /// Each kind: its name, its skill in words, its mark, the mark in words.
     rows: Vec<(&'static str, &'static str, PassMark, String)>,
-    /// The kind whose form was refused, what was typed, each refusal.
-    refused_kind: String,
+    /// What was typed when the form was refused (empty: the stored marks
+    /// are shown), and each refusal, named `{kind}.{field}`.
     typed: Vec<(String, String)>,
     errors: Vec<FieldError>,
 }
 
 impl PassMarksPage {
+    /// The form field `{kind}.{field}`'s value: as typed when refused,
+    /// else the stored one.
     fn value(&self, kind: &str, field: &str, stored: String) -> String {
-        if self.refused_kind == kind {
-            self.typed.value_or(field, "")
-        } else {
-            stored
+        match self.errors.is_empty() {
+            true => stored,
+            false => self.typed.value_or(&format!("{kind}.{field}"), ""),
         }
     }
 
-    fn error(&self, kind: &str, field: &str) -> String {
-        if self.refused_kind != kind {
-            return String::new();
+    /// Whether the kind's "required" box is ticked.
+    fn required(&self, kind: &str, stored: bool) -> bool {
+        match self.errors.is_empty() {
+            true => stored,
+            false => self.typed.checked(&format!("{kind}.required")),
         }
+    }
+
+    /// A mark's number fields: each field's name, label, stored value and
+    /// size.
+    fn fields(&self, mark: &PassMark) -> [(&'static str, &'static str, String, u8); 4] {
+        [
+            ("window", "Last attempts", mark.window.to_string(), 4),
+            ("accuracy_pct", "% right", mark.accuracy_pct.to_string(), 4),
+            (
+                "median_seconds",
+                "Median under (s)",
+                mark.median_seconds.to_string(),
+                4,
+            ),
+            ("level", "Level at least", mark.level.to_string(), 2),
+        ]
+    }
+
+    /// The error summary: each refusal's field id and its message, the
+    /// skill named.
+    fn summary(&self) -> Vec<(String, String)> {
         self.errors
             .iter()
-            .find(|e| e.field() == field)
+            .map(|e| {
+                let (kind, _) = e.field().split_once('.').unwrap_or_default();
+                let words = Kind::parse(kind).map_or(kind, |k| k.title());
+                (
+                    e.field().replace('.', "-"),
+                    format!("{words}: {}", e.message()),
+                )
+            })
+            .collect()
+    }
+
+    fn error(&self, kind: &str, field: &str) -> String {
+        let name = format!("{kind}.{field}");
+        self.errors
+            .iter()
+            .find(|e| e.field() == name)
             .map_or(String::new(), |e| e.message().to_string())
     }
 }
@@ -291,7 +324,6 @@ impl PassMarksPage {
 async fn pass_marks_page(
     state: &AppState,
     staff: &Staff,
-    refused_kind: String,
     typed: Vec<(String, String)>,
     errors: Vec<FieldError>,
 ) -> Result<PassMarksPage, StoreError> {
@@ -301,16 +333,8 @@ async fn pass_marks_page(
         can_set: allows(staff.0.user.role, Action::SetPassMarks),
         rows: Kind::ALL
             .iter()
-            .map(|k| {
-                (
-                    k.name(),
-                    kind_words(*k),
-                    marks.of(*k),
-                    mark_words(&marks.of(*k)),
-                )
-            })
+            .map(|k| (k.name(), k.title(), marks.of(*k), mark_words(&marks.of(*k))))
             .collect(),
-        refused_kind,
         typed,
         errors,
     })
@@ -320,42 +344,49 @@ async fn pass_marks_page(
 pub(super) async fn pass_marks(State(state): State<AppState>, staff: Staff) -> PageResult {
     staff.require_here(&state, Action::ReviewTraining).await?;
     Ok(render(
-        &pass_marks_page(&state, &staff, String::new(), Vec::new(), Vec::new()).await?,
+        &pass_marks_page(&state, &staff, Vec::new(), Vec::new()).await?,
     ))
 }
 
-/// `POST /training/pass-marks`: `kind`, `window`, `accuracy_pct`,
-/// `median_seconds`, `level`, `required` (a checkbox).
+/// `POST /training/pass-marks`: every kind's mark in one form, each field
+/// named `{kind}.{field}` (`window`, `accuracy_pct`, `median_seconds`,
+/// `level`, `required`: a checkbox). Any refusal refuses the whole form
+/// (422, each beside its field, what was typed kept, nothing recorded);
+/// otherwise each kind whose mark changed is set (one record each).
 pub(super) async fn set_pass_mark(
     State(state): State<AppState>,
     CsrfForm(staff, form): CsrfForm<Vec<(String, String)>>,
 ) -> PageResult {
     staff.require_here(&state, Action::SetPassMarks).await?;
-    let kind_name = form.value_or("kind", "");
-    let parsed = parse_mark(&form);
-    match (Kind::parse(&kind_name), parsed) {
-        (Ok(kind), Ok(mark)) => {
-            training::set_pass_mark(
-                &state.db,
-                &state.audit_key,
-                &staff.0.user.username,
-                kind,
-                mark,
-            )
-            .await
-            .map_err(api)?;
-            Ok(Redirect::to("/training/pass-marks").into_response())
-        }
-        (kind, mark) => {
-            let errors: Vec<FieldError> = kind
-                .err()
-                .into_iter()
-                .chain(mark.err().unwrap_or_default())
-                .collect();
-            let page = pass_marks_page(&state, &staff, kind_name, form, errors).await?;
-            Ok((StatusCode::UNPROCESSABLE_ENTITY, render(&page)).into_response())
+    let stored = training::pass_marks(&state.db).await?;
+    let mut errors = Vec::new();
+    let mut changed = Vec::new();
+    for kind in Kind::ALL {
+        let prefix = format!("{}.", kind.name());
+        let fields: Vec<(String, String)> = form
+            .iter()
+            .filter_map(|(k, v)| Some((k.strip_prefix(&prefix)?.to_string(), v.clone())))
+            .collect();
+        match parse_mark(&fields) {
+            Ok(mark) if mark != stored.of(kind) => changed.push((kind, mark)),
+            Ok(_) => {}
+            Err(refused) => errors.extend(refused.into_iter().map(|e| {
+                let field = format!("{prefix}{}", e.field());
+                FieldError::new(field, e.message()).with_value(e.value().unwrap_or(""))
+            })),
         }
     }
+    if !errors.is_empty() {
+        let page = pass_marks_page(&state, &staff, form, errors).await?;
+        return Ok((StatusCode::UNPROCESSABLE_ENTITY, render(&page)).into_response());
+    }
+    let actor = &staff.0.user.username;
+    for (kind, mark) in changed {
+        training::set_pass_mark(&state.db, &state.audit_key, actor, kind, mark)
+            .await
+            .map_err(api)?;
+    }
+    Ok(Redirect::to("/training/pass-marks").into_response())
 }
 
 /// The form's numbers, each not a whole number named by its field, then

@@ -101,7 +101,7 @@ async fn home_page(
             .collect(),
         typed,
         errors,
-        next: progress.next.map(|(k, l)| (k.name(), l.get())),
+        next: progress.next.map(|(k, l)| (k.title(), l.get())),
         runs,
         can_review: allows(staff.0.user.role, Action::ReviewTraining),
         kind_default: progress.next.map_or("action-seat", |(k, _)| k.name()),
@@ -187,6 +187,8 @@ struct RunPage {
     mode: &'static str,
     kind: &'static str,
     kind_words: &'static str,
+    /// The skill in words ("ACTION seat").
+    kind_title: &'static str,
     level: u8,
     /// "Question 3 of 10", "Drill 4".
     counter: String,
@@ -299,6 +301,7 @@ async fn run_page(
         mode: run.mode.name(),
         kind: run.kind.name(),
         kind_words: kind_words(run.kind),
+        kind_title: run.kind.title(),
         level: run.level.get(),
         counter,
         score: run.score(),
