@@ -178,6 +178,33 @@ pub fn seconds(ms: i64) -> String {
     format!("{}.{} s", ms / 1000, ms % 1000 / 100)
 }
 
+/// Where `right` answers of `n` with a median of `median_ms` fall short of
+/// `mark`'s accuracy and speed, in words (none: both met).
+pub fn accuracy_and_speed(
+    mark: &PassMark,
+    right: usize,
+    n: usize,
+    median_ms: Option<i64>,
+) -> Vec<String> {
+    let mut short_of = Vec::new();
+    // right / n >= pct / 100, in integers.
+    if right * 100 < usize::from(mark.accuracy_pct) * n {
+        short_of.push(format!(
+            "{right} right of {n} (needs {}%)",
+            mark.accuracy_pct
+        ));
+    }
+    let limit_ms = i64::from(mark.median_seconds) * 1000;
+    if let Some(m) = median_ms.filter(|m| *m >= limit_ms) {
+        short_of.push(format!(
+            "median {} (needs under {} s)",
+            seconds(m),
+            mark.median_seconds
+        ));
+    }
+    short_of
+}
+
 /// How `attempts` (one kind's, oldest first) stand against `mark`.
 pub fn readiness(attempts: &[AttemptRow], mark: &PassMark) -> Readiness {
     let counted: Vec<&AttemptRow> = attempts.iter().filter(|a| a.level >= mark.level).collect();
@@ -207,22 +234,7 @@ pub fn readiness(attempts: &[AttemptRow], mark: &PassMark) -> Readiness {
             mark.level
         ));
     }
-    // right / n >= pct / 100, in integers.
-    if right * 100 < usize::from(mark.accuracy_pct) * window.len() {
-        short_of.push(format!(
-            "{right} right of {} (needs {}%)",
-            window.len(),
-            mark.accuracy_pct
-        ));
-    }
-    let limit_ms = i64::from(mark.median_seconds) * 1000;
-    if let Some(m) = median_ms.filter(|m| *m >= limit_ms) {
-        short_of.push(format!(
-            "median {} (needs under {} s)",
-            seconds(m),
-            mark.median_seconds
-        ));
-    }
+    short_of.extend(accuracy_and_speed(mark, right, window.len(), median_ms));
     Readiness {
         met: short_of.is_empty(),
         window_right: right,

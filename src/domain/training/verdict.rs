@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::progress::{PassMark, median, seconds};
+use super::progress::{PassMark, accuracy_and_speed, median};
 use super::run::{Mode, Run};
 use super::{Kind, Level};
 
@@ -49,22 +49,7 @@ pub fn test_verdict(run: &Run, mark: &PassMark, now_ms: i64) -> Option<TestVerdi
         .filter_map(|d| d.attempt.as_ref().map(|a| a.elapsed_ms))
         .collect();
     let median_ms = median(&mut times);
-    let mut short_of = Vec::new();
-    // right / questions >= pct / 100, in integers.
-    if right * 100 < usize::from(mark.accuracy_pct) * questions {
-        short_of.push(format!(
-            "{right} right of {questions} (needs {}%)",
-            mark.accuracy_pct
-        ));
-    }
-    let limit_ms = i64::from(mark.median_seconds) * 1000;
-    if let Some(m) = median_ms.filter(|m| *m >= limit_ms) {
-        short_of.push(format!(
-            "median {} (needs under {} s)",
-            seconds(m),
-            mark.median_seconds
-        ));
-    }
+    let mut short_of = accuracy_and_speed(mark, right, questions, median_ms);
     if run.level < mark.level {
         short_of.push(format!(
             "level {} is below the pass mark's level {}",
