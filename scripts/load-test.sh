@@ -8,8 +8,9 @@
 #
 #   scripts/load-test.sh                     # 2000 hands, 16 tables
 #   HANDS=5000 TABLES=32 scripts/load-test.sh
-#   PITBOOK_BIN=/path/to/before/pitbook scripts/load-test.sh
+#   PITBOOK_BIN=/path/to/before/pitbook scripts/load-test.sh   # LOAD_BIN=…: its load generator too
 #   TABLES=50 FLOOR=1 scripts/load-test.sh   # the floor's speed under load
+#   TRAINING=1 scripts/load-test.sh          # a drill's page and a test's result
 #   PG=postgres://postgres@127.0.0.1:5432 scripts/load-test.sh  # on PostgreSQL
 #
 # PG: a fresh database on that server (created, then dropped at the end)
@@ -28,6 +29,10 @@ LOAD_THREADS=${LOAD_THREADS:-1}
 # page and its newest hand's.
 PAGES=${PAGES:-1}
 FLOOR=${FLOOR:-0}
+# TRAINING=1: it fetches a drill on screen (a whole settlement drawn as the
+# table) and a finished test's result, the supervisor's own runs.
+TRAINING=${TRAINING:-0}
+[[ $TRAINING == 0 ]] || FLOOR=0
 # The server's RUST_LOG: info (its default) logs a line per request;
 # SERVER_LOG=warn measures without the request log.
 SERVER_LOG=${SERVER_LOG:-info}
@@ -38,13 +43,14 @@ target=${CARGO_TARGET_DIR:-$root/target}
 # after in one run) instead of building this tree's; the load generator is
 # this tree's either way.
 if [[ -n ${PITBOOK_BIN:-} ]]; then
-    (cd "$root" && cargo build --release --locked --example load)
+    # LOAD_BIN: a load generator already built (nothing compiled here).
+    [[ -n ${LOAD_BIN:-} ]] || (cd "$root" && cargo build --release --locked --example load)
     bin=$PITBOOK_BIN
 else
     (cd "$root" && cargo build --release --locked --bin pitbook --example load)
     bin=$target/release/pitbook
 fi
-load=$target/release/examples/load
+load=${LOAD_BIN:-$target/release/examples/load}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pitbook-load.XXXXXX")
 server=
@@ -108,7 +114,29 @@ sleep 2
 while [[ $PAGES != 0 && $FLOOR != 0 ]] && kill -0 "$load_pid" 2>/dev/null; do
     curl -s -b "$jar" -o /dev/null -w '%{time_total}\n' "http://$address/floor" >>"$page_times"
 done
-while [[ $PAGES != 0 && $FLOOR == 0 ]] && kill -0 "$load_pid" 2>/dev/null; do
+if [[ $PAGES != 0 && $TRAINING != 0 ]]; then
+    # The first "id" of an API answer.
+    post() {
+        curl -sf -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d "$2" \
+            "http://$address$1" | grep -o '"id":"[^"]*"' | head -n1 | cut -d'"' -f4
+    }
+    test_run=$(post /api/v1/drill-runs '{"kind":"action-seat","level":2,"mode":"test","questions":1}')
+    drill=$(post /api/v1/drills "{\"run\":\"$test_run\"}")
+    post "/api/v1/drills/$drill/answer" '{"answer":{"seat":1}}' >/dev/null || true
+    practice=$(post /api/v1/drill-runs '{"kind":"settle-all","level":3,"mode":"practice"}')
+    post /api/v1/drills "{\"run\":\"$practice\"}" >/dev/null
+    for run in "$practice" "$test_run"; do
+        code=$(curl -s -b "$jar" -o "$work/run.html" -w '%{http_code}' "http://$address/training/runs/$run")
+        [[ $code == 200 ]] || { echo "training run page $run: HTTP $code" >&2; exit 1; }
+        echo "training: /training/runs/$run, $(wc -c <"$work/run.html") bytes"
+    done
+fi
+while [[ $PAGES != 0 && $TRAINING != 0 ]] && kill -0 "$load_pid" 2>/dev/null; do
+    for run in "$practice" "$test_run"; do
+        curl -s -b "$jar" -o /dev/null -w '%{time_total}\n' "http://$address/training/runs/$run" >>"$page_times"
+    done
+done
+while [[ $PAGES != 0 && $FLOOR == 0 && $TRAINING == 0 ]] && kill -0 "$load_pid" 2>/dev/null; do
     table=$(curl -s -b "$jar" "http://$address/tables" | sed -n 's/.*href="\(\/tables\/[^"]*\)".*/\1/p' | head -n1)
     [[ -n $table ]] || { sleep 0.2; continue; }
     hand=$(curl -s -b "$jar" "http://$address$table" | sed -n 's/.*href="\(\/hands\/[^"/]*\)".*/\1/p' | head -n1)
@@ -118,10 +146,13 @@ while [[ $PAGES != 0 && $FLOOR == 0 ]] && kill -0 "$load_pid" 2>/dev/null; do
     done
 done
 wait "$load_pid" || status=$?
-sort -n "$page_times" | awk '{ t[NR] = $1 * 1000 } END {
+what="a table page and its newest hand"
+[[ $FLOOR == 0 ]] || what="the floor"
+[[ $TRAINING == 0 ]] || what="a drill drawn and a test's result"
+sort -n "$page_times" | awk -v what="$what" '{ t[NR] = $1 * 1000 } END {
     if (NR == 0) { print "pages under load: none fetched"; exit }
-    printf "pages under load: %d fetched ('"$([[ $FLOOR != 0 ]] && echo "the floor" || echo "a table page and its newest hand")"'), p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
-        NR, t[int(NR * 0.5) + (NR * 0.5 > int(NR * 0.5))], t[int(NR * 0.99) + (NR * 0.99 > int(NR * 0.99))], t[NR] }'
+    printf "pages under load: %d fetched (%s), p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+        NR, what, t[int(NR * 0.5) + (NR * 0.5 > int(NR * 0.5))], t[int(NR * 0.99) + (NR * 0.99 > int(NR * 0.99))], t[NR] }'
 
 kill -TERM "$server"
 wait "$server" || true
