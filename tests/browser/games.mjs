@@ -11,9 +11,12 @@
 //      label inside its tile, the boards before and after side by side
 //      (stacked on a phone);
 //   2. the same round with the scripts off: the same balances at the end;
-//   3. a 10,000 game to a win (a throw with a 7 refused beside the dice);
-//   4. a poker dice round to its winner (three dice on a first throw
-//      refused beside the dice thrown).
+//   3. a 10,000 game to a win, every throw tapped on the face keys (a die
+//      left untapped refused beside the keys, the taps kept), the keys
+//      also on a phone;
+//   4. a poker dice round to its winner, the dice tapped on the face keys
+//      and the dice held ticked on the last throw's keys (three dice on a
+//      first throw refused beside the dice thrown), also on a phone.
 // After every step the browser must still be on the game's page: a form
 // the script sent to the wrong address (a control shadowing the form's
 // `action`) lands elsewhere.
@@ -57,10 +60,57 @@ async function refusedBeside(page, id, words, typed) {
   expect(said.length > 0 && said.includes(words), `beside ${id}: expected "${words}", found "${said}"`);
   const input = page.locator(`#${id}`);
   expect((await input.getAttribute('aria-invalid')) === 'true', `${id} is not marked invalid`);
-  // The error summary at the top links to the field.
+  await summaryLinks(page, id, words);
+  expect((await input.inputValue()) === typed, `${id} lost what was typed: "${await input.inputValue()}"`);
+}
+
+/** The error summary at the top links to `id` with the refusal's words. */
+async function summaryLinks(page, id, words) {
   const link = page.locator(`#error-summary a[href="#${id}"]`);
   expect((await link.count()) === 1 && (await link.textContent()).includes(words), `no error summary linking to #${id}`);
-  expect((await input.inputValue()) === typed, `${id} lost what was typed: "${await input.inputValue()}"`);
+}
+
+/**
+ * A refusal right after the keys `id` (`#id + #id-error`), the error
+ * summary linking to them, the keys keeping what was tapped (`picked`, the
+ * values ticked in order) and focused.
+ */
+async function refusedBesideKeys(page, id, words, picked) {
+  const error = page.locator(`#${id} + #${id}-error`);
+  await error.waitFor();
+  const said = (await error.textContent()).trim();
+  expect(said.includes(words), `beside the keys ${id}: expected "${words}", found "${said}"`);
+  await summaryLinks(page, id, words);
+  const kept = await page.locator(`#${id} input:checked`).evaluateAll((keys) => keys.map((k) => k.value));
+  expect(JSON.stringify(kept) === JSON.stringify(picked), `the keys ${id} kept ${kept}, not ${picked}`);
+  const focused = await page.evaluate((group) => document.getElementById(group).contains(document.activeElement), id);
+  expect(focused, `the keys ${id} are not focused after the refusal`);
+}
+
+/** Taps a face on each row of keys `#{rows}-1`, `#{rows}-2`… in turn. */
+async function tapDice(page, rows, faces) {
+  for (const [i, face] of faces.entries()) {
+    await page.locator(`#${rows}-${i + 1}`).getByLabel(face, { exact: true }).tap();
+  }
+}
+
+/** Ticks the last throw's keys showing `faces` (a face twice: two keys). */
+async function holdDice(page, faces) {
+  for (const face of faces) {
+    const key = page.locator('#held').getByLabel(face, { exact: true }).and(page.locator('input:not(:checked)'));
+    await key.first().tap();
+  }
+}
+
+/** On a phone (390 px) the keys fit, each at least 44 px; then 1024 again. */
+async function keysOnAPhone(flow, what) {
+  await flow.step(`${what} on a phone`, async (page) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const small = await page.locator('#throw-form .die-key span').evaluateAll((keys) =>
+      keys.map((k) => k.getBoundingClientRect()).filter((r) => r.width < 43.5 || r.height < 43.5).length);
+    expect(small === 0, `${small} keys are under 44 px on a phone`);
+  });
+  await flow.page.setViewportSize({ width: 1024, height: 768 });
 }
 
 /**
@@ -263,6 +313,7 @@ async function tenThousand(flow) {
   const page = flow.page;
   let path = '';
   const turn = (who) => page.locator('#turn', { hasText: `${who}'s turn` }).waitFor();
+  const enter = () => page.getByRole('button', { name: 'Enter the throw' }).click();
   await flow.step('start a 10,000 game to 1,000', async () => {
     await page.goto(`${env.base}/dice`);
     const form = page.locator('#new-game');
@@ -273,16 +324,19 @@ async function tenThousand(flow) {
     await page.waitForURL((u) => /^\/dice\/[^/]+$/.test(u.pathname));
     path = new URL(page.url()).pathname;
     await turn('Anastasia');
+    const rows = await page.locator('#dice-thrown fieldset.die-pad').count();
+    expect(rows === 6, `${rows} rows of keys for 6 dice to throw`);
   });
-  await flow.step('a throw with a 7: refused beside the dice', async () => {
-    await page.getByLabel(/dice thrown/).fill('1 1 1 2 3 7');
-    await page.getByRole('button', { name: 'Enter the throw' }).click();
-    await refusedBeside(page, 'dice-thrown', '7', '1 1 1 2 3 7');
+  await flow.step('five dice tapped, the sixth left: refused beside the keys', async () => {
+    await tapDice(page, 'die', ['1', '1', '1', '2', '3']);
+    await enter();
+    await refusedBesideKeys(page, 'dice-thrown', '6 dice are left', ['1', '1', '1', '2', '3']);
     onPage(page, path);
   });
-  await flow.step('Anastasia throws 1 1 1 2 3 4', async () => {
-    await page.getByLabel(/dice thrown/).fill('1 1 1 2 3 4');
-    await page.getByRole('button', { name: 'Enter the throw' }).click();
+  await keysOnAPhone(flow, 'the throw keys');
+  await flow.step('Anastasia taps 1 1 1 2 3 4', async () => {
+    await tapDice(page, 'die', ['1', '1', '1', '2', '3', '4']);
+    await enter();
     await page.locator('#keeps').waitFor();
     onPage(page, path);
   });
@@ -290,6 +344,8 @@ async function tenThousand(flow) {
     await page.getByRole('button', { name: /^Keep 1 1 1 = 1000$/ }).click();
     await page.getByRole('button', { name: /^Stop and record/ }).waitFor();
     onPage(page, path);
+    const rows = await page.locator('#dice-thrown fieldset.die-pad').count();
+    expect(rows === 3, `${rows} rows of keys for the 3 dice left`);
   });
   await flow.step('she stops and records 1,000', async () => {
     await page.getByRole('button', { name: /^Stop and record/ }).click();
@@ -297,9 +353,9 @@ async function tenThousand(flow) {
     const totals = await page.locator('#totals tbody tr').allTextContents();
     expect(totals.some((t) => /Anastasia\s*1,?000/.test(t)), `the totals: ${totals}`);
   });
-  await flow.step('Benedikt throws 2 3 4 6 6 2: bust, and the game is over', async () => {
-    await page.getByLabel(/dice thrown/).fill('2 3 4 6 6 2');
-    await page.getByRole('button', { name: 'Enter the throw' }).click();
+  await flow.step('Benedikt taps 2 3 4 6 6 2: bust, and the game is over', async () => {
+    await tapDice(page, 'die', ['2', '3', '4', '6', '6', '2']);
+    await enter();
     await page.locator('#winner').waitFor();
     onPage(page, path);
     expect((await text(page, '#winner')).includes('Anastasia'), `the winner: ${await text(page, '#winner')}`);
@@ -309,6 +365,7 @@ async function tenThousand(flow) {
 async function pokerDice(flow) {
   const page = flow.page;
   let path = '';
+  const enter = () => page.getByRole('button', { name: 'Enter the throw' }).click();
   await flow.step('start a poker dice round', async () => {
     await page.goto(`${env.base}/dice`);
     const form = page.locator('#new-game');
@@ -318,35 +375,46 @@ async function pokerDice(flow) {
     await page.waitForURL((u) => /^\/dice\/[^/]+$/.test(u.pathname));
     path = new URL(page.url()).pathname;
     await page.locator('#turn', { hasText: 'Anastasia throws (0 taken)' }).waitFor();
+    const faces = await text(page, '#faces');
+    expect(faces.includes('8 red = R (roja), 7 black = N (negra)'), `the faces in words: ${faces}`);
   });
   await flow.step('three dice on a first throw: refused beside the dice', async () => {
-    await page.getByLabel('Dice thrown').fill('A A K');
-    await page.getByRole('button', { name: 'Enter the throw' }).click();
-    await refusedBeside(page, 'rolled', 'make 3 dice, not 5', 'A A K');
+    await tapDice(page, 'roll', ['A', 'A', 'K']);
+    await enter();
+    await refusedBesideKeys(page, 'rolled', 'make 3 dice, not 5', ['A', 'A', 'K']);
     onPage(page, path);
   });
-  const throws = [
-    ['Anastasia throws A A K Q J', null, 'A A K Q J', 'Anastasia throws (1 taken)'],
-    ['she holds A A and throws A K K: aces full', 'A A', 'A K K', 'Anastasia throws (2 taken)'],
-  ];
-  for (const [name, held, rolled, after] of throws) {
-    await flow.step(name, async () => {
-      if (held) await page.getByLabel('Dice held from the last throw').fill(held);
-      await page.getByLabel('Dice thrown').fill(rolled);
-      await page.getByRole('button', { name: 'Enter the throw' }).click();
-      await page.locator('#turn', { hasText: after }).waitFor();
-      onPage(page, path);
-    });
-  }
+  await flow.step('Anastasia taps A A K Q J', async () => {
+    await tapDice(page, 'roll', ['A', 'A', 'K', 'Q', 'J']);
+    await enter();
+    await page.locator('#turn', { hasText: 'Anastasia throws (1 taken)' }).waitFor();
+    onPage(page, path);
+    const held = await page.locator('#held .die-key').allTextContents();
+    expect(held.join(' ') === 'A A K Q J', `the last throw's keys: ${held}`);
+  });
+  await flow.step('she ticks A A to hold', async () => {
+    await holdDice(page, ['A', 'A']);
+    const ticked = await page.locator('#held input:checked').evaluateAll((keys) => keys.map((k) => k.value));
+    expect(ticked.join(' ') === 'A A', `held: ${ticked}`);
+  });
+  await keysOnAPhone(flow, 'the hold and throw keys');
+  await flow.step('she throws the other three: A K K, aces full', async () => {
+    await tapDice(page, 'roll', ['A', 'K', 'K']);
+    await enter();
+    await page.locator('#turn', { hasText: 'Anastasia throws (2 taken)' }).waitFor();
+    onPage(page, path);
+    expect((await text(page, '#hands')).includes('Full de ases y reyes'), 'her full house in the hands');
+  });
   await flow.step('Anastasia stands', async () => {
     await page.getByRole('button', { name: 'Anastasia stands' }).click();
     await page.locator('#turn', { hasText: 'Benedikt throws (0 taken)' }).waitFor();
     expect((await text(page, '#hands')).includes('Full de ases y reyes'), 'her full house in the hands');
   });
-  await flow.step('Benedikt throws Q Q Q J N', async () => {
-    await page.getByLabel('Dice thrown').fill('Q Q Q J N');
-    await page.getByRole('button', { name: 'Enter the throw' }).click();
+  await flow.step('Benedikt taps Q Q Q J, 7 black', async () => {
+    await tapDice(page, 'roll', ['Q', 'Q', 'Q', 'J', '7 black']);
+    await enter();
     await page.locator('#turn', { hasText: 'Benedikt throws (1 taken)' }).waitFor();
+    expect((await text(page, '#hands')).includes('Q Q Q J N'), `his throw: ${await text(page, '#hands')}`);
   });
   await flow.step('Benedikt stands: Anastasia wins', async () => {
     await page.getByRole('button', { name: 'Benedikt stands' }).click();

@@ -279,13 +279,16 @@ async function makeData(page) {
   const pd = await postForm(page, '/dice', { game: 'poker-dice', players: 'Anastasia, Benedikt', profile: 'caribena', straights: 'none' }, '#new-game');
   add('poker dice game', pd);
 
-  // Training: a drill on screen (the longest answer form), a drill
+  // Training: a drill on screen (the longest answer form, drawn as the
+  // table), a drill of cards and one of dice, a drill
   // answered in practice (the verdict, the answer, the explanation), a
   // test finished (the summary and every answer reviewed), progress, the
   // trainees side by side, the pass marks.
   add('training', '/training');
   const startRun = (fields) => postFrom(page, '/training', '/training/runs', fields, '#start-run');
   add('training: a settle-all drill', await startRun({ kind: 'settle-all', level: '3', mode: 'practice' }));
+  add('training: a decide drill, its cards', await startRun({ kind: 'decide', level: '3', mode: 'practice' }));
+  add('training: a poker dice drill, its dice', await startRun({ kind: 'poker-dice', level: '2', mode: 'practice' }));
   const practised = await startRun({ kind: 'collection', level: '3', mode: 'practice' });
   await answerWithZeros(page, practised);
   add('training: a drill answered', practised);

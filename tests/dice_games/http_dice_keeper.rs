@@ -1,7 +1,9 @@
-//! The 10,000 scorekeeper pages on both databases: a game played to its end
-//! (throws, keeps offered and chosen, stop to record, a bust, the catch-up
-//! turn, the winner), bad input refused beside the form with nothing
-//! recorded, role checks, stale pages and double taps.
+//! The dice keeper's pages on both databases. 10,000: a game played to its
+//! end (throws tapped on the face keys or typed, keeps offered and chosen,
+//! stop to record, a bust, the catch-up turn, the winner), bad input
+//! refused beside the keys with nothing recorded and the taps kept, role
+//! checks, stale pages and double taps. Poker dice: a round to its winner,
+//! dice held and thrown by keys, refusals beside the keys.
 
 use crate::common::browser::{Browser, Page, hidden_fields, input_value, signed_in};
 use crate::common::{Backend, records, spawn_app, test_key};
@@ -22,6 +24,42 @@ async fn action(b: &mut Browser, game: &str, fields: &[(&str, &str)]) -> Page {
     all.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let pairs: Vec<(&str, &str)> = all.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     b.post(game, &pairs).await
+}
+
+/// Posts a throw tapped on the keys: each (prefix, faces) ticks
+/// `{prefix}1`, `{prefix}2`… with the faces in order (`("die", "1 5")` is
+/// die1=1, die2=5).
+async fn throw_by_keys(b: &mut Browser, game: &str, keys: &[(&str, &str)]) -> Page {
+    let mut fields = vec![("intent".to_string(), "throw".to_string())];
+    for (prefix, faces) in keys {
+        for (i, face) in faces.split_whitespace().enumerate() {
+            fields.push((format!("{prefix}{}", i + 1), face.to_string()));
+        }
+    }
+    let pairs: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    action(b, game, &pairs).await
+}
+
+/// The refusal `words` right after the keys `id`, and the error summary
+/// linking to them.
+fn refused_beside_keys(page: &Page, id: &str, words: &str) {
+    assert_eq!(page.status, 422, "{}", page.body);
+    let error = format!("<p class=\"error\" id=\"{id}-error\">");
+    let (keys, after) = page.body.split_once(&error).unwrap_or_default();
+    assert!(
+        (keys.ends_with("</div>") || keys.ends_with("</fieldset>"))
+            && after.split("</p>").next().unwrap_or("").contains(words),
+        "{words} right after the keys {id}: {}",
+        page.body
+    );
+    assert!(
+        page.body.contains(&format!("<a href=\"#{id}\">")),
+        "{}",
+        page.body
+    );
 }
 
 async fn new_game(b: &mut Browser, players: &str, target: &str) -> String {
@@ -50,15 +88,14 @@ async fn a_game_is_kept_to_its_end(backend: Backend) {
         "{}",
         page.body
     );
+    // A row of face keys per die to throw.
+    assert!(page.body.contains("name=\"die6\" value=\"6\""));
+    assert!(!page.body.contains("name=\"die7\""));
 
     assert_eq!(
-        action(
-            &mut dana,
-            &game,
-            &[("intent", "throw"), ("dice", "1 1 1 5 2 3")]
-        )
-        .await
-        .status,
+        throw_by_keys(&mut dana, &game, &[("die", "1 1 1 5 2 3")])
+            .await
+            .status,
         303
     );
     let page = dana.get(&game).await;
@@ -79,7 +116,8 @@ async fn a_game_is_kept_to_its_end(backend: Backend) {
     let page = dana.get(&game).await;
     assert!(page.body.contains("Bo's turn"), "{}", page.body);
     assert!(page.body.contains("records 1,050"), "{}", page.body);
-    // Bo's catch-up turn: a bust ends it, and the game.
+    // Bo's catch-up turn, typed as an old page sends it: a bust ends it,
+    // and the game.
     assert_eq!(
         action(
             &mut dana,
@@ -129,6 +167,11 @@ async fn bad_input_roles_stale_pages_and_double_taps(backend: Backend) {
         page.body
     );
     let game = new_game(&mut dana, "Ann, Bo", "").await;
+    // A row left unpicked is not thrown: five dice when six are left,
+    // refused beside the keys, the five taps kept.
+    let page = throw_by_keys(&mut dana, &game, &[("die", "1 2 3 4 5")]).await;
+    refused_beside_keys(&page, "dice-thrown", "6 dice are left");
+    assert!(page.body.contains("name=\"die5\" value=\"5\" checked"));
     // Five dice when six are left; a face of 7; a keep with a non-scoring die.
     for (fields, needle) in [
         (
@@ -223,47 +266,41 @@ async fn a_poker_dice_round_is_kept_to_its_winner(backend: Backend) {
         .await;
     assert_eq!(page.status, 303, "{}", page.body);
     let game = page.location;
+    // The faces in words; five rows of keys, no dice to hold yet.
+    let page = dana.get(&game).await;
+    assert!(page.body.contains("8 red = R (roja), 7 black = N (negra)"));
+    assert!(page.body.contains("name=\"roll5\" value=\"N\""));
+    assert!(!page.body.contains("name=\"hold1\""));
     assert_eq!(
-        action(
-            &mut dana,
-            &game,
-            &[("intent", "throw"), ("rolled", "A A K Q J")]
-        )
-        .await
-        .status,
+        throw_by_keys(&mut dana, &game, &[("roll", "A A K Q J")])
+            .await
+            .status,
         303
     );
-    // Holding a die that was not thrown is refused beside the form.
+    // The last throw's five dice as keys to hold, each with its face.
+    let page = dana.get(&game).await;
+    assert!(page.body.contains("name=\"hold2\" value=\"A\""));
+    assert!(page.body.contains("name=\"hold5\" value=\"J\""));
+    // Holding a die that was not thrown (typed, as an old page sends it) is
+    // refused beside the dice held.
     let page = action(
         &mut dana,
         &game,
         &[("intent", "throw"), ("held", "N N"), ("rolled", "A K K")],
     )
     .await;
-    assert_eq!(page.status, 422, "{}", page.body);
-    assert!(
-        page.body.contains("is not in the previous throw"),
-        "{}",
-        page.body
-    );
-    // Five dice in all, or it is refused.
-    let page = action(
-        &mut dana,
-        &game,
-        &[("intent", "throw"), ("held", "A A"), ("rolled", "K K")],
-    )
-    .await;
-    assert_eq!(page.status, 422, "{}", page.body);
-    assert_eq!(
-        action(
-            &mut dana,
-            &game,
-            &[("intent", "throw"), ("held", "A A"), ("rolled", "A K K")]
-        )
-        .await
-        .status,
-        303
-    );
+    refused_beside_keys(&page, "held", "is not in the previous throw");
+    // Five dice in all: two held and five thrown are refused beside the
+    // dice thrown, the keys keeping what was tapped, nothing recorded.
+    let keys = [("hold", "A A"), ("roll", "K K Q J N")];
+    let page = throw_by_keys(&mut dana, &game, &keys).await;
+    refused_beside_keys(&page, "rolled", "make 7 dice, not 5");
+    assert!(page.body.contains("name=\"hold2\" value=\"A\" checked"));
+    assert!(!page.body.contains("name=\"hold3\" value=\"K\" checked"));
+    assert!(page.body.contains("name=\"roll5\" value=\"N\" checked"));
+    assert_eq!(records(&app, "poker_dice_action").await, 1);
+    let keys = [("hold", "A A"), ("roll", "A K K")];
+    assert_eq!(throw_by_keys(&mut dana, &game, &keys).await.status, 303);
     let page = dana.get(&game).await;
     assert!(page.body.contains("Full de ases y reyes"), "{}", page.body);
     assert_eq!(

@@ -104,7 +104,8 @@ async fn a_batch_writes_each_hand_once_as_its_last_command_left_it(backend: Back
     for (name, hands) in [("gone%204", 1), ("gone%203", 0), ("gone%200", 0)] {
         let (status, found) = app.get_json(&format!("/api/v1/hands?player={name}")).await;
         assert_eq!(status, 200, "{found}");
-        assert_eq!(found["totals"]["hands"], hands, "{name}: {found}");
+        let listed = found["hands"].as_array().expect("hands").len();
+        assert_eq!(listed, hands, "{name}: {found}");
     }
     let report =
         crate::common::verify_split_every_way(&app.database.db, &test_key(), 1, Vec::new()).await;

@@ -116,7 +116,60 @@ async fn a_settle_drill_is_drawn_as_the_table(backend: Backend) {
     assert!(page.body.contains("data-keypad"));
 }
 
+/// A drill about cards shows them as the set hands are shown; a dice
+/// drill its dice as the dice keys show them; their words stay beside.
+async fn card_and_dice_drills_show_their_cards_and_dice(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut tess = signed_in(&app, "tess", Role::Trainee).await;
+    let run = start(&mut tess, "decide", "2", "practice").await;
+    let page = tess.get(&run).await;
+    let (_, drill) = drill_on(&app, &page.body).await;
+    let Question::Decide(q) = &drill.question else {
+        panic!("a decide drill");
+    };
+    assert!(
+        text_of(&page.body, "question").contains("Who wins"),
+        "{}",
+        page.body
+    );
+    // Four rows: each hand's five and two, every card a face.
+    assert_eq!(
+        page.body.matches("class=\"hand-part drill-cards\"").count(),
+        4
+    );
+    assert_eq!(page.body.matches("class=\"pc ").count(), 14);
+    let first = q.player.high.split_whitespace().next().unwrap();
+    assert!(
+        page.body
+            .contains(&format!("title=\"{}", face_label(first)))
+    );
+    let run = start(&mut tess, "poker-dice", "1", "practice").await;
+    let page = tess.get(&run).await;
+    let (_, drill) = drill_on(&app, &page.body).await;
+    let Question::PokerDice(q) = &drill.question else {
+        panic!("a poker dice drill");
+    };
+    for (i, hand) in q.hands.iter().enumerate() {
+        let keys: String = hand
+            .split_whitespace()
+            .map(|f| format!("<span class=\"die-key\"><span>{f}</span></span>"))
+            .collect();
+        let label = format!("Hand {}", i + 1);
+        let row = format!(
+            "<div class=\"die-pad\" role=\"group\" aria-label=\"{label}\"><span class=\"which\">{label}</span>{keys}</div>"
+        );
+        assert!(page.body.contains(&row), "{row}\n{}", page.body);
+    }
+}
+
+/// How a card is named to a screen reader ("ace of spades").
+fn face_label(card: &str) -> String {
+    let card = pitbook::domain::cards::parse_cards(card).unwrap()[0];
+    pitbook::domain::double_hand_poker::hand_words::CardFace::of(card).label
+}
+
 on_both_databases!(
+    card_and_dice_drills_show_their_cards_and_dice,
     a_finished_test_says_pass_or_fail_and_what_to_take_next,
     a_settle_drill_is_drawn_as_the_table,
 );

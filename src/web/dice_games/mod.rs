@@ -1,18 +1,20 @@
 //! The dice scorekeepers. 10,000: start a game (players, rule options),
-//! then each throw typed in, the legal keeps offered as buttons with their
-//! points, stop to record, the running totals and the winner. Poker dice: a
-//! round, each player's throws (held and thrown dice) up to three, standing,
-//! the winner or the tie with the reason. Every action is one audit record;
-//! a finished game's page is its full record.
+//! then each throw tapped on face keys (`keys.rs`), the legal keeps offered
+//! as buttons with their points, stop to record, the running totals and the
+//! winner. Poker dice: a round, each player's throws (the last throw's dice
+//! ticked to hold, the others tapped as thrown) up to three, standing, the
+//! winner or the tie with the reason. Every action is one audit record; a
+//! finished game's page is its full record.
 
 pub(super) mod api;
+mod keys;
 
 use askama::Template;
 use axum::Router;
 use axum::response::{IntoResponse, Response};
 
 use crate::domain::common::field_error::FieldError;
-use crate::domain::poker_dice::{RoundAction, RoundKeeper, RoundResponse};
+use crate::domain::poker_dice::{DICE, RoundAction, RoundKeeper, RoundResponse};
 use crate::domain::staff::allows;
 use crate::domain::ten_thousand::{
     GameOptionsRecord, Keeper, KeeperAction, Progress, ScoreSheet, parse_dice_text, thousands,
@@ -25,6 +27,7 @@ use crate::web::kept_games::{
 };
 use crate::web::staff::page;
 use crate::web::{AppState, PageContext, Staff, Typed};
+use keys::{DieRow, FaceKey, HoldKey};
 
 /// The compute-only API (`api.rs`: poker dice and 10,000): it stores nothing;
 /// `web::router` puts it behind the signed-in reader check.
@@ -159,10 +162,13 @@ struct GamePage<'a> {
     can_keep: bool,
     idempotency_key: String,
     form: FormState,
+    /// A row of keys per die left to throw.
+    dice_rows: Vec<DieRow>,
+    faces: Vec<FaceKey>,
 }
 
-/// What a refused form left on the page: what was typed, the refusal
-/// beside its input (`dice`, `rolled`, `held`) or above the forms.
+/// What a refused form left on the page: what was typed or tapped, the
+/// refusal beside its input (`dice`, `rolled`, `held`) or above the forms.
 #[derive(Default)]
 struct FormState {
     typed: Vec<(String, String)>,
@@ -202,11 +208,6 @@ impl FormState {
             "dice" => "dice-thrown",
             other => other,
         }
-    }
-
-    /// What was typed into `name` (kept when a throw is refused).
-    fn typed(&self, name: &str) -> String {
-        self.typed.value_or(name, "")
     }
 }
 
@@ -297,6 +298,7 @@ fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, form: Form
         .collect::<Vec<_>>()
         .join("; ");
     let user = &staff.0.user;
+    let dice_rows = keys::rows("die", progress.dice_left.into(), &form.typed);
     page(&GamePage {
         ctx: PageContext::of(staff),
         game,
@@ -309,6 +311,8 @@ fn ten_thousand_page(staff: &Staff, game: &DiceGame, keeper: &Keeper, form: Form
         can_keep: allows(user.role, KEEP),
         idempotency_key: uuid::Uuid::new_v4().to_string(),
         form,
+        dice_rows,
+        faces: keys::pips(),
     })
 }
 
@@ -326,6 +330,13 @@ struct RoundPage<'a> {
     can_keep: bool,
     idempotency_key: String,
     form: FormState,
+    /// The last throw's dice, to hold (none before a throw).
+    holds: Vec<HoldKey>,
+    /// A row of keys per die that may be thrown.
+    dice_rows: Vec<DieRow>,
+    faces: Vec<FaceKey>,
+    /// The faces in words, as the rules call them.
+    faces_named: String,
 }
 
 fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, form: FormState) -> Response {
@@ -336,11 +347,17 @@ fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, form: FormSt
         .cloned()
         .unwrap_or_default();
     let throws_taken = keeper.throws.get(keeper.current).map_or(0, Vec::len);
+    let so_far = keeper.so_far();
+    let faces = keys::faces(keeper.profile);
     page(&RoundPage {
         ctx: PageContext::of(staff),
         game,
         keeper,
-        so_far: keeper.so_far(),
+        holds: keys::holds(so_far.as_ref(), &current, keeper.profile, &form.typed),
+        dice_rows: keys::rows("roll", DICE, &form.typed),
+        faces_named: keys::faces_named(&faces),
+        faces,
+        so_far,
         result: keeper.result().and_then(Result::ok),
         current,
         throws_taken,
@@ -350,20 +367,21 @@ fn poker_page(staff: &Staff, game: &DiceGame, keeper: &RoundKeeper, form: FormSt
     })
 }
 
-/// The form's action for the game's kind, or why it is refused.
+/// The form's action for the game's kind, or why it is refused. The dice
+/// are the keys tapped (`die1`…, `roll1`…, `hold1`…) or the text typed.
 fn action_of(game: &DiceState, fields: &Fields) -> Result<DiceAction, FieldError> {
-    let dice = |name: &str| parse_dice_text(fields.get(name)).map_err(|m| FieldError::new(name, m));
+    let dice = |name: &str, text: &str| parse_dice_text(text).map_err(|m| FieldError::new(name, m));
     Ok(match (game, fields.get("intent")) {
         (DiceState::TenThousand(_), "throw") => DiceAction::TenThousand(KeeperAction::Throw {
-            dice: dice("dice")?,
+            dice: dice("dice", &keys::dice_text(fields, "die", "dice"))?,
         }),
         (DiceState::TenThousand(_), "keep") => DiceAction::TenThousand(KeeperAction::Keep {
-            dice: dice("keep")?,
+            dice: dice("keep", fields.get("keep"))?,
         }),
         (DiceState::TenThousand(_), "stop") => DiceAction::TenThousand(KeeperAction::Stop),
         (DiceState::PokerDice(_), "throw") => DiceAction::PokerDice(RoundAction::Throw {
-            held: Some(fields.get("held").to_string()),
-            rolled: fields.get("rolled").to_string(),
+            held: Some(keys::dice_text(fields, "hold", "held")),
+            rolled: keys::dice_text(fields, "roll", "rolled"),
         }),
         (DiceState::PokerDice(_), "stand") => DiceAction::PokerDice(RoundAction::Stand),
         (_, other) => {

@@ -1,11 +1,16 @@
-//! A drill about a hand drawn as the live hand's table (the same
-//! [`TableDrawing`]): the seats, the PD's bank, the wagers as chips, each
-//! seat's result coloured as the results step colours it, the ACTION
-//! button — or the three dice when the drill asks for the ACTION seat —
-//! with the question in one line above it. The question's words stay
-//! beside it ("The table in words" and the full question folded).
+//! A drill shown as the table shows it. A drill about a hand on the felt
+//! is drawn as the live hand's table (the same [`TableDrawing`]): the
+//! seats, the PD's bank, the wagers as chips, each seat's result coloured
+//! as the results step colours it, the ACTION button — or the three dice
+//! when the drill asks for the ACTION seat — with the question in one line
+//! above it, its words folded beside it ("The table in words" and the
+//! whole question). A drill about cards shows them as the set hands are
+//! shown (deciding a position, the house way); a dice drill its dice as
+//! the dice keys show them (10,000, poker dice).
 
+use crate::domain::cards::parse_cards;
 use crate::domain::double_hand_poker::action_dice;
+use crate::domain::double_hand_poker::hand_words::CardFace;
 use crate::domain::double_hand_poker::outcome::Outcome;
 use crate::domain::double_hand_poker::settle::ScenarioInput;
 use crate::domain::training::{Drill, Question};
@@ -94,5 +99,59 @@ fn scenario_drawing(s: &ScenarioInput) -> TableDrawing<'_> {
         wagers: s.wagers.iter().map(DrawnWager::from).collect(),
         results,
         ..TableDrawing::default()
+    }
+}
+
+/// A row of a drill's cards or dice: what it is, and its faces.
+pub(super) struct FacesRow<F> {
+    pub label: String,
+    pub faces: Vec<F>,
+}
+
+/// The cards a drill about cards shows, row by row.
+pub(super) fn drill_cards(drill: &Drill) -> Vec<FacesRow<CardFace>> {
+    let row = |label: &str, text: &str| FacesRow {
+        label: label.to_string(),
+        faces: parse_cards(text)
+            .map(|cards| cards.into_iter().map(CardFace::of).collect())
+            .unwrap_or_default(),
+    };
+    match &drill.question {
+        Question::Decide(q) => vec![
+            row("The player's high five", &q.player.high),
+            row("The player's low two", &q.player.low),
+            row("The PD's high five", &q.pd.high),
+            row("The PD's low two", &q.pd.low),
+        ],
+        Question::HouseWay(q) => vec![row("The seven cards", &q.cards)],
+        _ => Vec::new(),
+    }
+}
+
+/// The dice a dice drill shows, row by row (each face as written).
+pub(super) fn drill_dice(drill: &Drill) -> Vec<FacesRow<String>> {
+    let faces = |dice: &[u8]| dice.iter().map(u8::to_string).collect();
+    match &drill.question {
+        Question::TenThousand(q) => {
+            let mut rows = vec![FacesRow {
+                label: "The throw".into(),
+                faces: faces(&q.dice),
+            }];
+            rows.extend(q.keep.as_deref().map(|keep| FacesRow {
+                label: "Kept".into(),
+                faces: faces(keep),
+            }));
+            rows
+        }
+        Question::PokerDice(q) => q
+            .hands
+            .iter()
+            .enumerate()
+            .map(|(i, hand)| FacesRow {
+                label: format!("Hand {}", i + 1),
+                faces: hand.split_whitespace().map(str::to_string).collect(),
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }

@@ -4,9 +4,10 @@
 
 use serde_json::Value;
 
-use super::drill_table::{DrillTable, drill_table};
+use super::drill_table::{DrillTable, FacesRow, drill_cards, drill_dice, drill_table};
 use super::seconds;
 use crate::domain::common::field_error::FieldError;
+use crate::domain::double_hand_poker::hand_words::CardFace;
 use crate::domain::training::answer_form::{self, FormField, Input};
 use crate::domain::training::run::Run;
 use crate::store::training;
@@ -111,6 +112,10 @@ pub(super) struct Pending {
     pub(super) fields: Vec<FieldView>,
     /// A drill about a hand, drawn as the table.
     pub(super) table: Option<DrillTable>,
+    /// A drill about cards: its cards, row by row.
+    pub(super) cards: Vec<FacesRow<CardFace>>,
+    /// A dice drill: its dice, row by row.
+    pub(super) dice: Vec<FacesRow<String>>,
 }
 
 /// The drill waiting for an answer, if any: its id, its question (drawn
@@ -155,6 +160,8 @@ pub(super) fn pending_form(
                 question: drill.question_words(),
                 fields,
                 table: drill_table(&drill),
+                cards: drill_cards(&drill),
+                dice: drill_dice(&drill),
             })
         }
         None => None,
