@@ -280,7 +280,7 @@ async function makeData(page) {
   add('poker dice game', pd);
 
   // Training: a drill on screen (the longest answer form, drawn as the
-  // table), a drill of cards and one of dice, a drill
+  // table), drills of cards, dice, a schedule, a Tripoley board, a drill
   // answered in practice (the verdict, the answer, the explanation), a
   // test finished (the summary and every answer reviewed), progress, the
   // trainees side by side, the pass marks.
@@ -289,6 +289,9 @@ async function makeData(page) {
   add('training: a settle-all drill', await startRun({ kind: 'settle-all', level: '3', mode: 'practice' }));
   add('training: a decide drill, its cards', await startRun({ kind: 'decide', level: '3', mode: 'practice' }));
   add('training: a poker dice drill, its dice', await startRun({ kind: 'poker-dice', level: '2', mode: 'practice' }));
+  add('training: a collection drill, the wager and the schedule', await startRun({ kind: 'collection', level: '3', mode: 'practice' }));
+  add('training: a Tripoley drill, its board and cards', await startRun({ kind: 'tripoley', level: '3', mode: 'practice' }));
+  add('training: a house-way drill, the card picker', await startRun({ kind: 'house-way', level: '2', mode: 'practice' }));
   const practised = await startRun({ kind: 'collection', level: '3', mode: 'practice' });
   await answerWithZeros(page, practised);
   add('training: a drill answered', practised);

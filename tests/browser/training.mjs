@@ -12,7 +12,7 @@
 //   4b. a two-question test, one answer wrong: FAIL against the pass mark,
 //      the wrong answer beside the right one, and the practice it offers
 //      started in one tap;
-//   5. opens their progress: 4 attempts, 50%, the day's chart; on the
+//   5. opens their progress: 4 attempts, 50%, the chart over attempts; on the
 //      phone the sections are folded under Menu, which opens them;
 //   6. the admin sees the trainee on the side-by-side page, and prints
 //      the trainee's record to sign (read back with pdftotext).
@@ -173,7 +173,9 @@ try {
     await Promise.all([page.waitForURL((u) => u.pathname === '/training/progress'), page.locator('#progress-link').tap()]);
     const row = await page.locator('#kind-action-seat td').allInnerTexts();
     expect(row[0] === '4' && row[1] === '50%', `the action-seat row: ${row.join(' | ')}`);
-    expect(await page.locator('#trend-action-seat circle').count() === 1, 'one day on the chart');
+    expect(await page.locator('#trend-action-seat circle').count() === 1, 'four attempts are one point on the chart');
+    const shown = await page.locator('#trend-action-seat .value, #trend-action-seat .attempt').allTextContents();
+    expect(shown.join(' ') === '50% 4', `the point reads 50% over attempt 4: ${shown.join(' ')}`);
     await page.screenshot({ path: join(OUT, 'training-progress.png'), fullPage: true });
   });
   await step('on the phone the sections fold under Menu, which opens them', async () => {
@@ -186,6 +188,7 @@ try {
     await Promise.all([page.waitForURL((u) => u.pathname === '/tables'), tables.tap()]);
     await page.locator('h1', { hasText: 'Tables' }).waitFor();
   });
+  const traineePage = page;
   page = adminPage;
   await step('the admin sees the trainee side by side with the others', async () => {
     await page.goto(`${BASE}/training/trainees`);
@@ -198,6 +201,34 @@ try {
     expect(/tina's progress/.test(paper) && /ACTION seat\s+4\s+50%/.test(paper), `the record's skills:\n${paper}`);
     expect(/Trainee:[\s\S]*Supervisor:/.test(paper), `the signature lines:\n${paper}`);
     expect(!/Sign out|Sign tina off/.test(paper), 'no navigation or controls on the paper');
+  });
+  page = traineePage;
+  await step('a house-way drill set by tapping its cards into the two hands', async () => {
+    await page.goto(`${BASE}/training`);
+    await page.locator('#kind').selectOption('house-way');
+    await page.getByLabel('1 · easy').check();
+    await page.getByLabel('Practice').check();
+    await Promise.all([page.waitForURL(/\/training\/runs\/[0-9a-f-]+$/), page.locator('#start').tap()]);
+    const seven = /Set (.+) by the house way/.exec(await text('#question'))[1].split(' ');
+    expect(seven.length === 7, `seven cards: ${seven.join(' ')}`);
+    const picker = page.locator('.card-picker');
+    const suits = { s: 'spades', h: 'hearts', d: 'diamonds', c: 'clubs' };
+    for (const card of seven) {
+      if (card === 'JK') {
+        await picker.getByRole('button', { name: 'joker', exact: true }).tap();
+        continue;
+      }
+      await picker.getByRole('button', { name: `rank ${card[0] === 'T' ? '10' : card[0]}`, exact: true }).tap();
+      await picker.locator(`button[aria-label$=", ${suits[card[1]]}"]`).tap();
+    }
+    const [high, low] = [seven.slice(0, 5).join(' '), seven.slice(5).join(' ')];
+    const filled = [await page.locator('#answer-high').inputValue(), await page.locator('#answer-low').inputValue()];
+    expect(filled[0] === high && filled[1] === low, `the picker filled five then two: ${filled.join(' | ')}`);
+    await page.screenshot({ path: join(OUT, 'training-house-way-picked.png'), fullPage: true });
+    await page.locator('#submit-answer').tap();
+    await page.locator('#verdict').waitFor();
+    const given = await text('#given');
+    expect(given.includes(high) && given.includes(low), `the answer as tapped: ${given}`);
   });
   console.log('training: passed');
 } catch (e) {

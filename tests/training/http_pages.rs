@@ -177,7 +177,8 @@ async fn a_trainee_practises_wrong_then_right_and_sees_progress(backend: Backend
     let page = tess.get(&run).await;
     assert_eq!(text_of(&page.body, "verdict"), "Right");
     assert_eq!(text_of(&page.body, "score"), "1 of 2");
-    // Progress: two attempts, one right, and a chart of the day.
+    // Progress: two attempts, one right, a chart over attempts, the run
+    // named by its skill in words.
     let progress = tess.get("/training/progress").await;
     assert_eq!(progress.status, 200);
     let row = text_of(&progress.body, "kind-action-seat");
@@ -187,6 +188,8 @@ async fn a_trainee_practises_wrong_then_right_and_sees_progress(backend: Backend
         progress.body.contains("id=\"trend-action-seat\""),
         "a trend chart"
     );
+    let runs = text_of(&progress.body, "runs");
+    assert!(runs.contains("practiceACTION seat11 of 2"), "{runs}");
     // Another trainee may neither answer nor see it; a supervisor may see it.
     let mut tom = signed_in(&app, "tom", Role::Trainee).await;
     assert_eq!(tom.get(&run).await.status, 403);

@@ -162,6 +162,70 @@ async fn card_and_dice_drills_show_their_cards_and_dice(backend: Backend) {
     }
 }
 
+/// A collection drill is the wager or the bank on the felt beside the
+/// posted schedule; a Tripoley drill the board as the game draws it, the
+/// players' chips beside it and their cards; a house-way drill's hands are
+/// filled by the card picker.
+async fn collection_tripoley_and_house_way_drills_show_the_table(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut tess = signed_in(&app, "tess", Role::Trainee).await;
+    let run = start(&mut tess, "collection", "3", "practice").await;
+    let page = tess.get(&run).await;
+    let (_, drill) = drill_on(&app, &page.body).await;
+    let Question::Collection(q) = &drill.question else {
+        panic!("a collection drill");
+    };
+    let drawing = text_of(&page.body, "drawing");
+    assert!(drawing.contains(&q.amount.to_display()), "{drawing}");
+    let ask = text_of(&page.body, "ask");
+    assert!(ask.starts_with("What is the collection on"), "{ask}");
+    let figures = &page.body[page
+        .body
+        .find("id=\"drill-figures\"")
+        .expect("the schedule")..];
+    for b in &q.schedule {
+        let row = format!(
+            "<th scope=\"row\">{} to {}</th><td class=\"num\">{}</td>",
+            b.from.to_display(),
+            b.to.to_display(),
+            b.fee.to_display()
+        );
+        assert!(figures.contains(&row), "{row}");
+    }
+    let run = start(&mut tess, "tripoley", "2", "practice").await;
+    let page = tess.get(&run).await;
+    let (_, drill) = drill_on(&app, &page.body).await;
+    let Question::Tripoley(q) = &drill.question else {
+        panic!("a Tripoley drill");
+    };
+    let r = &q.round;
+    for section in pitbook::domain::tripoley::Section::ALL {
+        let chips = r.board.get(section.key()).copied().unwrap_or(0);
+        let tile = format!(
+            "id=\"drill-board-{}\" data-chips=\"{chips}\"",
+            section.key()
+        );
+        assert!(page.body.contains(&tile), "{tile}");
+    }
+    for (name, chips) in &r.chips.0 {
+        let put = r.poker.contributions.get(name).expect("a bet");
+        assert!(page.body.contains(&format!(
+            "<td class=\"num\">{chips}</td><td class=\"num\">{put}</td>"
+        )));
+        assert!(
+            page.body
+                .contains(&format!("<span class=\"which\">{name}&#39;s hand</span>"))
+        );
+    }
+    let run = start(&mut tess, "house-way", "1", "practice").await;
+    let page = tess.get(&run).await;
+    for (name, cards) in [("high", 5), ("low", 2)] {
+        let found = page.body.find(&format!("name=\"{name}\"")).expect(name);
+        let tag = &page.body[found..found + page.body[found..].find('>').unwrap()];
+        assert!(tag.contains(&format!("data-cards=\"{cards}\"")), "{tag}");
+    }
+}
+
 /// How a card is named to a screen reader ("ace of spades").
 fn face_label(card: &str) -> String {
     let card = pitbook::domain::cards::parse_cards(card).unwrap()[0];
@@ -170,6 +234,7 @@ fn face_label(card: &str) -> String {
 
 on_both_databases!(
     card_and_dice_drills_show_their_cards_and_dice,
+    collection_tripoley_and_house_way_drills_show_the_table,
     a_finished_test_says_pass_or_fail_and_what_to_take_next,
     a_settle_drill_is_drawn_as_the_table,
 );

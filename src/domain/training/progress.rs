@@ -1,5 +1,5 @@
 //! A trainee's progress from their recorded attempts: per kind the
-//! attempts, accuracy, median time and the trend by day; whether each
+//! attempts, accuracy, median time and the trend over attempts; whether each
 //! kind's pass mark is met (the training manager's "95% of the last 40 at
 //! level 2 or above, median under 20 s"); the weakest skill and what to
 //! practise next; and the sign-off rule. Pure: the shell reads the
@@ -13,15 +13,14 @@ use super::{Kind, Level};
 use crate::common::field_error::FieldError;
 use crate::staff::Role;
 
-/// One recorded attempt, as progress reads it. `day` is the attempt's date
-/// on the cardroom's clock as a day number (the shell converts).
+/// One recorded attempt, as progress reads it (attempts are passed in the
+/// order they were answered).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AttemptRow {
     pub kind: Kind,
     pub level: Level,
     pub right: bool,
     pub elapsed_ms: i64,
-    pub day: i32,
 }
 
 /// Limits on a pass mark, each field's range.
@@ -122,13 +121,30 @@ pub struct Readiness {
     pub short_of: Vec<String>,
 }
 
-/// One day of a kind's trend.
+/// Attempts a point of the trend stands for.
+pub const TREND_BLOCK: usize = 10;
+/// The most points a trend keeps (the latest).
+pub const TREND_POINTS_MAX: usize = 12;
+
+/// One point of a kind's trend: attempts `first..=last` (counted from 1,
+/// oldest first), up to [`TREND_BLOCK`] of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct DayPoint {
-    pub day: i32,
-    pub attempts: usize,
+pub struct TrendPoint {
+    pub first: usize,
+    pub last: usize,
     pub right: usize,
     pub median_ms: i64,
+}
+
+impl TrendPoint {
+    pub fn attempts(&self) -> usize {
+        self.last + 1 - self.first
+    }
+
+    /// Percent right, rounded down.
+    pub fn pct(&self) -> usize {
+        self.right * 100 / self.attempts()
+    }
 }
 
 /// One kind's progress.
@@ -142,7 +158,9 @@ pub struct KindProgress {
     pub median_ms: Option<i64>,
     /// The highest level attempted.
     pub top_level: Option<Level>,
-    pub trend: Vec<DayPoint>,
+    /// Every [`TREND_BLOCK`] attempts in turn, the latest
+    /// [`TREND_POINTS_MAX`] points.
+    pub trend: Vec<TrendPoint>,
     pub mark: PassMark,
     pub readiness: Readiness,
 }
@@ -244,20 +262,19 @@ pub fn readiness(attempts: &[AttemptRow], mark: &PassMark) -> Readiness {
     }
 }
 
-fn trend(attempts: &[&AttemptRow]) -> Vec<DayPoint> {
-    let mut days: BTreeMap<i32, (usize, usize, Vec<i64>)> = BTreeMap::new();
-    for a in attempts {
-        let d = days.entry(a.day).or_default();
-        d.0 += 1;
-        d.1 += usize::from(a.right);
-        d.2.push(a.elapsed_ms);
-    }
-    days.into_iter()
-        .map(|(day, (attempts, right, mut times))| DayPoint {
-            day,
-            attempts,
-            right,
-            median_ms: median(&mut times).unwrap_or(0),
+fn trend(attempts: &[&AttemptRow]) -> Vec<TrendPoint> {
+    let blocks = attempts.len().div_ceil(TREND_BLOCK);
+    (blocks.saturating_sub(TREND_POINTS_MAX)..blocks)
+        .map(|b| {
+            let first = b * TREND_BLOCK;
+            let block = &attempts[first..attempts.len().min(first + TREND_BLOCK)];
+            let mut times: Vec<i64> = block.iter().map(|a| a.elapsed_ms).collect();
+            TrendPoint {
+                first: first + 1,
+                last: first + block.len(),
+                right: block.iter().filter(|a| a.right).count(),
+                median_ms: median(&mut times).unwrap_or(0),
+            }
         })
         .collect()
 }
@@ -392,14 +409,39 @@ pub fn check_sign_off(
 mod tests {
     use super::*;
 
-    fn row(kind: Kind, level: Level, right: bool, secs: i64, day: i32) -> AttemptRow {
+    fn row(kind: Kind, level: Level, right: bool, secs: i64) -> AttemptRow {
         AttemptRow {
             kind,
             level,
             right,
             elapsed_ms: secs * 1000,
-            day,
         }
+    }
+
+    #[test]
+    fn the_trend_is_every_ten_attempts_in_turn_the_latest_twelve_points() {
+        let k = Kind::ActionSeat;
+        // Right every third attempt, the i-th taking i seconds.
+        let rows: Vec<AttemptRow> = (0..25)
+            .map(|i| row(k, Level::EASY, i % 3 == 0, i))
+            .collect();
+        let marks = PassMarks::default();
+        let spans = |p: &Progress| -> Vec<(usize, usize, usize, i64)> {
+            p.kinds[0]
+                .trend
+                .iter()
+                .map(|t| (t.first, t.last, t.right, t.median_ms))
+                .collect()
+        };
+        assert_eq!(
+            spans(&progress(&rows, &marks)),
+            [(1, 10, 4, 4_000), (11, 20, 3, 14_000), (21, 25, 2, 22_000)]
+        );
+        let rows: Vec<AttemptRow> = (0..130).map(|i| row(k, Level::EASY, true, i)).collect();
+        let trend = &progress(&rows, &marks).kinds[0].trend;
+        assert_eq!(trend.len(), TREND_POINTS_MAX);
+        assert_eq!((trend[0].first, trend[11].last), (11, 130));
+        assert_eq!((trend[11].attempts(), trend[11].pct()), (10, 100));
     }
 
     fn mark(window: u16, pct: u8, secs: u16) -> PassMark {
@@ -415,9 +457,9 @@ mod tests {
     #[test]
     fn the_window_is_the_last_attempts_at_the_marks_level_or_above() {
         let k = Kind::ActionSeat;
-        let mut rows = vec![row(k, Level::EASY, false, 5, 1); 30];
-        rows.extend(vec![row(k, Level::MEDIUM, true, 8, 2); 19]);
-        rows.push(row(k, Level::HARD, false, 30, 3));
+        let mut rows = vec![row(k, Level::EASY, false, 5); 30];
+        rows.extend(vec![row(k, Level::MEDIUM, true, 8); 19]);
+        rows.push(row(k, Level::HARD, false, 30));
         let r = readiness(&rows, &mark(20, 95, 20));
         assert_eq!((r.window_right, r.window_attempts), (19, 20));
         assert_eq!(r.window_median_ms, Some(8_000));
@@ -452,20 +494,28 @@ mod tests {
             );
         }
         let mut rows: Vec<AttemptRow> = (0..5)
-            .map(|i| row(Kind::ActionSeat, Level::MEDIUM, true, 4, i))
+            .map(|_| row(Kind::ActionSeat, Level::MEDIUM, true, 4))
             .collect();
-        rows.extend((0..5).map(|i| row(Kind::Collection, Level::MEDIUM, i % 2 == 0, 4, i)));
+        rows.extend((0..5).map(|i| row(Kind::Collection, Level::MEDIUM, i % 2 == 0, 4)));
         let p = progress(&rows, &marks);
         assert!(!p.ready);
         assert_eq!(p.weakest, Some(Kind::Collection));
         let seat = &p.kinds[0];
         assert_eq!((seat.attempts, seat.accuracy_pct), (5, Some(100)));
-        assert_eq!(seat.trend.len(), 5);
+        assert_eq!(
+            seat.trend,
+            [TrendPoint {
+                first: 1,
+                last: 5,
+                right: 5,
+                median_ms: 4_000
+            }]
+        );
         assert_eq!(
             check_sign_off("sam", "tess", &p, false, true, Role::Trainee),
             Err(SignOffRefusal::NotReady(vec![Kind::Collection]))
         );
-        rows.extend((0..5).map(|_| row(Kind::Collection, Level::HARD, true, 4, 9)));
+        rows.extend((0..5).map(|_| row(Kind::Collection, Level::HARD, true, 4)));
         let p = progress(&rows, &marks);
         assert!(p.ready);
         assert_eq!(p.weakest, None);
@@ -494,9 +544,9 @@ mod tests {
     #[test]
     fn practise_one_level_up_from_the_last_mastered() {
         let k = Kind::Decide;
-        let mut rows: Vec<AttemptRow> = (0..10).map(|_| row(k, Level::EASY, true, 3, 0)).collect();
+        let mut rows: Vec<AttemptRow> = (0..10).map(|_| row(k, Level::EASY, true, 3)).collect();
         assert_eq!(next_level(&rows, k), Level::MEDIUM);
-        rows.extend((0..10).map(|_| row(k, Level::MEDIUM, true, 3, 0)));
+        rows.extend((0..10).map(|_| row(k, Level::MEDIUM, true, 3)));
         assert_eq!(next_level(&rows, k), Level::HARD);
         assert_eq!(next_level(&[], k), Level::EASY);
     }

@@ -349,7 +349,7 @@ pub async fn sign_off(
         .bind(trainee)
         .fetch_one(&mut **c)
         .await?);
-    let rows: Vec<_> = attempts.iter().map(|a| a.row(0)).collect();
+    let rows: Vec<_> = attempts.iter().map(|a| a.row()).collect();
     let promoted = check_sign_off(
         actor,
         trainee,

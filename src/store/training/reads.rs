@@ -152,14 +152,13 @@ pub struct StoredAttempt {
 }
 
 impl StoredAttempt {
-    /// The attempt as progress reads it, on day `day`.
-    pub fn row(&self, day: i32) -> AttemptRow {
+    /// The attempt as progress reads it.
+    pub fn row(&self) -> AttemptRow {
         AttemptRow {
             kind: self.kind,
             level: self.level,
             right: self.right,
             elapsed_ms: self.elapsed_ms,
-            day,
         }
     }
 }

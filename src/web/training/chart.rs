@@ -1,22 +1,22 @@
-//! A kind's trend as a server-drawn SVG chart: each day's accuracy (the
-//! share of that day's attempts answered right) as a line of points, the
-//! pass mark's accuracy as a dashed line, each point titled with its day,
-//! right answers, attempts and median time.
+//! A kind's trend as a server-drawn SVG chart: the share answered right
+//! of every ten attempts in turn as a line of points, each with its share
+//! written above it and the last attempt it counts below, the pass mark's
+//! accuracy as a dashed line, the axes named ("% right", "attempts, 10 a
+//! point"); each point titled with its attempts, right answers and median
+//! time.
 
-use super::{day_text, seconds};
-use crate::domain::training::progress::DayPoint;
+use super::seconds;
+use crate::domain::training::progress::{TREND_BLOCK, TrendPoint};
 use crate::web::svg::{Svg, SvgBuilder, whole};
 
 const WIDTH: f64 = 360.0;
-const HEIGHT: f64 = 150.0;
+const HEIGHT: f64 = 180.0;
 const LEFT: f64 = 34.0;
 const RIGHT: f64 = 10.0;
-const TOP: f64 = 10.0;
-const BOTTOM: f64 = 26.0;
-/// The most days whose values are written at their points.
-const LABELLED_DAYS_MAX: usize = 14;
+const TOP: f64 = 24.0;
+const BOTTOM: f64 = 34.0;
 
-/// Where a day's point goes: x by its place among the days, y by accuracy.
+/// Where a point goes: x by its place among the points, y by accuracy.
 fn point(i: usize, n: usize, pct: f64) -> (f64, f64) {
     let plot_w = WIDTH - LEFT - RIGHT;
     let x = if n <= 1 {
@@ -28,22 +28,32 @@ fn point(i: usize, n: usize, pct: f64) -> (f64, f64) {
     (x, y)
 }
 
-/// The chart of `days` (oldest first) against the pass mark `mark_pct`.
-pub(super) fn trend_svg(id: &str, caption: &str, days: &[DayPoint], mark_pct: u8) -> Svg {
+/// The chart of `trend` (oldest first) against the pass mark `mark_pct`.
+pub(super) fn trend_svg(id: &str, caption: &str, trend: &[TrendPoint], mark_pct: u8) -> Svg {
     let mut s = SvgBuilder::default();
     let view = format!("0 0 {WIDTH} {HEIGHT}");
     s.open_chart("trend", id, &view, caption)
         .white_background(WIDTH, HEIGHT);
     grid_and_mark(&mut s, mark_pct);
-    day_points(&mut s, days);
-    day_labels(&mut s, days);
+    trend_points(&mut s, trend);
+    attempt_labels(&mut s, trend);
     s.close("svg");
     s.finish()
 }
 
-/// The 0, 50 and 100% lines with their labels, and the pass mark's
-/// accuracy as a dashed line.
+/// The axis's name, the 0, 50 and 100% lines with their labels, and the
+/// pass mark's accuracy as a dashed line.
 fn grid_and_mark(s: &mut SvgBuilder, mark_pct: u8) {
+    s.element(
+        "text",
+        &[
+            ("x", &2),
+            ("y", &12),
+            ("font-size", &11),
+            ("fill", &"#374151"),
+        ],
+        "% right",
+    );
     for pct in [0u8, 50, 100] {
         let (_, y) = point(0, 2, f64::from(pct));
         let (x0, x1) = (whole(LEFT), whole(WIDTH - RIGHT));
@@ -96,16 +106,14 @@ fn grid_and_mark(s: &mut SvgBuilder, mark_pct: u8) {
     );
 }
 
-/// Each day's accuracy as a point titled with its figures, joined by a line.
-fn day_points(s: &mut SvgBuilder, days: &[DayPoint]) {
-    let n = days.len();
-    let points: Vec<(f64, f64)> = days
+/// Each point's accuracy as a dot titled with its figures, its share
+/// written above it, joined by a line.
+fn trend_points(s: &mut SvgBuilder, trend: &[TrendPoint]) {
+    let n = trend.len();
+    let points: Vec<(f64, f64)> = trend
         .iter()
         .enumerate()
-        .map(|(i, d)| {
-            let pct = 100.0 * d.right as f64 / d.attempts.max(1) as f64;
-            point(i, n, pct)
-        })
+        .map(|(i, t)| point(i, n, t.pct() as f64))
         .collect();
     if n > 1 {
         let line = points
@@ -123,13 +131,13 @@ fn day_points(s: &mut SvgBuilder, days: &[DayPoint]) {
             ],
         );
     }
-    for (d, (x, y)) in days.iter().zip(&points) {
+    for (t, (x, y)) in trend.iter().zip(&points) {
         let title = format!(
-            "{}: {} right of {}, median {}",
-            day_text(d.day),
-            d.right,
-            d.attempts,
-            seconds(d.median_ms)
+            "attempts {}: {} right of {}, median {}",
+            span(t),
+            t.right,
+            t.attempts(),
+            seconds(t.median_ms)
         );
         s.open(
             "circle",
@@ -142,55 +150,60 @@ fn day_points(s: &mut SvgBuilder, days: &[DayPoint]) {
         )
         .element("title", &[], title)
         .close("circle");
-        // Each day's share at its point, while the points stand apart.
-        if n <= LABELLED_DAYS_MAX {
-            let pct = d.right * 100 / d.attempts.max(1);
-            let ly = if *y < TOP + 14.0 { y + 16.0 } else { y - 8.0 };
-            s.element(
-                "text",
-                &[
-                    ("x", &whole(*x)),
-                    ("y", &whole(ly)),
-                    ("text-anchor", &"middle"),
-                    ("font-size", &11),
-                    ("fill", &"#1e3a8a"),
-                    ("class", &"value"),
-                ],
-                format!("{pct}%"),
-            );
-        }
-    }
-}
-
-/// The first and the last day under the chart.
-fn day_labels(s: &mut SvgBuilder, days: &[DayPoint]) {
-    let n = days.len();
-    if let (Some(first), Some(last)) = (days.first(), days.last()) {
-        let y = whole(HEIGHT - 8.0);
+        let ly = if *y < TOP + 14.0 { y + 16.0 } else { y - 8.0 };
         s.element(
             "text",
             &[
-                ("x", &whole(LEFT)),
-                ("y", &y),
+                ("x", &whole(*x)),
+                ("y", &whole(ly)),
+                ("text-anchor", &"middle"),
                 ("font-size", &11),
-                ("fill", &"#374151"),
+                ("fill", &"#1e3a8a"),
+                ("class", &"value"),
             ],
-            day_text(first.day),
+            format!("{}%", t.pct()),
         );
-        if n > 1 {
-            s.element(
-                "text",
-                &[
-                    ("x", &whole(WIDTH - RIGHT)),
-                    ("y", &y),
-                    ("text-anchor", &"end"),
-                    ("font-size", &11),
-                    ("fill", &"#374151"),
-                ],
-                day_text(last.day),
-            );
-        }
     }
+}
+
+/// `11–20`, or `21` for a point of one attempt.
+fn span(t: &TrendPoint) -> String {
+    if t.first == t.last {
+        t.first.to_string()
+    } else {
+        format!("{}\u{2013}{}", t.first, t.last)
+    }
+}
+
+/// Under each point the last attempt it counts, and the axis's name.
+fn attempt_labels(s: &mut SvgBuilder, trend: &[TrendPoint]) {
+    let n = trend.len();
+    for (i, t) in trend.iter().enumerate() {
+        let (x, _) = point(i, n, 0.0);
+        s.element(
+            "text",
+            &[
+                ("x", &whole(x)),
+                ("y", &whole(HEIGHT - 16.0)),
+                ("text-anchor", &"middle"),
+                ("font-size", &10),
+                ("fill", &"#374151"),
+                ("class", &"attempt"),
+            ],
+            t.last,
+        );
+    }
+    s.element(
+        "text",
+        &[
+            ("x", &whole(LEFT + (WIDTH - LEFT - RIGHT) / 2.0)),
+            ("y", &whole(HEIGHT - 3.0)),
+            ("text-anchor", &"middle"),
+            ("font-size", &11),
+            ("fill", &"#374151"),
+        ],
+        format!("attempts, {TREND_BLOCK} a point"),
+    );
 }
 
 #[cfg(test)]
@@ -198,31 +211,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_day_is_a_titled_point_and_the_mark_a_dashed_line() {
-        let days = [
-            DayPoint {
-                day: 20_000,
-                attempts: 4,
-                right: 2,
+    fn each_point_is_titled_labelled_and_the_mark_a_dashed_line() {
+        let trend = [
+            TrendPoint {
+                first: 1,
+                last: 10,
+                right: 5,
                 median_ms: 9_000,
             },
-            DayPoint {
-                day: 20_001,
-                attempts: 5,
-                right: 5,
+            TrendPoint {
+                first: 11,
+                last: 14,
+                right: 4,
                 median_ms: 6_500,
             },
         ];
-        let svg = trend_svg("t", "ACTION seat by day", &days, 95).to_string();
+        let svg = trend_svg("t", "ACTION seat", &trend, 95).to_string();
         assert_eq!(svg.matches("<circle").count(), 2);
         assert!(
-            svg.contains("2024-10-04: 2 right of 4, median 9.0 s"),
+            svg.contains("attempts 1\u{2013}10: 5 right of 10, median 9.0 s"),
             "{svg}"
         );
         assert!(svg.contains("class=\"pass-mark\""));
         assert!(svg.contains(">pass mark 95%</text>"));
         assert!(svg.contains(r#"class="value">50%</text>"#), "{svg}");
         assert!(svg.contains(r#"class="value">100%</text>"#));
+        assert!(svg.contains(r#"class="attempt">14</text>"#));
+        assert!(svg.contains(">% right</text>") && svg.contains(">attempts, 10 a point</text>"));
         assert!(svg.contains("<polyline"));
     }
 }

@@ -20,7 +20,7 @@ use crate::domain::training::progress::{Progress, progress as progress_of, secon
 use crate::domain::training::run::Run;
 use crate::domain::training::{Kind, Level, seed_from_bits};
 use crate::store::StoreError;
-use crate::store::training::{self, Issued, SignOff, TrainingError};
+use crate::store::training::{self, Issued, SignOff, StoredAttempt, TrainingError};
 use crate::web::{ApiError, AppState};
 
 pub fn router() -> Router<AppState> {
@@ -126,35 +126,20 @@ fn run_status(run: &Run) -> RunStatus {
     }
 }
 
-/// A trainee's progress (their attempts, days on the cardroom's clock,
-/// under the pass marks) and their sign-off.
+/// A trainee's progress (their attempts under the pass marks) and their
+/// sign-off.
 async fn load_progress(
     state: &AppState,
     trainee: &str,
 ) -> Result<(Progress, Option<SignOff>), StoreError> {
     let attempts = training::attempts_of(&state.db, trainee).await?;
     let marks = training::pass_marks(&state.db).await?;
-    let mut rows = Vec::with_capacity(attempts.len());
-    for a in &attempts {
-        rows.push(a.row(local_day(state.time_zone, &a.answered_at)?));
-    }
+    let rows: Vec<_> = attempts.iter().map(StoredAttempt::row).collect();
     let sign_off = training::sign_off_of(&state.db, trainee).await?;
     Ok((progress_of(&rows, &marks), sign_off))
 }
 
-/// A stored time's date on the cardroom's clock, as days since 1970-01-01.
-fn local_day(zone: chrono_tz::Tz, recorded: &str) -> Result<i32, StoreError> {
-    let t = chrono::DateTime::parse_from_rfc3339(recorded)
-        .map_err(|e| StoreError::Internal(format!("stored time {recorded:?}: {e}")))?;
-    let date = t.with_timezone(&zone).date_naive();
-    let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
-    Ok((date - epoch).num_days() as i32)
-}
-
-/// A day number as a date (`2026-12-03`).
-fn day_text(day: i32) -> String {
-    let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
-    (epoch + chrono::Duration::days(i64::from(day)))
-        .format("%Y-%m-%d")
-        .to_string()
+/// A kind's name as stored (`house-way`) in words ("House way").
+pub(crate) fn kind_title(name: &str) -> String {
+    Kind::parse(name).map_or_else(|_| name.to_string(), |k| k.title().to_string())
 }

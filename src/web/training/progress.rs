@@ -66,7 +66,7 @@ fn kind_row(k: &KindProgress) -> KindRow {
         chart: (!k.trend.is_empty()).then(|| {
             trend_svg(
                 &format!("trend-{}", k.kind.name()),
-                &format!("{}: the share right each day", k.kind.title()),
+                &format!("{}: the share right of every ten attempts", k.kind.title()),
                 &k.trend,
                 k.mark.accuracy_pct,
             )

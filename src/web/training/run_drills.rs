@@ -19,6 +19,9 @@ pub(super) struct FieldView {
     pub(super) id: String,
     pub(super) label: String,
     pub(super) inputmode: &'static str,
+    /// How many cards the card picker fills in (`data-cards`), for the
+    /// hands of a house-way drill; empty for the others.
+    pub(super) cards: &'static str,
     pub(super) options: Vec<String>,
     pub(super) value: String,
     pub(super) error: String,
@@ -141,7 +144,13 @@ pub(super) fn pending_form(
                         Input::Choice { options } => ("", options.clone()),
                         Input::Text | Input::List => ("", Vec::new()),
                     };
+                    let cards = match (&f.input, f.path.as_str()) {
+                        (Input::Text, "high") => "5",
+                        (Input::Text, "low") => "2",
+                        _ => "",
+                    };
                     FieldView {
+                        cards,
                         id: format!(
                             "answer-{}",
                             f.path.replace(|c: char| !c.is_ascii_alphanumeric(), "-")

@@ -37,7 +37,7 @@ const HEIGHT: u32 = 10 + 3 * TILE.1 + 2 * GAP + 26;
 /// The board as SVG: the nine sections with their chips (a row of up to
 /// ten drawn, the count written). `id` prefixes each section's element id;
 /// each section's `data-chips` is its count.
-pub(super) fn board_svg(id: &str, caption: &str, board: &[u64]) -> Svg {
+pub(crate) fn board_svg(id: &str, caption: &str, board: &[u64]) -> Svg {
     let mut s = SvgBuilder::default();
     s.open_chart(
         "tripoley-board",

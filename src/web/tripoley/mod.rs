@@ -34,7 +34,7 @@ use crate::web::time::{When, when};
 use crate::web::{AppState, PageContext, Staff, Typed};
 
 pub(super) mod api;
-mod board;
+pub(crate) mod board;
 mod index;
 mod readings;
 mod steps;
