@@ -12,6 +12,8 @@
 #   TABLES=50 FLOOR=1 scripts/load-test.sh   # the floor's speed under load
 #   TRAINING=1 scripts/load-test.sh          # a drill's page and a test's result
 #   PG=postgres://postgres@127.0.0.1:5432 scripts/load-test.sh  # on PostgreSQL
+#   SIZES=1 scripts/load-test.sh             # the database's bytes a hand, by table
+#   PITBOOK_IDEMPOTENCY_RETENTION=1m SIZES=1 scripts/load-test.sh  # keys pruned as it runs
 #
 # PG: a fresh database on that server (created, then dropped at the end)
 # instead of SQLite. FLOOR=1 opens a shift for the room first, so the
@@ -158,6 +160,38 @@ kill -TERM "$server"
 wait "$server" || true
 server=
 grep -E '"level":"(ERROR|WARN)"' "$work/server.log" | head -n 5 >&2 || true
+
+if [[ ${SIZES:-0} != 0 ]]; then
+    # Each table's and index's bytes (SQLite: dbstat; PostgreSQL: the
+    # relation's size, TOAST included), largest first, and a hand's share
+    # of the whole after VACUUM (SQLite) / VACUUM FULL (PostgreSQL): the
+    # rows as they stand, without the space deleted rows leave for reuse.
+    n=$((HANDS + WARMUP))
+    if [[ -n ${PG:-} ]]; then
+        psql -q "$DATABASE_URL" -c 'VACUUM FULL' >/dev/null
+        sizes=$(psql -qAt -F' ' "$DATABASE_URL" -c "SELECT c.relname, pg_total_relation_size(c.oid) - \
+            CASE WHEN c.relkind = 'r' THEN pg_indexes_size(c.oid) ELSE 0 END FROM pg_class c \
+            JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = 'public' AND c.relkind IN ('r', 'i')")
+    else
+        sqlite3 "${DATABASE_URL#sqlite:}" 'VACUUM'
+        sizes=$(sqlite3 -separator ' ' "${DATABASE_URL#sqlite:}" 'SELECT name, SUM(pgsize) FROM dbstat GROUP BY name')
+    fi
+    sort -k2,2nr <<<"$sizes" | awk -v n="$n" '{ total += $2; line[NR] = sprintf("  %-40s %12d bytes  %8.0f a hand", $1, $2, $2 / n) }
+        $1 ~ /^idempotency_keys/ || $1 ~ /^sqlite_autoindex_idempotency_keys/ { keys += $2 }
+        END { for (i = 1; i <= NR && i <= 20; i++) print line[i];
+              printf "database: %d bytes for %d hands, %.0f a hand; %.0f a hand without the idempotency keys\n", total, n, total / n, (total - keys) / n }'
+    keys="SELECT COUNT(*), COALESCE(SUM(opens_hand), 0) FROM idempotency_keys"
+    if [[ -n ${PG:-} ]]; then keys=$(psql -qAt -F' ' "$DATABASE_URL" -c "$keys"); else keys=$(sqlite3 -separator ' ' "${DATABASE_URL#sqlite:}" "$keys"); fi
+    echo "idempotency keys left: $keys (all, opening hands); pruned $(grep -c 'idempotency keys pruned' "$work/server.log") times"
+    # The log's payloads by event type: what a hand's records carry.
+    payloads="SELECT event_type, COUNT(*), SUM(LENGTH(payload)) FROM audit_log GROUP BY event_type ORDER BY 3 DESC LIMIT 6"
+    if [[ -n ${PG:-} ]]; then
+        payloads=$(psql -qAt -F' ' "$DATABASE_URL" -c "$payloads")
+    else
+        payloads=$(sqlite3 -separator ' ' "${DATABASE_URL#sqlite:}" "$payloads")
+    fi
+    awk -v n="$n" '{ printf "  payloads %-22s %8d records %12d bytes  %6.0f a hand\n", $1, $2, $3, $3 / n }' <<<"$payloads"
+fi
 
 echo "audit verify:"
 "$bin" audit verify 2>>"$work/cli.log" || status=$?

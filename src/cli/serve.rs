@@ -11,6 +11,7 @@ use clap::Args;
 use super::CliError;
 use super::anchor_log::{self, AnchorWriter};
 use super::store_args::StoreArgs;
+use crate::store::double_hand_poker::idempotency;
 use crate::store::{self, audit::key::MissingKey};
 use crate::telemetry::LogFormat;
 use crate::web::server::ServerLimits;
@@ -71,6 +72,29 @@ pub struct ServeArgs {
     /// TOKEN); without one, /metrics answers 403 (docs/metrics.md).
     #[arg(long, env = "PITBOOK_METRICS_TOKEN", hide_env_values = true)]
     pub metrics_token: Option<String>,
+    /// How long a hand command's idempotency key is kept for a repeat of
+    /// the command (`48h`, `3d`, `90m`); a key that opened a hand is kept
+    /// for good. Pruned every quarter of it, at most 10 minutes (docs/audit.md).
+    #[arg(long, env = "PITBOOK_IDEMPOTENCY_RETENTION", default_value = "48h",
+          value_parser = parse_retention)]
+    pub idempotency_retention: Duration,
+}
+
+/// The longest retention: ten years.
+const RETENTION_MAX: Duration = Duration::from_secs(3650 * 86_400);
+
+pub(super) fn parse_retention(text: &str) -> Result<Duration, String> {
+    let retention = humantime::parse_duration(text.trim())
+        .map_err(|e| format!("\"{text}\" is not a duration ({e}); write it as 48h, 3d or 90m"))?;
+    if retention < Duration::from_secs(60) {
+        return Err(format!(
+            "\"{text}\" is under a minute: a key must outlive a client's retry"
+        ));
+    }
+    if retention > RETENTION_MAX {
+        return Err(format!("\"{text}\" is over ten years"));
+    }
+    Ok(retention)
 }
 
 pub(super) fn parse_time_zone(name: &str) -> Result<chrono_tz::Tz, String> {
@@ -121,6 +145,7 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
             anchor_log = %anchors.path().display(),
             time_zone = %args.time_zone,
             metrics = args.metrics_token.is_some(),
+            idempotency_retention = %humantime::format_duration(args.idempotency_retention),
             "pitbook listening"
         );
         let state = AppState::new(db.clone(), audit_key.clone())
@@ -132,8 +157,10 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
         let login_guard = state.login_guard.clone();
         let every = Duration::from_secs(args.anchor_interval_mins * 60);
         let periodic = tokio::spawn(append_anchors(anchors.clone(), db.clone(), every));
+        let pruning = tokio::spawn(prune_keys(db.clone(), args.idempotency_retention));
         let result = web::serve_with_limits(listener, state, limits, stop).await;
         periodic.abort();
+        pruning.abort();
         // The login failures of windows still open are recorded before exit.
         if let Err(e) = login_guard.flush(&db, &audit_key).await {
             tracing::error!(error = %e, "cannot write the login_failures records at shutdown");
@@ -155,6 +182,24 @@ async fn append_anchors(anchors: Arc<AnchorWriter>, db: store::Db, every: Durati
         ticks.tick().await;
         if let Err(e) = anchors.append_head(&db).await {
             tracing::error!(path = %anchors.path().display(), error = %e, "anchor not appended");
+        }
+    }
+}
+
+/// Deletes the expired idempotency keys at start and every quarter of the
+/// retention, at most 10 minutes; a failure is logged and tried again next
+/// time.
+async fn prune_keys(db: store::Db, retention: Duration) {
+    let every = (retention / 4).min(Duration::from_secs(600));
+    let mut ticks = tokio::time::interval(every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        let cutoff = idempotency::cutoff(chrono::Utc::now(), retention);
+        match idempotency::prune_expired_keys(&db, &cutoff).await {
+            Ok(0) => {}
+            Ok(deleted) => tracing::info!(deleted, %cutoff, "expired idempotency keys pruned"),
+            Err(e) => tracing::error!(error = %e, "idempotency keys not pruned"),
         }
     }
 }

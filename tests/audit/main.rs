@@ -17,6 +17,7 @@ mod cli_anchor_log;
 mod cli_audit;
 mod cli_audit_csv;
 mod cli_backup;
+mod migration_key_expiry;
 mod migration_settlement_seq;
 mod migration_upgrades;
 mod upgrade_template;

@@ -28,6 +28,7 @@ mod http_tables_form;
 mod http_wager_lines;
 mod http_wagers_again;
 mod http_what_happened;
+mod key_expiry;
 mod settle_docs;
 mod settle_errors;
 mod settle_hands;

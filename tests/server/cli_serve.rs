@@ -100,6 +100,32 @@ fn a_zero_timeout_or_cap_is_a_usage_error() {
 }
 
 #[test]
+fn a_retention_of_zero_negative_or_not_a_duration_is_a_usage_error() {
+    for (text, why) in [
+        ("0s", "under a minute"),
+        ("30s", "under a minute"),
+        ("-1h", "is not a duration"),
+        ("soon", "is not a duration"),
+        ("48", "is not a duration"),
+        ("20000d", "over ten years"),
+    ] {
+        let flag = format!("--idempotency-retention={text}");
+        let (code, line) = run_failing(&["serve", &flag], &[]);
+        assert_eq!(code, 2, "{text}");
+        assert!(
+            line.contains("--idempotency-retention") && line.contains(why),
+            "{line}"
+        );
+        let (code, line) = run_failing(&["serve"], &[("PITBOOK_IDEMPOTENCY_RETENTION", text)]);
+        assert_eq!(code, 2, "{text} from the environment");
+        assert!(
+            line.contains("--idempotency-retention") && line.contains(why),
+            "{line}"
+        );
+    }
+}
+
+#[test]
 fn an_unparseable_database_url_is_named() {
     let (code, line) = run_failing(
         &["serve", "--bind", "127.0.0.1:0"],

@@ -83,7 +83,7 @@ pub fn now_text() -> String {
     time_text(chrono::Utc::now())
 }
 
-fn time_text(t: chrono::DateTime<chrono::Utc>) -> String {
+pub(crate) fn time_text(t: chrono::DateTime<chrono::Utc>) -> String {
     t.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
 }
 

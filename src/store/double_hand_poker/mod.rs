@@ -5,5 +5,6 @@
 mod hand_list;
 pub mod hands;
 pub mod house_ways;
+pub mod idempotency;
 pub mod tables;
 pub mod writer;

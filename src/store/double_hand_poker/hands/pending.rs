@@ -50,8 +50,18 @@ pub(super) struct Pending {
     hands: Vec<PendingHand>,
     /// Index into `hands` by hand id.
     at: HashMap<String, usize>,
-    /// (key, request hash, body, created at): the commands' results.
-    results: Vec<(String, String, String, String)>,
+    /// The commands' results.
+    results: Vec<StoredResult>,
+}
+
+/// A command's result as its idempotency key keeps it.
+struct StoredResult {
+    key: String,
+    hash: String,
+    body: String,
+    created_at: String,
+    /// The command opened its hand: kept for good (docs/audit.md).
+    opens_hand: bool,
 }
 
 /// What one command wrote to its hand.
@@ -124,8 +134,13 @@ impl Pending {
                 });
             }
         }
-        self.results
-            .push((key.to_string(), hash.to_string(), body.to_string(), now));
+        self.results.push(StoredResult {
+            key: key.to_string(),
+            hash: hash.to_string(),
+            body: body.to_string(),
+            created_at: now,
+            opens_hand: write.expected_version.is_none(),
+        });
     }
 
     /// Writes everything held, in the order the foreign keys and the
@@ -278,25 +293,23 @@ fn touched_each(rows: u64, hands: usize) -> Result<(), StoreError> {
 }
 
 /// The commands' results, in the transaction of the records they answer.
-async fn insert_results(
-    e: &mut impl Exec,
-    results: &[(String, String, String, String)],
-) -> Result<(), StoreError> {
+async fn insert_results(e: &mut impl Exec, results: &[StoredResult]) -> Result<(), StoreError> {
     for chunk in results.chunks(ROWS_MAX) {
         let sql = format!(
             "INSERT INTO idempotency_keys (key, request_hash, response_status, response_body, \
-             created_at) VALUES {}",
-            rows(chunk.len(), 5)
+             created_at, opens_hand) VALUES {}",
+            rows(chunk.len(), 6)
         );
         let values = chunk
             .iter()
-            .flat_map(|(key, hash, body, now)| {
+            .flat_map(|r| {
                 [
-                    Value::text(key),
-                    Value::text(hash),
+                    Value::text(&r.key),
+                    Value::text(&r.hash),
                     Value::int(200),
-                    Value::text(body),
-                    Value::text(now),
+                    Value::text(&r.body),
+                    Value::text(&r.created_at),
+                    Value::int(i64::from(r.opens_hand)),
                 ]
             })
             .collect();
