@@ -146,13 +146,14 @@ impl Ctx<'_> {
             }
             Play::StraightOrFlush {
                 pair_front,
+                without,
                 at_least,
             } => {
                 let min_front = match at_least {
                     Some(AtLeast::Singles(a, b)) => Some((single(*a)?, single(*b)?)),
                     None => None,
                 };
-                let c = self.straight_or_flush(min_front, *pair_front)?;
+                let c = self.straight_or_flush(min_front, *pair_front, *without)?;
                 return Some((c.front, Some(c.high.category())));
             }
         };
