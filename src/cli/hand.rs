@@ -9,7 +9,6 @@ use crate::domain::cards::Card;
 use crate::domain::common::text::thousands;
 use crate::domain::double_hand_poker::ev::{EvRequest, EvResponse, Side};
 use crate::domain::double_hand_poker::house_way::census::deck_size;
-use crate::domain::double_hand_poker::house_way::loaded;
 use crate::domain::double_hand_poker::options::{
     HouseWayName, JokerRule, OptionOverrides, Profile, RuleOptions, WheelRule,
 };
@@ -84,8 +83,9 @@ pub struct RuleArgs {
     #[arg(long, value_enum)]
     wheel: Option<WheelArg>,
     /// The house way hands are set by (docs/house-ways.md), over the
-    /// profile's reference: reference, foxwoods, atlantic-city, gold-star,
-    /// or a house-way file's path (checked as loading one checks it).
+    /// profile's reference: reference, foxwoods, atlantic-city, gold-star, mgm,
+    /// or a house-way file's path (checked as loading one checks it, once
+    /// per text: the checked digests are kept, docs/house-ways.md).
     #[arg(long, value_name = "NAME|FILE", value_parser = house_way_arg)]
     house_way: Option<HouseWayName>,
 }
@@ -98,11 +98,11 @@ fn house_way_arg(text: &str) -> Result<HouseWayName, String> {
     }
     let file = std::fs::read_to_string(text).map_err(|e| {
         format!(
-            "not a shipped house way (reference, foxwoods, atlantic-city, gold-star) \
+            "not a shipped house way (reference, foxwoods, atlantic-city, gold-star, mgm) \
              and not a readable file: {e}"
         )
     })?;
-    loaded::register(&file).map_err(|e| format!("{text}: {e}"))
+    super::checked_ways::load(&file).map_err(|e| format!("{text}: {e}"))
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -5,6 +5,7 @@ mod anchor_log;
 mod audit;
 mod backup;
 mod bench;
+mod checked_ways;
 mod dice_games;
 mod drill;
 mod hand;

@@ -408,7 +408,9 @@ fn house_way_check_refuses_a_file_that_does_not_parse_naming_its_line() {
     let (code, _, err) = pitbook(&["house-way", "check", "no-such-way"]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("not a shipped house way (reference, foxwoods, atlantic-city, gold-star)"),
+        err.contains(
+            "not a shipped house way (reference, foxwoods, atlantic-city, gold-star, mgm)"
+        ),
         "{err}"
     );
 }

@@ -306,7 +306,7 @@ async fn bad_input_is_422_naming_the_value(backend: Backend) {
         (
             "/api/v1/hands/ev",
             json!({"cards": "As Ks Qs 9c 9s 4d 2c", "options": {"house_way": "bellagio"}}),
-            "options.house_way: \"bellagio\" is not a house way: reference, foxwoods, atlantic-city, gold-star, or a loaded one's name@digest",
+            "options.house_way: \"bellagio\" is not a house way: reference, foxwoods, atlantic-city, gold-star, mgm, or a loaded one's name@digest",
         ),
         (eval, json!({"cards": 5}), "cards: invalid type"),
         (eval, json!({"cards": ["As", 5]}), "cards[1]: invalid type"),

@@ -274,7 +274,7 @@ async fn each_house_way_has_a_chart_to_post(backend: Backend) {
     assert!(bad.body.contains("id=\"house_way-error\""), "{}", bad.body);
     let list = dana.get("/tools/house-ways").await;
     assert_eq!(list.status, 200);
-    for name in ["reference", "foxwoods", "atlantic-city", "gold-star"] {
+    for name in ["reference", "foxwoods", "atlantic-city", "gold-star", "mgm"] {
         assert!(
             list.body
                 .contains(&format!("href=\"/tools/house-ways/{name}\"")),

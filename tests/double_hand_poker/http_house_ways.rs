@@ -62,6 +62,21 @@ async fn a_bad_file_is_refused_beside_the_text_and_a_dealer_may_not_load(backend
             .contains("\"foxwoods\" is a shipped house way's name"),
         "{body}"
     );
+    // Format 2's `without` in a format 1 file: its line, the word and why.
+    let old = my_room().replace(
+        "play straight or flush with pair in front",
+        "play straight or flush without A",
+    );
+    let (status, body, _) = app
+        .post_json("/api/v1/house-ways", &json!({"text": old}))
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["field"], "text");
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.contains("\"without\" is a house-way 2 word") && message.contains("without A"),
+        "{body}"
+    );
     // Hands no rule sets: refused with one of them.
     let pairs_only = "house-way 1\nname pairs-only\ntitle Pairs only\nsource none\n\n\
                       when one pair\nplay front best\nsay One pair: the best front\n";

@@ -9,6 +9,7 @@ mod common;
 
 mod batch_writes;
 mod cli_hands;
+mod cli_house_way_files;
 mod cli_settle;
 mod hand_store;
 mod hands_docs;

@@ -120,7 +120,7 @@ use seven_cards::{Ctx, top};
 
 /// The house ways pitbook ships, by name: each a file of
 /// `house_way/ways/`, its source cited in it.
-pub const SHIPPED: [(&str, &str); 4] = [
+pub const SHIPPED: [(&str, &str); 5] = [
     ("reference", include_str!("house_way/ways/reference.txt")),
     ("foxwoods", include_str!("house_way/ways/foxwoods.txt")),
     (
@@ -128,6 +128,7 @@ pub const SHIPPED: [(&str, &str); 4] = [
         include_str!("house_way/ways/atlantic-city.txt"),
     ),
     ("gold-star", include_str!("house_way/ways/gold-star.txt")),
+    ("mgm", include_str!("house_way/ways/mgm.txt")),
 ];
 
 /// A loaded house way this process does not hold: named by a record

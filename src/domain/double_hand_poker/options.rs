@@ -69,6 +69,7 @@ pub enum HouseWayName {
     Foxwoods,
     AtlanticCity,
     GoldStar,
+    Mgm,
     /// A loaded file: its name, `@`, its digest (kept inline, so options
     /// stay `Copy`).
     Loaded(LoadedName),
@@ -130,11 +131,12 @@ impl fmt::Debug for LoadedName {
 
 impl HouseWayName {
     /// The house ways pitbook ships.
-    pub const ALL: [HouseWayName; 4] = [
+    pub const ALL: [HouseWayName; 5] = [
         HouseWayName::Reference,
         HouseWayName::Foxwoods,
         HouseWayName::AtlanticCity,
         HouseWayName::GoldStar,
+        HouseWayName::Mgm,
     ];
 
     /// Its name in files, URLs and JSON (serde's name too).
@@ -144,6 +146,7 @@ impl HouseWayName {
             HouseWayName::Foxwoods => "foxwoods",
             HouseWayName::AtlanticCity => "atlantic-city",
             HouseWayName::GoldStar => "gold-star",
+            HouseWayName::Mgm => "mgm",
             HouseWayName::Loaded(loaded) => loaded.as_str(),
         }
     }
@@ -172,7 +175,7 @@ impl TryFrom<String> for HouseWayName {
     fn try_from(text: String) -> Result<HouseWayName, String> {
         HouseWayName::parse(&text).ok_or_else(|| {
             format!(
-                "\"{text}\" is not a house way: reference, foxwoods, atlantic-city, gold-star, \
+                "\"{text}\" is not a house way: reference, foxwoods, atlantic-city, gold-star, mgm, \
                  or a loaded one's name@digest"
             )
         })
@@ -190,11 +193,11 @@ impl utoipa::PartialSchema for HouseWayName {
         utoipa::openapi::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
             .description(Some(
-                "A shipped house way (reference, foxwoods, atlantic-city, gold-star) or a \
+                "A shipped house way (reference, foxwoods, atlantic-city, gold-star, mgm) or a \
                  loaded one's name@digest (the first 12 hex digits of its file's SHA-256).",
             ))
             .pattern(Some(
-                "^(reference|foxwoods|atlantic-city|gold-star|[a-z0-9-]{1,40}@[0-9a-f]{12})$",
+                "^(reference|foxwoods|atlantic-city|gold-star|mgm|[a-z0-9-]{1,40}@[0-9a-f]{12})$",
             ))
             .examples([serde_json::json!("foxwoods")])
             .into()

@@ -186,7 +186,7 @@ struct HouseWayList {
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct LoadRequest {
-    /// The whole file (`house-way 1` format, docs/house-ways.md).
+    /// The whole file (format `house-way 1` or `house-way 2`, docs/house-ways.md).
     text: String,
 }
 
@@ -199,7 +199,7 @@ fn loaded_example() -> serde_json::Value {
 #[utoipa::path(get, path = "/api/v1/house-ways", operation_id = "list_house_ways", tag = "tables",
     responses(
         (status = 200, description = "The shipped house ways and the loaded ones.", body = HouseWayList,
-            example = json!({"shipped": ["reference", "foxwoods", "atlantic-city", "gold-star"],
+            example = json!({"shipped": ["reference", "foxwoods", "atlantic-city", "gold-star", "mgm"],
                 "loaded": [loaded_example()]})),
     ))]
 async fn list_api(State(state): State<AppState>, _staff: Staff) -> Result<Response, ApiError> {
@@ -219,7 +219,7 @@ async fn list_api(State(state): State<AppState>, _staff: Staff) -> Result<Respon
 /// `options.house_way` names. Loading a file loaded before records nothing.
 #[utoipa::path(post, path = "/api/v1/house-ways", operation_id = "load_house_way", tag = "tables",
     request_body(content = LoadRequest,
-        example = json!({"text": "house-way 1\nname my-room\ntitle My room's house way\nsource The floor\n…"})),
+        example = json!({"text": "house-way 2\nname my-room\ntitle My room's house way\nsource The floor\n…"})),
     responses(
         (status = 201, description = "The house way as loaded.", body = StoredWay,
             example = json!(loaded_example())),

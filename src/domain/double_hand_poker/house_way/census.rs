@@ -103,13 +103,13 @@ pub fn check_patterns(way: &HouseWayFile, opts: &RuleOptions) -> CheckCounts {
 
 fn check_hand(way: &HouseWayFile, opts: &RuleOptions, cards: &[Card; 7], counts: &mut CheckCounts) {
     counts.hands += 1;
-    let Some(rule) = way.rule_for(cards, opts) else {
+    let (rule, setting) = way.set_by_rule(cards, opts);
+    let Some(rule) = rule else {
         counts.unset += 1;
         keep(&mut counts.examples, cards, "no rule sets it".to_string());
         return;
     };
     counts.by_rule[rule] += 1;
-    let setting = way.set(cards, opts);
     if let Some(problem) = problem_of(cards, &setting, opts) {
         counts.fouled += 1;
         let line = way.rules[rule].line;

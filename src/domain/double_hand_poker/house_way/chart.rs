@@ -132,12 +132,24 @@ fn play_words(play: &Play) -> String {
         }
         Play::StraightOrFlush {
             pair_front,
+            without,
             at_least,
         } => {
             let mut words =
                 "a straight, flush or straight flush behind, the best front it leaves".to_string();
             if *pair_front {
                 words.push_str(", a pair in front");
+            }
+            if *without != 0 {
+                let ranks: Vec<&str> = (0..13u8)
+                    .rev()
+                    .filter(|r| without >> r & 1 == 1)
+                    .map(singular)
+                    .collect();
+                words.push_str(&format!(
+                    ", made without the {}: kept in front",
+                    ranks.join(" or the ")
+                ));
             }
             if let Some(AtLeast::Singles(a, b)) = at_least {
                 let front = play_words(&Play::FrontSingles(*a, *b));

@@ -6,9 +6,13 @@
 use std::fmt;
 
 mod lines;
+mod straight;
 
-/// The format line a file starts with.
-pub const FORMAT_LINE: &str = "house-way 1";
+use straight::straight_or_flush_of;
+
+/// The format lines a file can start with, by version: a `house-way 1`
+/// file keeps its meaning; `house-way 2` adds `straight or flush without R`.
+pub const FORMAT_LINES: [&str; 2] = ["house-way 1", "house-way 2"];
 /// Longest file accepted, and most rules.
 pub const FILE_BYTES_MAX: usize = 64 * 1024;
 pub const RULES_MAX: usize = 200;
@@ -18,6 +22,8 @@ const TEXT_CHARS_MAX: usize = 200;
 /// A parsed house way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HouseWayFile {
+    /// The format version its first line gives (1 or 2).
+    pub version: u8,
     /// Its short name (`reference`, `foxwoods`): letters, digits and `-`.
     pub name: String,
     pub title: String,
@@ -124,10 +130,12 @@ pub enum Play {
     /// Three aces split: an ace and the highest single in front.
     FrontAceAndHighestSingle,
     /// A straight, flush or straight flush behind, leaving the best front
-    /// (a pair if `pair_front`, at least `at_least`); the rule does not
-    /// apply when none does.
+    /// (a pair if `pair_front`, at least `at_least`), made without any card
+    /// of the ranks in `without` (a bit per rank, the joker as an ace:
+    /// those go in front); the rule does not apply when none does.
     StraightOrFlush {
         pair_front: bool,
+        without: u16,
         at_least: Option<AtLeast>,
     },
 }
@@ -279,14 +287,23 @@ fn condition_of(text: &str) -> Option<Condition> {
     })
 }
 
-fn play_of(n: usize, text: &str) -> Result<Play, FileError> {
+/// What a `play` line is read with: its line, the file's format version
+/// and what the rule's `when` says the hand holds.
+#[derive(Clone, Copy)]
+struct PlayContext {
+    line: usize,
+    version: u8,
+    hand: HandClass,
+}
+
+fn play_of(at: PlayContext, text: &str) -> Result<Play, FileError> {
     let bad = || {
         error(
-            n,
+            at.line,
             "expected a play: front pair R, front highest pair, front lower pair, \
              front pair from higher trips, front other pair, front pair from quads, front best, \
              front singles A B, front ace and highest single, or straight or flush \
-             [with pair in front] [if front at least singles A B]",
+             [with pair in front] [without R] [if front at least singles A B]",
             text,
         )
     };
@@ -305,29 +322,7 @@ fn play_of(n: usize, text: &str) -> Result<Play, FileError> {
                 let (a, b) = two_places(r).ok_or_else(bad)?;
                 Play::FrontSingles(a, b)
             } else if let Some(rest) = text.strip_prefix("straight or flush") {
-                let mut rest = rest.trim();
-                let pair_front = match rest.strip_prefix("with pair in front") {
-                    Some(after) => {
-                        rest = after.trim();
-                        true
-                    }
-                    None => false,
-                };
-                let at_least = match rest.strip_prefix("if front at least singles ") {
-                    Some(places) => {
-                        let (a, b) = two_places(places).ok_or_else(bad)?;
-                        rest = "";
-                        Some(AtLeast::Singles(a, b))
-                    }
-                    None => None,
-                };
-                if !rest.is_empty() {
-                    return Err(bad());
-                }
-                Play::StraightOrFlush {
-                    pair_front,
-                    at_least,
-                }
+                straight_or_flush_of(at, rest, &bad)?
             } else {
                 return Err(bad());
             }
@@ -360,3 +355,7 @@ mod tests;
 #[cfg(test)]
 #[path = "shipped_ways_tests.rs"]
 mod shipped_ways_tests;
+
+#[cfg(test)]
+#[path = "mgm_way_tests.rs"]
+mod mgm_way_tests;

@@ -33,9 +33,93 @@ fn the_reference_file_parses_into_its_rules() {
         way.rules[15].play,
         Play::StraightOrFlush {
             pair_front: false,
+            without: 0,
             at_least: Some(AtLeast::Singles(1, 2))
         }
     );
+}
+
+/// Format 2's `without`: read with the other words of a straight or
+/// flush, and refused — its line, the words and why — in a format 1 file
+/// and where it cannot apply.
+#[test]
+fn without_keeps_named_ranks_out_of_the_back_in_a_format_2_file_only() {
+    let rule =
+        |when: &str, play: &str| format!("house-way 2\nname x\nwhen {when}\nplay {play}\nsay x\n");
+    let way = HouseWayFile::parse(&rule(
+        "one pair",
+        "straight or flush with pair in front without K if front at least singles 1 2",
+    ))
+    .unwrap();
+    assert_eq!(way.version, 2);
+    assert_eq!(
+        way.rules[0].play,
+        Play::StraightOrFlush {
+            pair_front: true,
+            without: 1 << 11,
+            at_least: Some(AtLeast::Singles(1, 2))
+        }
+    );
+    let two = HouseWayFile::parse(&rule("no pair", "straight or flush without A K")).unwrap();
+    assert!(
+        matches!(two.rules[0].play, Play::StraightOrFlush { without, .. } if without == 0x1800)
+    );
+    let cases: [(String, &str, &str); 7] = [
+        (
+            rule("one pair", "straight or flush without A").replace("house-way 2", "house-way 1"),
+            "\"without\" is a house-way 2 word: this file starts \"house-way 1\"",
+            "without A",
+        ),
+        (
+            rule("one pair", "straight or flush without Z"),
+            "one or two different ranks",
+            "without Z",
+        ),
+        (
+            rule("one pair", "straight or flush without A A"),
+            "one or two different ranks",
+            "without A A",
+        ),
+        (
+            rule("one pair", "straight or flush without"),
+            "one or two different ranks",
+            "without",
+        ),
+        (
+            rule(
+                "one pair",
+                "straight or flush with pair in front without A K",
+            ),
+            "two ranks are not a pair",
+            "without A K",
+        ),
+        (
+            rule("five aces", "straight or flush without A"),
+            "cannot apply to this rule's hand",
+            "without A",
+        ),
+        (
+            rule("three of a kind 7", "straight or flush without 7"),
+            "holds three or more of that rank",
+            "without 7",
+        ),
+    ];
+    for (text, why, found) in cases {
+        let e = refused(&text);
+        assert_eq!(e.line, 4, "{text}: {e}");
+        assert!(e.message.contains(why), "{text}: {e}");
+        assert_eq!(e.found, found, "{text}: {e}");
+    }
+    // A format 1 file without the word keeps its meaning under format 2.
+    let v1 = shipped("foxwoods").unwrap();
+    assert_eq!(v1.version, 1);
+    let v2 = HouseWayFile::parse(
+        &super::super::SHIPPED[1]
+            .1
+            .replace("house-way 1", "house-way 2"),
+    )
+    .unwrap();
+    assert_eq!(v2.rules, v1.rules);
 }
 
 fn refused(text: &str) -> FileError {
@@ -47,7 +131,11 @@ fn a_file_that_does_not_parse_names_the_line_and_what_was_expected() {
     let head = "house-way 1\nname x\n";
     let cases: [(&str, usize, &str); 10] = [
         ("", 0, "empty"),
-        ("house way 2\n", 1, "expected \"house-way 1\" first"),
+        (
+            "house way 2\n",
+            1,
+            "expected \"house-way 1\" or \"house-way 2\" first",
+        ),
         (
             "house-way 1\nwhen no pair\nplay front singles 2 3\nsay x\n",
             0,

@@ -72,7 +72,7 @@ pub fn digest_of(text: &str) -> String {
 /// Every joker and wheel rule a table can play a house way under (a deck
 /// without the joker deals a subset of the `bug` deck's hands, valued the
 /// same).
-fn rule_sets() -> impl Iterator<Item = RuleOptions> {
+pub(super) fn rule_sets() -> impl Iterator<Item = RuleOptions> {
     let base = RuleOptions::default();
     [JokerRule::Bug, JokerRule::Wild]
         .into_iter()
@@ -92,6 +92,19 @@ fn rule_sets() -> impl Iterator<Item = RuleOptions> {
 /// Pure: the same file gives the same answer everywhere (a replay in
 /// `audit verify` runs it again).
 pub fn check(text: &str) -> Result<(HouseWayName, HouseWayFile), LoadError> {
+    let (name, file) = parse_named(text)?;
+    for opts in rule_sets() {
+        let counts = check_patterns(&file, &opts);
+        if let Some(problem) = first_problem(&counts, &opts) {
+            return Err(problem);
+        }
+    }
+    Ok((name, file))
+}
+
+/// The first steps of [`check`]: the file parses and names no shipped
+/// house way; its `name@digest`. Its hands are not set.
+fn parse_named(text: &str) -> Result<(HouseWayName, HouseWayFile), LoadError> {
     let file = HouseWayFile::parse(text)?;
     if HouseWayName::ALL.iter().any(|w| w.name() == file.name) {
         return Err(LoadError {
@@ -102,15 +115,15 @@ pub fn check(text: &str) -> Result<(HouseWayName, HouseWayFile), LoadError> {
             ),
         });
     }
-    for opts in rule_sets() {
-        let counts = check_patterns(&file, &opts);
-        if let Some(problem) = first_problem(&counts, &opts) {
-            return Err(problem);
-        }
-    }
     let name = LoadedName::parse(&format!("{}@{}", file.name, digest_of(text)))
         .expect("file.rs takes only the names LoadedName::parse takes");
     Ok((HouseWayName::Loaded(name), file))
+}
+
+/// The whole SHA-256 of a file's text, in hex: what a caller keeps to know
+/// a file passed [`check`] before (`pitbook --house-way FILE` keeps these).
+pub fn full_digest_of(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
 }
 
 fn first_problem(counts: &CheckCounts, opts: &RuleOptions) -> Option<LoadError> {
@@ -144,6 +157,21 @@ pub fn register(text: &str) -> Result<HouseWayName, LoadError> {
         return Ok(way.name);
     }
     let (name, file) = check(text)?;
+    hold(name, file, text)
+}
+
+/// Holds a file whose [`check`] passed before, as its caller knows (it
+/// kept the file's [`full_digest_of`]): the file is parsed and named again,
+/// but its hands are not all set again. Otherwise as [`register`].
+pub fn register_checked(text: &str) -> Result<HouseWayName, LoadError> {
+    if let Some(way) = all().into_iter().find(|w| w.text == text) {
+        return Ok(way.name);
+    }
+    let (name, file) = parse_named(text)?;
+    hold(name, file, text)
+}
+
+fn hold(name: HouseWayName, file: HouseWayFile, text: &str) -> Result<HouseWayName, LoadError> {
     let mut held = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
     if let Some(way) = held.iter().find(|w| w.name == name) {
         return Ok(way.name);

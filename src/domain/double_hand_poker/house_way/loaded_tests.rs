@@ -117,3 +117,29 @@ fn a_file_leaving_hands_unset_is_refused_with_one_of_them() {
     assert!(register(text).is_err());
     assert!(all().iter().all(|w| w.file.name != "pairs-only"));
 }
+
+/// A file its caller knows passed the check is held without setting its
+/// hands again, under the same name; it is still parsed, so a bad one is
+/// refused with its line, and a shipped name still refused.
+#[test]
+fn a_file_checked_before_is_held_by_the_same_name_without_the_census() {
+    let text = my_room().replace("name my-room", "name checked-before");
+    let name = register_checked(&text).unwrap();
+    assert_eq!(name.name(), format!("checked-before@{}", digest_of(&text)));
+    assert!(full_digest_of(&text).starts_with(&digest_of(&text)));
+    assert_eq!(full_digest_of(&text).len(), 64);
+    assert_eq!(register(&text).unwrap(), name, "the same way");
+    let old = text.replace(
+        "play straight or flush with pair in front",
+        "play straight or flush without A",
+    );
+    let err = register_checked(&old).unwrap_err();
+    assert_eq!(err.line, 64, "{err}");
+    assert!(
+        err.message.contains("\"without\" is a house-way 2 word"),
+        "{err}"
+    );
+    assert!(err.message.contains("(found \"without A\")"), "{err}");
+    assert_eq!(check(&old).unwrap_err(), err);
+    assert!(register_checked(SHIPPED[1].1).is_err());
+}

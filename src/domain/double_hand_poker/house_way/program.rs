@@ -146,22 +146,24 @@ impl Ctx<'_> {
             }
             Play::StraightOrFlush {
                 pair_front,
+                without,
                 at_least,
             } => {
                 let min_front = match at_least {
                     Some(AtLeast::Singles(a, b)) => Some((single(*a)?, single(*b)?)),
                     None => None,
                 };
-                let c = self.straight_or_flush(min_front, *pair_front)?;
+                let c = self.straight_or_flush(min_front, *pair_front, *without)?;
                 return Some((c.front, Some(c.high.category())));
             }
         };
         Some((front, None))
     }
 
-    /// The first rule of `rules` that applies: its front and its words.
-    fn first_rule(&self, rules: &[Rule]) -> Option<((usize, usize), String)> {
-        rules.iter().find_map(|rule| {
+    /// The first rule of `rules` that applies: its place, its front and
+    /// its words.
+    fn first_rule(&self, rules: &[Rule]) -> Option<(usize, (usize, usize), String)> {
+        rules.iter().enumerate().find_map(|(n, rule)| {
             if !self.is(rule.hand) || !rule.conditions.iter().all(|c| self.meets(c)) {
                 return None;
             }
@@ -170,7 +172,7 @@ impl Ctx<'_> {
                 Some(category) => rule.words.replace("{played}", played_text(category)),
                 None => rule.words.clone(),
             };
-            Some((front, words))
+            Some((n, front, words))
         })
     }
 }
@@ -197,14 +199,7 @@ impl HouseWay for HouseWayFile {
     }
 
     fn set(&self, cards: &[Card; 7], opts: &RuleOptions) -> HouseWaySetting {
-        let ctx = Ctx::new(cards, EvalRules::from_options(opts));
-        match ctx.first_rule(&self.rules) {
-            Some((front, words)) => finish(&ctx, front, words),
-            None => {
-                let front = ctx.best_setting(|_, _| true).map_or((0, 1), |b| b.front);
-                finish(&ctx, front, NO_RULE.to_string())
-            }
-        }
+        self.set_by_rule(cards, opts).1
     }
 
     fn set_ranked(&self, cards: &[Card; 7], opts: &RuleOptions) -> Ranked {
@@ -227,13 +222,25 @@ impl HouseWayFile {
         finish_hand(&ctx, front).0
     }
 
+    /// [`HouseWay::set`], and the rule that set the hand (its index; None
+    /// when none applies): one pass, what `house-way check` needs.
+    pub fn set_by_rule(
+        &self,
+        cards: &[Card; 7],
+        opts: &RuleOptions,
+    ) -> (Option<usize>, HouseWaySetting) {
+        let ctx = Ctx::new(cards, EvalRules::from_options(opts));
+        match ctx.first_rule(&self.rules) {
+            Some((n, front, words)) => (Some(n), finish(&ctx, front, words)),
+            None => {
+                let front = ctx.best_setting(|_, _| true).map_or((0, 1), |b| b.front);
+                (None, finish(&ctx, front, NO_RULE.to_string()))
+            }
+        }
+    }
+
     /// The rule that sets `cards` (its index), None when none applies.
     pub fn rule_for(&self, cards: &[Card; 7], opts: &RuleOptions) -> Option<usize> {
-        let ctx = Ctx::new(cards, EvalRules::from_options(opts));
-        self.rules.iter().position(|rule| {
-            ctx.is(rule.hand)
-                && rule.conditions.iter().all(|c| ctx.meets(c))
-                && ctx.front_of(&rule.play).is_some()
-        })
+        self.set_by_rule(cards, opts).0
     }
 }

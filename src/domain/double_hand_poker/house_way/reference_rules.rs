@@ -136,7 +136,7 @@ impl Ctx<'_> {
     /// Rule 5: two pair (with a joker, a straight or flush behind first).
     fn two_pair(&self, pairs: u16, singles: &[usize]) -> Chosen {
         if self.joker.is_some()
-            && let Some(c) = self.straight_or_flush(None, true)
+            && let Some(c) = self.straight_or_flush(None, true, 0)
         {
             return (c.front, behind_text("Two pair", c.high, "pair in front"));
         }
@@ -168,7 +168,7 @@ impl Ctx<'_> {
             return (front, "Three aces: split, ace in front".into());
         }
         let front = (singles[0], singles[1]);
-        if let Some(c) = self.straight_or_flush(Some(front), false) {
+        if let Some(c) = self.straight_or_flush(Some(front), false, 0) {
             return (
                 c.front,
                 behind_text("Three of a kind", c.high, "front at least as good"),
@@ -181,7 +181,7 @@ impl Ctx<'_> {
     /// leaves a front at least as good).
     fn one_pair(&self, singles: &[usize]) -> Chosen {
         let front = (singles[0], singles[1]);
-        if let Some(c) = self.straight_or_flush(Some(front), false) {
+        if let Some(c) = self.straight_or_flush(Some(front), false, 0) {
             return (
                 c.front,
                 behind_text("One pair", c.high, "front at least as good"),
@@ -195,7 +195,7 @@ impl Ctx<'_> {
 
     /// Rules 7 and 9: no pair (a straight or flush behind first).
     fn no_pair(&self, singles: &[usize]) -> Chosen {
-        if let Some(c) = self.straight_or_flush(None, false) {
+        if let Some(c) = self.straight_or_flush(None, false, 0) {
             return (c.front, behind_text("No pair", c.high, "best front"));
         }
         (

@@ -168,9 +168,22 @@ impl<'a> Ctx<'a> {
         &self,
         keep: impl Fn(HandRank, HandRank) -> bool,
     ) -> Option<Candidate> {
+        self.best_setting_holding(0, keep)
+    }
+
+    /// [`Ctx::best_setting`] among the fronts that hold every position of
+    /// `front` (a bit per position): those cards never go behind.
+    fn best_setting_holding(
+        &self,
+        front: u8,
+        keep: impl Fn(HandRank, HandRank) -> bool,
+    ) -> Option<Candidate> {
         let mut best: Option<(Candidate, bool)> = None;
         for &(a, b) in &LOW_POSITIONS {
             let (i, j) = (self.order[a], self.order[b]);
+            if front & !(1 << i | 1 << j) != 0 {
+                continue;
+            }
             let c = self.eval(i, j);
             if c.high <= c.low || !keep(c.low, c.high) {
                 continue;
@@ -220,18 +233,31 @@ impl<'a> Ctx<'a> {
     }
 
     /// Rule 7's search: the straight, flush or straight flush behind that
-    /// leaves the best front, if its front is at least `min_front`.
+    /// leaves the best front, if its front is at least `min_front`, made
+    /// without the cards of the ranks in `without` (a bit per rank, the
+    /// joker as an ace), which must then all fit in front.
     pub(super) fn straight_or_flush(
         &self,
         min_front: Option<(usize, usize)>,
         pair_front: bool,
+        without: u16,
     ) -> Option<Candidate> {
         if !self.straight_or_flush_possible() {
             return None;
         }
         let min_front =
             min_front.map(|(i, j)| eval2_with(&[self.cards[i], self.cards[j]], self.rules));
-        self.best_setting(|low, high| {
+        let front = if without == 0 {
+            0
+        } else {
+            (0..7)
+                .filter(|&i| without >> self.rank[i] & 1 == 1)
+                .fold(0u8, |bits, i| bits | 1 << i)
+        };
+        if front.count_ones() > 2 {
+            return None;
+        }
+        self.best_setting_holding(front, |low, high| {
             matches!(
                 high.category(),
                 Category::Straight | Category::Flush | Category::StraightFlush

@@ -67,7 +67,7 @@ fn the_foxwoods_way_sets_a_hand_of_each_rule_as_its_source_says() {
 
 /// Sets each hand of `cases` by `way`: the front it plays (any order) and
 /// words its rule says.
-fn sets_as_said(way: &HouseWayFile, cases: &[(&str, &str, &str)]) {
+pub(super) fn sets_as_said(way: &HouseWayFile, cases: &[(&str, &str, &str)]) {
     let o = RuleOptions::default();
     for (text, front, words) in cases {
         let cards: [Card; 7] = crate::cards::test_hands::seven(text);

@@ -4,15 +4,16 @@
 //! returned with its line.
 
 use super::{
-    Condition, FILE_BYTES_MAX, FORMAT_LINE, FileError, HandClass, HouseWayFile, Play, RULES_MAX,
-    Rule, error, play_of, text_of, when_of,
+    Condition, FILE_BYTES_MAX, FORMAT_LINES, FileError, HandClass, HouseWayFile, Play, PlayContext,
+    RULES_MAX, Rule, error, play_of, text_of, when_of,
 };
 
 impl HouseWayFile {
     /// Parses a house-way file; the first error found, with its line.
     pub fn parse(text: &str) -> Result<HouseWayFile, FileError> {
-        let mut reader = Reader::default();
-        for (n, line) in content_lines(text)? {
+        let (version, lines) = content_lines(text)?;
+        let mut reader = Reader::new(version);
+        for (n, line) in lines {
             reader.line(n, line)?;
             if reader.file.rules.len() > RULES_MAX {
                 return Err(error(n, format!("more than {RULES_MAX} rules"), ""));
@@ -22,9 +23,10 @@ impl HouseWayFile {
     }
 }
 
-/// The lines that say something (comments after `#` and blank lines left
-/// out), numbered from 1, after the format line the file must start with.
-fn content_lines(text: &str) -> Result<impl Iterator<Item = (usize, &str)>, FileError> {
+/// The format version the file starts with, and the lines that say
+/// something after it (comments after `#` and blank lines left out),
+/// numbered from 1.
+fn content_lines(text: &str) -> Result<(u8, impl Iterator<Item = (usize, &str)>), FileError> {
     if text.len() > FILE_BYTES_MAX {
         return Err(error(
             0,
@@ -38,8 +40,17 @@ fn content_lines(text: &str) -> Result<impl Iterator<Item = (usize, &str)>, File
         .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
         .filter(|(_, l)| !l.is_empty());
     match lines.next() {
-        Some((_, FORMAT_LINE)) => Ok(lines),
-        Some((n, other)) => Err(error(n, format!("expected \"{FORMAT_LINE}\" first"), other)),
+        Some((n, first)) => match FORMAT_LINES.iter().position(|&f| f == first) {
+            Some(i) => Ok((i as u8 + 1, lines)),
+            None => Err(error(
+                n,
+                format!(
+                    "expected \"{}\" or \"{}\" first",
+                    FORMAT_LINES[0], FORMAT_LINES[1]
+                ),
+                first,
+            )),
+        },
         None => Err(error(0, "the file is empty", "")),
     }
 }
@@ -51,10 +62,11 @@ struct Reader {
     open: Option<PartialRule>,
 }
 
-impl Default for Reader {
-    fn default() -> Reader {
+impl Reader {
+    fn new(version: u8) -> Reader {
         Reader {
             file: HouseWayFile {
+                version,
                 name: String::new(),
                 title: String::new(),
                 sources: Vec::new(),
@@ -143,7 +155,12 @@ impl Reader {
             if p.play.is_some() {
                 return Err(error(n, "a rule has one \"play\"", line));
             }
-            p.play = Some(play_of(n, rest)?);
+            let at = PlayContext {
+                line: n,
+                version: self.file.version,
+                hand: p.hand,
+            };
+            p.play = Some(play_of(at, rest)?);
         } else {
             if p.words.is_some() {
                 return Err(error(n, "a rule has one \"say\"", line));
