@@ -3,18 +3,22 @@
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{FromRequest, Request};
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{FromRequest, Query, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
+use utoipa::ToSchema;
 
+use super::openapi::shape;
 use super::{ApiError, ErrorBody, ErrorKind};
 use crate::domain::common::field_error::AsFieldError;
 
 /// Longest request body accepted on the JSON API.
 pub const BODY_BYTES_MAX: usize = 256 * 1024;
 
+/// The body as `T`, serde's refusal named at its path. A handler then
+/// checks it ([`conforms`]) once its own reading of the body has passed.
 pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     if body.len() > BODY_BYTES_MAX {
         return Err(ApiError::bad_input(
@@ -26,15 +30,25 @@ pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
         .map_err(|e| ApiError::bad_input(e.path, e.message))
 }
 
+/// Refuses a body whose shape is not the contract's schema of `T` though
+/// serde took it ([`shape::check`]: an array written for an object).
+/// Called after the handler's own checks of the body, before it acts, so a
+/// refusal the core words itself stays the core's.
+pub fn conforms<T: ToSchema>(body: &Bytes) -> Result<(), ApiError> {
+    shape::check(&T::name(), body)
+}
+
 /// A POST answered by a pure core function of its JSON body: the parse's
 /// refusal or the core's is the API's 422, the answer its JSON.
 pub fn core_answer<Q, R, E>(core: fn(&Q) -> Result<R, E>, body: &Body) -> Result<Json<R>, ApiError>
 where
-    Q: DeserializeOwned,
+    Q: DeserializeOwned + ToSchema,
     E: AsFieldError + std::fmt::Display,
 {
     let req: Q = parse(body)?;
-    core(&req).map(Json).map_err(|e| ApiError::refused(&e))
+    let answer = core(&req).map_err(|e| ApiError::refused(&e))?;
+    conforms::<Q>(body)?;
+    Ok(Json(answer))
 }
 
 /// A JSON route's request body, read under the one limit every JSON route
@@ -90,4 +104,16 @@ fn is_timeout(e: &BytesRejection) -> bool {
         source = err.source();
     }
     false
+}
+
+/// A query string read by serde, its refusal in the API's words (422
+/// `query`, as every other bad input), never axum's plain-text 400.
+pub fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(t)| t).map_err(|e| {
+        let text = e.body_text();
+        let text = text
+            .strip_prefix("Failed to deserialize query string: ")
+            .unwrap_or(&text);
+        ApiError::bad_input("query", text)
+    })
 }

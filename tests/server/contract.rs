@@ -127,7 +127,8 @@ fn close(components: &Value) -> Value {
 }
 
 /// `schema` with its objects closed, but not the direct parts of an `allOf`
-/// (the `allOf` itself is closed: it sees what its parts evaluated).
+/// nor the choices among them (the `allOf` itself is closed: it sees what
+/// its parts evaluated).
 fn close_object(schema: &Value) -> Value {
     close_walk(schema, false)
 }
@@ -139,6 +140,11 @@ fn close_walk(schema: &Value, in_all_of: bool) -> Value {
             for (k, v) in m {
                 let child = match (k.as_str(), v) {
                     ("allOf", Value::Array(parts)) => {
+                        Value::Array(parts.iter().map(|p| close_walk(p, true)).collect())
+                    }
+                    // A choice that is itself a part of an `allOf` (the
+                    // contract's "a run, or a kind") is open as its part.
+                    ("oneOf" | "anyOf", Value::Array(parts)) if in_all_of => {
                         Value::Array(parts.iter().map(|p| close_walk(p, true)).collect())
                     }
                     // Example values are data, not schemas.

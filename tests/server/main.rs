@@ -9,6 +9,7 @@ mod common;
 
 mod cli_serve;
 mod contract;
+mod contract_limits;
 mod form_names;
 mod http_headers;
 mod http_health;

@@ -192,6 +192,12 @@ enum Marked {
         path: String,
     },
     Schema(String),
+    /// A request the contract forbids (a refusal's example): it must not
+    /// meet the operation's request schema.
+    Refused {
+        method: String,
+        path: String,
+    },
     /// Not an API body (the CLI's own JSON): the marker says why.
     None,
 }
@@ -209,10 +215,14 @@ fn parse_marker(text: &str) -> Marked {
             path: path.to_string(),
         },
         ["schema", name] => Marked::Schema(name.to_string()),
+        ["refused", method, path] => Marked::Refused {
+            method: method.to_lowercase(),
+            path: path.to_string(),
+        },
         ["none", _why, ..] => Marked::None,
         _ => panic!(
-            "<!-- api:{text} --> is not request METHOD PATH, response STATUS METHOD PATH, \
-             schema NAME or none WHY"
+            "<!-- api:{text} --> is not request METHOD PATH, refused METHOD PATH, \
+             response STATUS METHOD PATH, schema NAME or none WHY"
         ),
     }
 }
@@ -268,6 +278,15 @@ fn every_json_example_in_the_docs_meets_the_contract() {
                 .unwrap_or_else(|e| panic!("{what} is not JSON: {e}\n{body}"));
             let schema = match parse_marker(&marker) {
                 Marked::None => continue,
+                Marked::Refused { method, path } => {
+                    let schema = contract.request_schema(&method, &path);
+                    assert!(
+                        contract.violation(&schema, &value).is_some(),
+                        "{what} meets the contract: mark it request, as the core refuses it"
+                    );
+                    checked += 1;
+                    continue;
+                }
                 Marked::Request { method, path } => contract.request_schema(&method, &path),
                 Marked::Response {
                     status,

@@ -221,6 +221,23 @@ impl AsFieldError for CardError {
     }
 }
 
+/// One card as [`parse_card`] reads it, as a JSON Schema (ECMA-262)
+/// pattern without anchors: `JK` or `joker` in any case, or a rank (`10`
+/// or one of `2-9 T J Q K A`, any case) and a suit (`s h d c` in any case,
+/// or its symbol).
+pub const CARD_PATTERN: &str =
+    "(?:[Jj][Kk]|[Jj][Oo][Kk][Ee][Rr]|(?:10|[2-9TtJjQqKkAa])[SsHhDdCc♠♤♥♡♦♢♣♧])";
+
+/// A text of cards as [`parse_cards`] reads it, as a JSON Schema pattern:
+/// one of `counts` cards, separated by spaces or commas (or nothing: a
+/// run typed without spaces).
+pub fn cards_pattern(counts: &[usize]) -> String {
+    let sep = "[\\s,]*";
+    let one = |n: usize| format!("(?:{CARD_PATTERN}{sep}){{{n}}}");
+    let any: Vec<String> = counts.iter().map(|&n| one(n)).collect();
+    format!("^{sep}(?:{})$", any.join("|"))
+}
+
 /// Parses one card in any accepted text form.
 pub fn parse_card(text: &str) -> Result<Card, CardError> {
     let t = text.trim();

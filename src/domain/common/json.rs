@@ -13,8 +13,48 @@ pub struct JsonPathError {
     pub message: String,
 }
 
-/// Parses `bytes` as one JSON value of type `T`, nothing after it.
+/// Parses `bytes` as one JSON value of type `T`, nothing after it. A whole
+/// number written with a fraction (`2.0`) is the number JSON Schema says it
+/// is, an integer: where serde refuses it for an integer field, the
+/// document is read again with such numbers written whole, and the first
+/// refusal stands if that fails too.
 pub fn parse_with_path<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, JsonPathError> {
+    parse_as_written(bytes).or_else(|e| {
+        if !e.message.starts_with("invalid type: floating point") {
+            return Err(e);
+        }
+        whole_numbers_whole(bytes)
+            .and_then(|again| parse_as_written(&again).ok())
+            .ok_or(e)
+    })
+}
+
+/// `bytes` with every number that is whole but written with a fraction
+/// or exponent (`2.0`, `1e3`) written as an integer; None if nothing
+/// changes or it is not JSON.
+fn whole_numbers_whole(bytes: &[u8]) -> Option<Vec<u8>> {
+    fn walk(v: &mut serde_json::Value, changed: &mut bool) {
+        match v {
+            serde_json::Value::Number(n) if n.is_f64() => {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                // Integers a double holds exactly.
+                if f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 {
+                    *v = serde_json::Value::from(f as i64);
+                    *changed = true;
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(|i| walk(i, changed)),
+            serde_json::Value::Object(map) => map.values_mut().for_each(|i| walk(i, changed)),
+            _ => {}
+        }
+    }
+    let mut value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let mut changed = false;
+    walk(&mut value, &mut changed);
+    changed.then(|| serde_json::to_vec(&value).ok()).flatten()
+}
+
+fn parse_as_written<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, JsonPathError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
@@ -46,7 +86,6 @@ mod tests {
     }
 
     #[derive(Debug, serde::Deserialize)]
-    #[allow(dead_code)] // only parsed: the test is about its errors
     struct Seat {
         amount: u32,
     }
@@ -76,6 +115,19 @@ mod tests {
                 .seats
                 .len(),
             1
+        );
+    }
+
+    #[test]
+    fn a_whole_number_written_with_a_fraction_is_an_integer() {
+        let hand = parse_with_path::<Hand>(br#"{"seats": [{"amount": 2.0}, {"amount": 1e2}]}"#);
+        let amounts: Vec<u32> = hand.unwrap().seats.iter().map(|s| s.amount).collect();
+        assert_eq!(amounts, [2, 100]);
+        let (path, message) = error(r#"{"seats": [{"amount": 2.5}]}"#);
+        assert_eq!(path, "seats[0].amount");
+        assert!(
+            message.starts_with("invalid type: floating point `2.5`"),
+            "{message}"
         );
     }
 }

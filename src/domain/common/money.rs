@@ -13,7 +13,7 @@ use super::field_error::{AsFieldError, FieldError};
 
 /// Longest money string accepted: far above any table limit, well below
 /// rust_decimal's 28 significant digits.
-const MONEY_TEXT_LEN_MAX: usize = 24;
+pub const MONEY_TEXT_LEN_MAX: usize = 24;
 
 /// Longest canonical text: 29 digits (a leading 0 before the point), the
 /// point and a sign.

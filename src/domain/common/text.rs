@@ -132,28 +132,65 @@ impl<'de> Deserialize<'de> for FreeText {
     }
 }
 
-/// Characters no staff-typed text may hold: controls (C0, DEL, C1),
-/// zero-width and joiner characters, bidirectional marks, embeddings,
+/// Characters no staff-typed text may hold besides the controls (C0, DEL,
+/// C1): zero-width and joiner characters, bidirectional marks, embeddings,
 /// overrides and isolates, invisible fillers and tag characters.
+const INVISIBLE: [(char, char); 16] = [
+    ('\u{00AD}', '\u{00AD}'),   // soft hyphen
+    ('\u{034F}', '\u{034F}'),   // combining grapheme joiner
+    ('\u{061C}', '\u{061C}'),   // Arabic letter mark
+    ('\u{115F}', '\u{1160}'),   // Hangul fillers
+    ('\u{17B4}', '\u{17B5}'),   // Khmer inherent vowels
+    ('\u{180B}', '\u{180F}'),   // Mongolian selectors and separator
+    ('\u{200B}', '\u{200F}'),   // zero-width space/joiners, LRM, RLM
+    ('\u{2028}', '\u{2029}'),   // line and paragraph separators
+    ('\u{202A}', '\u{202E}'),   // bidi embeddings and overrides
+    ('\u{2060}', '\u{206F}'),   // word joiner, invisible operators, isolates
+    ('\u{3164}', '\u{3164}'),   // Hangul filler
+    ('\u{FFA0}', '\u{FFA0}'),   // halfwidth Hangul filler
+    ('\u{FE00}', '\u{FE0F}'),   // variation selectors
+    ('\u{FEFF}', '\u{FEFF}'),   // zero-width no-break space
+    ('\u{FFF9}', '\u{FFFB}'),   // interlinear annotation
+    ('\u{E0000}', '\u{E007F}'), // tags
+];
+
+/// Characters no staff-typed text may hold: the controls and [`INVISIBLE`].
 pub fn refused_char(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00AD}'                      // soft hyphen
-            | '\u{034F}'                    // combining grapheme joiner
-            | '\u{061C}'                    // Arabic letter mark
-            | '\u{115F}' | '\u{1160}'       // Hangul fillers
-            | '\u{17B4}' | '\u{17B5}'       // Khmer inherent vowels
-            | '\u{180B}'..='\u{180F}'       // Mongolian selectors and separator
-            | '\u{200B}'..='\u{200F}'       // zero-width space/joiners, LRM, RLM
-            | '\u{2028}' | '\u{2029}'       // line and paragraph separators
-            | '\u{202A}'..='\u{202E}'       // bidi embeddings and overrides
-            | '\u{2060}'..='\u{206F}'       // word joiner, invisible operators, isolates
-            | '\u{3164}' | '\u{FFA0}'       // Hangul fillers
-            | '\u{FE00}'..='\u{FE0F}'       // variation selectors
-            | '\u{FEFF}'                    // zero-width no-break space
-            | '\u{FFF9}'..='\u{FFFB}'       // interlinear annotation
-            | '\u{E0000}'..='\u{E007F}'     // tags
-        )
+    c.is_control() || INVISIBLE.iter().any(|&(a, b)| (a..=b).contains(&c))
+}
+
+/// Free text as a JSON Schema (ECMA-262) pattern, from the same table as
+/// [`refused_char`]: no refused character (a paragraph may hold line
+/// breaks, `\n` or `\r\n`) and at least one that is not a space. The
+/// length is the schema's `maxLength`.
+pub fn pattern(paragraph: bool) -> String {
+    let mut class = String::from(if paragraph {
+        "\\u0000-\\u0009\\u000B-\\u001F\\u007F-\\u009F"
+    } else {
+        "\\u0000-\\u001F\\u007F-\\u009F"
+    });
+    for (a, b) in INVISIBLE {
+        class.push_str(&pattern_char(a));
+        if a != b {
+            class.push('-');
+            class.push_str(&pattern_char(b));
+        }
+    }
+    let any = if paragraph {
+        format!("(?:[^{class}]|\\r?\\n)")
+    } else {
+        format!("[^{class}]")
+    };
+    format!("^{any}*[^\\s{class}]{any}*$")
+}
+
+/// `\uXXXX` in the Basic Multilingual Plane, the character itself beyond.
+fn pattern_char(c: char) -> String {
+    if c <= '\u{FFFF}' {
+        format!("\\u{:04X}", c as u32)
+    } else {
+        c.to_string()
+    }
 }
 
 fn char_kind(c: char) -> &'static str {

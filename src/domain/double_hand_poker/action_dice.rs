@@ -24,6 +24,10 @@ impl AsFieldError for DiceError {
     }
 }
 
+/// The ACTION dice: three, each 1 to 6.
+pub const DICE: usize = 3;
+pub const DIE_MAX: i64 = 6;
+
 /// Smallest and largest table sizes the product supports.
 pub const SEATS_MIN: u8 = 2;
 pub const SEATS_MAX: u8 = 10;
@@ -51,7 +55,7 @@ pub fn action_seat(dice: [i64; 3], pd_seat: i64, seats: i64) -> Result<u8, DiceE
     let seats = check_seats(seats)?;
     let pd_seat = check_seat(pd_seat, seats)?;
     for (index, &value) in dice.iter().enumerate() {
-        if !(1..=6).contains(&value) {
+        if !(1..=DIE_MAX).contains(&value) {
             return Err(DiceError::Die { index, value });
         }
     }

@@ -328,11 +328,7 @@ pub const EV_PLACES: u32 = 6;
 impl EvRequest {
     /// The job this request asks for, its cards and options checked.
     pub fn job(&self) -> Result<EvJob, ToolError> {
-        let opts = RuleOptions::for_profile(self.profile.unwrap_or_default());
-        let opts = match &self.options {
-            Some(o) => opts.with(o),
-            None => opts,
-        };
+        let opts = super::tools::rule_options(self.profile, self.options.as_ref())?;
         let cards: [Card; 7] = parse_exact(&self.cards.0, &opts)?;
         Ok(EvJob::new(cards, self.side, &opts)?)
     }

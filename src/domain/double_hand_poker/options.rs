@@ -273,6 +273,26 @@ fn is_one(n: &u32) -> bool {
 pub const ROTATION_MINUTES_MAX: u32 = 720;
 /// Most players a rotation window may require, and most TPPPs a table.
 pub const ROTATION_PLAYERS_MAX: u32 = 9;
+/// Most primary wagers a player may be asked for before banking.
+pub const PD_MIN_WAGERS_MAX: u32 = 100;
+
+/// The counted options' limits, by field: a window of 0..=720 minutes
+/// (0: no clock), 0..=9 players, 0..=9 TPPPs, 0..=100 wagers.
+fn check_count(field: &'static str, n: u32) -> Result<(), (&'static str, String)> {
+    let message = match field {
+        "pd_rotation_minutes" if n > ROTATION_MINUTES_MAX => {
+            format!("{n} minutes is longer than a shift: 0 (no clock) to {ROTATION_MINUTES_MAX}")
+        }
+        "pd_rotation_min_other_players" | "tppp_max_per_table" if n > ROTATION_PLAYERS_MAX => {
+            format!("{n} is more than a table seats: 0 to {ROTATION_PLAYERS_MAX}")
+        }
+        "pd_min_wagers" if n > PD_MIN_WAGERS_MAX => {
+            format!("{n} is more wagers than a PD is asked for: 0 to {PD_MIN_WAGERS_MAX}")
+        }
+        _ => return Ok(()),
+    };
+    Err((field, message))
+}
 
 /// A subset of options to override; unknown names are errors.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -371,33 +391,23 @@ impl RuleOptions {
         super::house_way::by_name(self.house_way)
     }
 
-    /// The rotation options' limits, named by field: a window of
-    /// 1..=720 minutes (0: no clock), 0..=9 players, 0..=9 TPPPs.
+    /// The counted options' limits ([`check_count`]), named by field.
     pub fn check_rotation(&self) -> Result<(), (&'static str, String)> {
-        if self.pd_rotation_minutes > ROTATION_MINUTES_MAX {
-            return Err((
-                "pd_rotation_minutes",
-                format!(
-                    "{} minutes is longer than a shift: 0 (no clock) to {ROTATION_MINUTES_MAX}",
-                    self.pd_rotation_minutes
-                ),
-            ));
-        }
-        for (field, n) in [
-            (
-                "pd_rotation_min_other_players",
-                self.pd_rotation_min_other_players,
-            ),
-            ("tppp_max_per_table", self.tppp_max_per_table),
-        ] {
-            if n > ROTATION_PLAYERS_MAX {
-                return Err((
-                    field,
-                    format!("{n} is more than a table seats: 0 to {ROTATION_PLAYERS_MAX}"),
-                ));
-            }
-        }
-        Ok(())
+        check_count("pd_rotation_minutes", self.pd_rotation_minutes)?;
+        check_count(
+            "pd_rotation_min_other_players",
+            self.pd_rotation_min_other_players,
+        )?;
+        check_count("tppp_max_per_table", self.tppp_max_per_table)?;
+        check_count("pd_min_wagers", self.pd_min_wagers)
+    }
+}
+
+impl OptionOverrides {
+    /// The limits of the counted options given, named by field: checked on
+    /// every route that takes options, whether or not it reads them.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        RuleOptions::default().with(self).check_rotation()
     }
 }
 

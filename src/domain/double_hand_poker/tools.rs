@@ -48,7 +48,19 @@ impl<'de> Deserialize<'de> for CardsText {
             CardsGiven::deserialize(d, "card text (\"As Ks Qs Js Ts\") or an array of cards")?;
         Ok(CardsText(match given {
             CardsGiven::Text(text) => text,
-            CardsGiven::List(cards) => cards.iter().map(|card| format!(" {card}")).collect(),
+            CardsGiven::List(cards) => {
+                // A list holds a card an item, as the contract says; an
+                // item that is no card at all is refused later, naming it.
+                if let Some(many) = cards
+                    .iter()
+                    .find(|card| parse_cards(card).is_ok_and(|c| c.len() > 1))
+                {
+                    return Err(serde::de::Error::custom(format!(
+                        "\"{many}\" is more than one card: give each card as its own item"
+                    )));
+                }
+                cards.iter().map(|card| format!(" {card}")).collect()
+            }
         }))
     }
 }
@@ -75,12 +87,8 @@ impl CardsRequest {
         }
     }
 
-    fn rule_options(&self) -> RuleOptions {
-        let opts = RuleOptions::for_profile(self.profile.unwrap_or_default());
-        match &self.options {
-            Some(o) => opts.with(o),
-            None => opts,
-        }
+    fn rule_options(&self) -> Result<RuleOptions, ToolError> {
+        rule_options(self.profile, self.options.as_ref())
     }
 }
 
@@ -250,6 +258,8 @@ pub enum Field {
     Seats,
     /// The options' house way (one not loaded here).
     HouseWay,
+    /// Another option out of its range (`tppp_max_per_table`).
+    Option(&'static str),
 }
 
 impl Field {
@@ -262,6 +272,7 @@ impl Field {
             Field::PdSeat => "pd_seat".into(),
             Field::Seats => "seats".into(),
             Field::HouseWay => "options.house_way".into(),
+            Field::Option(name) => format!("options.{name}"),
         }
     }
 
@@ -274,6 +285,7 @@ impl Field {
             Field::PdSeat => "--pd-seat".into(),
             Field::Seats => "--seats".into(),
             Field::HouseWay => "--house-way".into(),
+            Field::Option(name) => format!("option {name}"),
         }
     }
 }
@@ -291,6 +303,21 @@ impl From<super::house_way::NotLoaded> for ToolError {
     fn from(e: super::house_way::NotLoaded) -> ToolError {
         ToolError::new(Field::HouseWay, e.to_string())
     }
+}
+
+/// The profile with the overrides over it, every option given in range
+/// though a tool reads only some.
+pub(super) fn rule_options(
+    profile: Option<Profile>,
+    overrides: Option<&OptionOverrides>,
+) -> Result<RuleOptions, ToolError> {
+    let opts = RuleOptions::for_profile(profile.unwrap_or_default());
+    let Some(o) = overrides else {
+        return Ok(opts);
+    };
+    o.check()
+        .map_err(|(field, message)| ToolError::new(Field::Option(field), message))?;
+    Ok(opts.with(o))
 }
 
 impl ToolError {
@@ -329,7 +356,7 @@ impl From<CardError> for ToolError {
 
 /// Evaluates a 5- or 2-card hand.
 pub fn eval(req: &CardsRequest) -> Result<EvalResponse, ToolError> {
-    let opts = req.rule_options();
+    let opts = req.rule_options()?;
     let cards = parse_cards(&req.cards.0)?;
     let rank = eval_any(&cards, &opts)?;
     Ok(EvalResponse {
@@ -347,7 +374,7 @@ fn split_view(hand: &SetHand, opts: &RuleOptions) -> (Evaluated, Evaluated) {
 
 /// Sets seven cards by the rules' house way (the reference by default).
 pub fn house_way(req: &CardsRequest) -> Result<HouseWayResponse, ToolError> {
-    let opts = req.rule_options();
+    let opts = req.rule_options()?;
     let cards: [Card; 7] = parse_exact(&req.cards.0, &opts)?;
     let way = opts.house_way()?;
     let set = way.set(&cards, &opts);
@@ -367,7 +394,7 @@ pub fn house_way(req: &CardsRequest) -> Result<HouseWayResponse, ToolError> {
 
 /// The 21 ways to set seven cards, fouls marked, and house way's choice.
 pub fn settings(req: &CardsRequest) -> Result<SettingsResponse, ToolError> {
-    let opts = req.rule_options();
+    let opts = req.rule_options()?;
     let cards: [Card; 7] = parse_exact(&req.cards.0, &opts)?;
     let way = opts.house_way()?;
     let chosen = way.set(&cards, &opts);

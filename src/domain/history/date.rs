@@ -35,6 +35,13 @@ fn digits(text: &str, len: usize) -> Option<u32> {
         .flatten()
 }
 
+/// A [`LocalDate`] as a JSON Schema (ECMA-262) pattern without anchors: a
+/// year 2000–2999, a month, a day 01–31 (a day past its month's end is
+/// the parser's to refuse).
+pub const DATE_PATTERN: &str = "2[0-9]{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])";
+/// A [`LocalDateTime`] likewise: the date, then `T` or a space and `HH:MM`.
+pub const DATE_TIME_PATTERN: &str = "2[0-9]{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])(?:[T ](?:[01][0-9]|2[0-3]):[0-5][0-9])?";
+
 impl LocalDate {
     /// `YYYY-MM-DD`, a real day of a year 2000–2999.
     pub fn parse(text: &str) -> Option<LocalDate> {

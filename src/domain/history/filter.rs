@@ -136,6 +136,10 @@ impl Cursor {
         format!("{}{}{}", self.opened_at, Cursor::SEPARATOR, self.id)
     }
 
+    /// What [`Cursor::decode`] takes, as a JSON Schema pattern without
+    /// anchors.
+    pub const PATTERN: &str = "[A-Za-z0-9:.-]{19,}Z~[A-Za-z0-9-]{1,64}";
+
     pub(super) fn decode(text: &str) -> Option<Cursor> {
         let (opened_at, id) = text.split_once(Cursor::SEPARATOR)?;
         let time_like = opened_at.len() >= 20

@@ -78,6 +78,12 @@ impl Default for Rules {
 
 /// Highest `target` accepted.
 pub const TARGET_MAX: u32 = 100_000;
+/// Lowest `target` accepted.
+pub const TARGET_MIN: u32 = 1_000;
+/// Every points option is a multiple of this (a 5 scores 50).
+pub const POINTS_STEP: u32 = 50;
+/// The numbers of dice the game is played with.
+pub const DICE_CHOICES: [i64; 2] = [5, 6];
 
 fn points_option(
     value: Option<i64>,
@@ -89,11 +95,11 @@ fn points_option(
         None => Ok(default),
         Some(v) => u32::try_from(v)
             .ok()
-            .filter(|&p| p <= max && p.is_multiple_of(50))
+            .filter(|&p| p <= max && p.is_multiple_of(POINTS_STEP))
             .ok_or_else(|| {
                 TenThousandError::new(
                     format!("options.{field}"),
-                    format!("{v} is not a multiple of 50 from 0 to {max}"),
+                    format!("{v} is not a multiple of {POINTS_STEP} from 0 to {max}"),
                 )
             }),
     }
@@ -104,8 +110,7 @@ impl GameOptions {
         let d = Rules::default();
         let dice = match self.dice {
             None => d.dice,
-            Some(5) => 5,
-            Some(6) => 6,
+            Some(v) if DICE_CHOICES.contains(&v) => v as u8,
             Some(v) => {
                 return Err(TenThousandError::new(
                     "options.dice",
@@ -114,10 +119,10 @@ impl GameOptions {
             }
         };
         let target = points_option(self.target, d.target, "target", TARGET_MAX)?;
-        if target < 1000 {
+        if target < TARGET_MIN {
             return Err(TenThousandError::new(
                 "options.target",
-                format!("{target} is below 1000"),
+                format!("{target} is below {TARGET_MIN}"),
             ));
         }
         Ok(Rules {

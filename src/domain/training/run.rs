@@ -46,34 +46,39 @@ impl Mode {
         }
     }
 
+    /// The modes' names, as [`Mode::parse`] takes them.
+    pub const NAMES: [&'static str; 3] = ["practice", "test", "speed"];
+
     /// The mode named `name` (`practice`, `test`, `speed`), a test with
-    /// `questions` (1..=50, default 10); anything else names its field.
+    /// `questions` (1..=50, default 10; refused out of range in any mode,
+    /// though only a test reads it); anything else names its field.
     pub fn parse(name: &str, questions: Option<i64>) -> Result<Mode, FieldError> {
-        match name {
-            "practice" => Ok(Mode::Practice),
-            "speed" => Ok(Mode::Speed),
-            "test" => {
-                let n = questions.unwrap_or(i64::from(TEST_QUESTIONS_DEFAULT));
-                if (1..=i64::from(TEST_QUESTIONS_MAX)).contains(&n) {
-                    Ok(Mode::Test {
-                        questions: n as u16,
-                    })
-                } else {
-                    Err(FieldError::new(
-                        "questions",
-                        format!(
-                            "{n} is not a number of questions for a test (1..{TEST_QUESTIONS_MAX})"
-                        ),
-                    )
-                    .with_value(n.to_string()))
-                }
+        let mode = match name {
+            "practice" => Mode::Practice,
+            "speed" => Mode::Speed,
+            "test" => Mode::Test { questions: 0 },
+            other => {
+                return Err(FieldError::new(
+                    "mode",
+                    format!("\"{other}\" is not a mode (practice, test, speed)"),
+                )
+                .with_value(other));
             }
-            other => Err(FieldError::new(
-                "mode",
-                format!("\"{other}\" is not a mode (practice, test, speed)"),
+        };
+        let n = questions.unwrap_or(i64::from(TEST_QUESTIONS_DEFAULT));
+        if !(1..=i64::from(TEST_QUESTIONS_MAX)).contains(&n) {
+            return Err(FieldError::new(
+                "questions",
+                format!("{n} is not a number of questions for a test (1..{TEST_QUESTIONS_MAX})"),
             )
-            .with_value(other)),
+            .with_value(n.to_string()));
         }
+        Ok(match mode {
+            Mode::Test { .. } => Mode::Test {
+                questions: n as u16,
+            },
+            other => other,
+        })
     }
 
     /// The test's questions, if a test.
@@ -320,9 +325,13 @@ impl Run {
 pub const SEED_MAX: u64 = (1 << 53) - 1;
 
 /// A seed given by a client, refused (naming `seed`) when it is not a
-/// whole number in 0..2^53.
+/// whole number in 0..2^53 (`31026.0` is one, as JSON Schema counts).
 pub fn parse_seed(given: &serde_json::Value) -> Result<u64, FieldError> {
-    given.as_u64().filter(|s| *s <= SEED_MAX).ok_or_else(|| {
+    let whole = given.as_u64().or_else(|| {
+        let f = given.as_f64()?;
+        (f.fract() == 0.0 && (0.0..=SEED_MAX as f64).contains(&f)).then_some(f as u64)
+    });
+    whole.filter(|s| *s <= SEED_MAX).ok_or_else(|| {
         FieldError::new(
             "seed",
             format!("{given} is not a seed (a whole number from 0 to {SEED_MAX})"),

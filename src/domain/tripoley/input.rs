@@ -64,7 +64,7 @@ pub struct FinalInput {
     #[serde(default)]
     pub board: BoardInput,
     /// Each player's last five cards.
-    #[schema(schema_with = hands_schema)]
+    #[schema(schema_with = final_hands_schema)]
     pub hands: NameMap<CardsText>,
     #[serde(default)]
     pub chip_value: Option<Money>,
@@ -134,6 +134,11 @@ pub struct MichiganInput {
     #[schema(schema_with = cards_left_schema)]
     pub cards_left: NameMap<i64>,
 }
+
+/// One Tripoley card as a JSON Schema (ECMA-262) pattern without anchors:
+/// a rank (`10` or one of `2-9 T J Q K A`, any case) and a suit (`s h d c`
+/// in any case, or its symbol); no joker, and cards never run together.
+pub const CARD_PATTERN: &str = "(?:10|[2-9TtJjQqKkAa])[SsHhDdCc♠♤♥♡♦♢♣♧]";
 
 /// Cards as one string (`"Ah Kh 10h"`, spaces or commas) or an array of
 /// card strings; parsed later so errors name the field. A caller that
@@ -209,12 +214,16 @@ impl<'de> Deserialize<'de> for CardsText {
 /// Cards' schema in the API contract: what the deserializer above takes.
 impl utoipa::PartialSchema for CardsText {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::common::schema::text_or_list(
-            "Cards: one string (\"Ah Kh 10h\", spaces or commas) or an array of cards.",
-            serde_json::json!("Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac"),
-        )
-        .into()
+        cards_schema("Ah 8s 9s Ts As Ad 8c 2d Jd 9c Ac")
     }
+}
+
+fn cards_schema(example: &str) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    crate::common::schema::text_or_list(
+        "Cards: one string (\"Ah Kh 10h\", spaces or commas) or an array of cards.",
+        serde_json::json!(example),
+    )
+    .into()
 }
 
 impl utoipa::ToSchema for CardsText {
@@ -253,10 +262,17 @@ fn contributions_schema() -> utoipa::openapi::schema::Schema {
     )
 }
 
+fn final_hands_schema() -> utoipa::openapi::schema::Schema {
+    names_to(
+        "Each player's last hand of five cards, by name.",
+        cards_schema("Ah Kh Qh Jh 9h"),
+    )
+}
+
 fn shown_schema() -> utoipa::openapi::schema::Schema {
     names_to(
         "The five cards each player still in at the showdown shows, by name.",
-        <CardsText as utoipa::PartialSchema>::schema(),
+        cards_schema("Ah Kh Qh Jh 9h"),
     )
 }
 

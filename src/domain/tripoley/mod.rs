@@ -49,8 +49,8 @@ pub use board::{Board, Section};
 pub use error::TripoleyError;
 pub use final_hand::play_final;
 pub use input::{
-    AuctionInput, BoardInput, CardsText, FinalInput, MichiganInput, NameMap, PokerInput, Profile,
-    RoundInput, SpareInput,
+    AuctionInput, BoardInput, CARD_PATTERN, CardsText, FinalInput, MichiganInput, NameMap,
+    PokerInput, Profile, RoundInput, SpareInput,
 };
 pub use money_cards::eight_nine_ten_suits;
 pub use output::{Named, Outcome, RoundOutput};

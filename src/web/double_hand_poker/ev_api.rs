@@ -9,7 +9,7 @@ use axum::routing::post;
 use axum::{Json, Router};
 
 use crate::domain::double_hand_poker::ev::{EvJob, EvRequest, EvResponse};
-use crate::web::json::{Body, parse};
+use crate::web::json::{Body, conforms, parse};
 use crate::web::{ApiError, AppState, ErrorBody};
 
 pub fn router() -> Router<AppState> {
@@ -35,6 +35,7 @@ is done (`conflict`).", body = ErrorBody),
 async fn ev_post(body: Body) -> Result<Json<EvResponse>, ApiError> {
     let req: EvRequest = parse(&body)?;
     let job = req.job().map_err(|e| ApiError::refused(&e))?;
+    conforms::<EvRequest>(&body)?;
     let (_, response) = count(job).await?;
     Ok(Json(response))
 }

@@ -71,6 +71,7 @@ async fn add_note(
 ) -> Result<Response, Response> {
     staff.require_here(&state, Action::AddNotes).await?;
     let note: ApiNote = json::parse(&body).map_err(IntoResponse::into_response)?;
+    json::conforms::<ApiNote>(&body).map_err(IntoResponse::into_response)?;
     let command = HandCommand {
         idempotency_key: note.idempotency_key,
         expected_version: Some(note.expected_version),
@@ -222,6 +223,7 @@ async fn run(
     }
     let api: ApiCommand = json::parse(body).map_err(IntoResponse::into_response)?;
     let events = events_of(api.events).map_err(IntoResponse::into_response)?;
+    json::conforms::<ApiCommand>(body).map_err(IntoResponse::into_response)?;
     require_assignment(state, staff, hand_id, &events).await?;
     let username = &staff.0.user.username;
     if let Some(actor) = api.actor.as_deref()

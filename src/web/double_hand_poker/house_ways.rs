@@ -6,7 +6,6 @@
 //! line and what was wrong beside the text, the text kept.
 
 use askama::Template;
-use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -230,10 +229,11 @@ a shipped way's name, or a hand no rule sets.", body = ErrorBody),
 async fn load_api(
     State(state): State<AppState>,
     staff: Staff,
-    body: Bytes,
+    body: json::Body,
 ) -> Result<Response, Response> {
     staff.require_here(&state, Action::ManageTables).await?;
     let request: LoadRequest = json::parse(&body).map_err(IntoResponse::into_response)?;
+    json::conforms::<LoadRequest>(&body).map_err(IntoResponse::into_response)?;
     let way = house_ways::load(
         &state.db,
         &state.audit_key,

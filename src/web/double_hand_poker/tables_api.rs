@@ -2,7 +2,6 @@
 //! test): create a table, read it, assign or unassign a dealer. The same
 //! store calls and checks as the tables pages; each change is audited.
 
-use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -67,10 +66,11 @@ fn table_example() -> Value {
 async fn create(
     State(state): State<AppState>,
     staff: Staff,
-    body: Bytes,
+    body: json::Body,
 ) -> Result<Response, Response> {
     staff.require_here(&state, Action::ManageTables).await?;
     let config: TableConfig = json::parse(&body).map_err(IntoResponse::into_response)?;
+    json::conforms::<TableConfig>(&body).map_err(IntoResponse::into_response)?;
     tables::create(&state.db, &state.audit_key, &staff.0.user.username, &config)
         .await
         .map_err(refused)?;
@@ -132,10 +132,11 @@ async fn dealers(
         staff,
         id: name,
     }: AtPath,
-    body: Bytes,
+    body: json::Body,
 ) -> Result<Response, Response> {
     staff.require_here(&state, Action::AssignDealers).await?;
     let a: Assignment = json::parse(&body).map_err(IntoResponse::into_response)?;
+    json::conforms::<Assignment>(&body).map_err(IntoResponse::into_response)?;
     tables::set_dealer(
         &state.db,
         &state.audit_key,

@@ -19,7 +19,7 @@ use crate::domain::double_hand_poker::tools::{
     self, CardsRequest, CardsText, DiceRequest, DiceResponse, EvalResponse, HouseWayResponse,
     SettingsResponse, ToolError,
 };
-use crate::web::json::{Body, core_answer};
+use crate::web::json::{Body, core_answer, query};
 use crate::web::openapi::examples::answer;
 use crate::web::{ApiError, AppState, ErrorBody};
 
@@ -63,16 +63,6 @@ struct DiceQuery {
     pd_seat: i64,
     /// Seats at the table; default 7.
     seats: Option<i64>,
-}
-
-fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    q.map(|Query(t)| t).map_err(|e| {
-        let text = e.body_text();
-        let text = text
-            .strip_prefix("Failed to deserialize query string: ")
-            .unwrap_or(&text);
-        ApiError::bad_input("query", text)
-    })
 }
 
 fn cards_query(q: Result<Query<CardsQuery>, QueryRejection>) -> Result<CardsRequest, ApiError> {

@@ -6,6 +6,8 @@
 
 mod common;
 pub mod examples;
+mod limits;
+pub mod shape;
 
 use std::sync::OnceLock;
 
@@ -74,9 +76,19 @@ made and checked.",
 )]
 struct ApiDoc;
 
-/// The contract as the code builds it.
+/// The contract: the document the types derive, with every request
+/// field's limits written in from the core's constants (`limits`).
 pub fn document() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
+    let mut doc = ApiDoc::openapi();
+    limits::apply(&mut doc);
+    doc
+}
+
+/// The document as the types derive it, before the limits are written in,
+/// as JSON: what `shape` checks bodies against.
+fn derived() -> &'static serde_json::Value {
+    static DERIVED: OnceLock<serde_json::Value> = OnceLock::new();
+    DERIVED.get_or_init(|| serde_json::to_value(ApiDoc::openapi()).expect("the document is JSON"))
 }
 
 /// The contract as docs/openapi.json holds it: indented, one trailing newline.

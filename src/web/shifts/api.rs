@@ -6,6 +6,7 @@
 //! reports. The actor is who is signed in; every rule is the core's.
 
 use axum::Json;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -21,6 +22,7 @@ use crate::domain::shifts::Shift;
 use crate::domain::shifts::report::{Report, ReportJson, standing};
 use crate::domain::staff::Action;
 use crate::store::shifts::{self, report as reports};
+use crate::web::json::query;
 use crate::web::{ApiError, AppState, ErrorBody, Staff, json};
 
 #[derive(Deserialize, ToSchema)]
@@ -186,18 +188,26 @@ fn report_json(shift: &Shift, report: &Report) -> Response {
     .into_response()
 }
 
+/// A shift's report: its format only (the shift is its range).
+#[derive(Deserialize, Default, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(super) struct ShiftReportQuery {
+    /// json (default) or csv.
+    format: Option<String>,
+}
+
 #[derive(Deserialize, Default, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(super) struct ReportQuery {
     /// json (default) or csv.
     format: Option<String>,
-    /// A table's report; absent: the room's (`reports/shift` only).
+    /// A table's report; absent: the room's.
     table: Option<String>,
-    /// One day on the cardroom's clock (`2026-11-24`; `reports/shift` only).
+    /// One day on the cardroom's clock (`2026-11-24`).
     date: Option<String>,
-    /// The range's start (`2026-11-24T18:00`; `reports/shift` only).
+    /// The range's start (`2026-11-24T18:00`).
     from: Option<String>,
-    /// The range's end (`reports/shift` only).
+    /// The range's end.
     to: Option<String>,
 }
 
@@ -206,8 +216,8 @@ enum Format {
     Csv,
 }
 
-fn format_of(q: &ReportQuery) -> Result<Format, ApiError> {
-    match q.format.as_deref().map(str::trim) {
+fn format_of(format: Option<&str>) -> Result<Format, ApiError> {
+    match format.map(str::trim) {
         None | Some("" | "json") => Ok(Format::Json),
         Some("csv") => Ok(Format::Csv),
         Some(other) => Err(ApiError::BadInput(
@@ -225,7 +235,7 @@ fn format_of(q: &ReportQuery) -> Result<Format, ApiError> {
 /// With its signature's standing: signed, or superseded by the corrections
 /// after it.
 #[utoipa::path(get, path = "/api/v1/shifts/{id}/report", operation_id = "shift_report", tag = "shifts",
-    params(("id" = String, Path, description = "The shift's id."), ReportQuery),
+    params(("id" = String, Path, description = "The shift's id."), ShiftReportQuery),
     responses(
         (status = 200, description = "The report (JSON), or its rows (`format=csv`).",
             content((ReportJson = "application/json"), (String = "text/csv"))),
@@ -237,10 +247,11 @@ pub(super) async fn report(
     State(state): State<AppState>,
     staff: Staff,
     Path(id): Path<String>,
-    Query(q): Query<ReportQuery>,
+    q: Result<Query<ShiftReportQuery>, QueryRejection>,
 ) -> Result<Response, Response> {
     staff.require_here(&state, Action::ReadShiftReports).await?;
-    let format = format_of(&q).map_err(api)?;
+    let q = query(q).map_err(api)?;
+    let format = format_of(q.format.as_deref()).map_err(api)?;
     let shift = load_shift(&state, &id).await?;
     let report = report_now(&state, &shift).await.map_err(api)?;
     match format {
@@ -263,10 +274,11 @@ pub(super) async fn report(
 pub(super) async fn range_report(
     State(state): State<AppState>,
     staff: Staff,
-    Query(q): Query<ReportQuery>,
+    q: Result<Query<ReportQuery>, QueryRejection>,
 ) -> Result<Response, Response> {
     staff.require_here(&state, Action::ReadShiftReports).await?;
-    let format = format_of(&q).map_err(api)?;
+    let q = query(q).map_err(api)?;
+    let format = format_of(q.format.as_deref()).map_err(api)?;
     let table = q.table.as_deref().map(str::trim).filter(|t| !t.is_empty());
     check_table(&state, table).await.map_err(api)?;
     let (from, to) = range_bounds(

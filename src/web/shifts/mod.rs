@@ -65,7 +65,7 @@ fn api<E: Into<ApiError>>(e: E) -> Response {
 
 /// The JSON body of a change to shifts or the floor, once the role is
 /// checked: a supervisor's or an admin's (403, recorded, for anyone else).
-async fn manager_body<B: serde::de::DeserializeOwned>(
+async fn manager_body<B: serde::de::DeserializeOwned + utoipa::ToSchema>(
     state: &AppState,
     staff: &Staff,
     body: &crate::web::json::Body,
@@ -73,7 +73,9 @@ async fn manager_body<B: serde::de::DeserializeOwned>(
     staff
         .require_here(state, crate::domain::staff::Action::ManageShifts)
         .await?;
-    crate::web::json::parse(body).map_err(api)
+    let parsed = crate::web::json::parse(body).map_err(api)?;
+    crate::web::json::conforms::<B>(body).map_err(api)?;
+    Ok(parsed)
 }
 
 /// `shift`'s report as its hands stand now.

@@ -90,7 +90,7 @@ fn final_example() -> Value {
 `poker.contributions.Cy`).", body = ErrorBody),
     ))]
 async fn round(body: json::Body) -> Result<Response, ApiError> {
-    respond(&body, tripoley::round_json)
+    respond(&body, tripoley::round_json, "TripoleyRound")
 }
 
 /// The end of a Tripoley game.
@@ -105,10 +105,12 @@ async fn round(body: json::Body) -> Result<Response, ApiError> {
         (status = 422, description = "Hands or chips that cannot be paid, naming the field.", body = ErrorBody),
     ))]
 async fn final_hand(body: json::Body) -> Result<Response, ApiError> {
-    respond(&body, tripoley::final_json)
+    respond(&body, tripoley::final_json, "TripoleyFinal")
 }
 
-fn respond(body: &Bytes, compute: Compute) -> Result<Response, ApiError> {
+/// The core's answer to the body, whose shape is then checked against the
+/// contract's schema `name` (serde takes an array for an object).
+fn respond(body: &Bytes, compute: Compute, name: &str) -> Result<Response, ApiError> {
     let json = compute(body, false).map_err(|e| {
         if e.is_bad_input() {
             ApiError::refused(&e)
@@ -116,5 +118,6 @@ fn respond(body: &Bytes, compute: Compute) -> Result<Response, ApiError> {
             ApiError::internal(e)
         }
     })?;
+    crate::web::openapi::shape::check(name, body)?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }

@@ -20,6 +20,10 @@ pub struct Ratio {
 impl Ratio {
     pub const EVEN: Ratio = Ratio { p: 1, q: 1 };
 
+    /// What [`Ratio::parse`] takes but for `p < q`, as a JSON Schema
+    /// pattern: each side 1 to 100 in at most three digits.
+    pub const PATTERN: &str = "^(?:[1-9]|0[1-9]|[1-9][0-9]|00[1-9]|0[1-9][0-9]|100):(?:[1-9]|0[1-9]|[1-9][0-9]|00[1-9]|0[1-9][0-9]|100)$";
+
     /// Parses "p:q" (ASCII digits, no spaces or signs).
     pub fn parse(field: &str, text: &str) -> Result<Ratio, SettleError> {
         let bad = |reason| SettleError::BadPayout {

@@ -114,13 +114,16 @@ pub(super) fn generate(level: Level, rng: &mut Rng) -> (Question, Answer, String
     )
 }
 
+/// The most points an answer may give (a game's highest target).
+pub const POINTS_MAX: i64 = crate::ten_thousand::TARGET_MAX as i64;
+
 pub(super) fn grade(_q: &Question, a: &Answer, input: &AnswerInput) -> Result<bool, FieldError> {
     let fields = input.object(&["points"])?;
     let points = integer(
         fields.get("points")?,
         "points",
         0,
-        100_000,
+        POINTS_MAX,
         "a number of points",
     )?;
     Ok(points == i64::from(a.points))

@@ -415,11 +415,14 @@ fn play(
     (answer, explanation.join(" "))
 }
 
+/// The most chips an answer may say a player won or lost.
+pub const NET_MAX: i64 = 100_000;
+
 pub(super) fn grade(_q: &Question, a: &Answer, input: &AnswerInput) -> Result<bool, FieldError> {
     let fields = input.object(&["net"])?;
     let names: Vec<&str> = a.net.0.iter().map(|(n, _)| n.as_str()).collect();
     let given = keyed(fields.get("net")?, "net", &names, |v, path| {
-        integer(v, path, -100_000, 100_000, "a number of chips won or lost")
+        integer(v, path, -NET_MAX, NET_MAX, "a number of chips won or lost")
     })?;
     Ok(given.iter().zip(&a.net.0).all(|(g, (_, n))| g == n))
 }

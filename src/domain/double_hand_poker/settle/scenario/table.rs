@@ -27,6 +27,11 @@ impl TableRules {
         overrides: Option<&OptionOverrides>,
         seats: Option<i64>,
     ) -> Result<TableRules, SettleError> {
+        if let Some(o) = overrides {
+            o.check().map_err(|(field, message)| {
+                SettleError::invalid(format!("options.{field}"), message)
+            })?;
+        }
         let options = RuleOptions::for_profile(profile.unwrap_or_default())
             .with(&overrides.cloned().unwrap_or_default());
         let unit = options.min_unit;
