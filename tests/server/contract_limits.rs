@@ -12,7 +12,7 @@ use pitbook::domain::common::text::{FreeText, pattern};
 use pitbook::domain::double_hand_poker::settle::Ratio;
 use serde_json::{Value, json};
 
-use crate::common::{Backend, bad_input_body, log_records, spawn_app};
+use crate::common::{Backend, bad_input_body, log_records, post_bad_field, spawn_app};
 use crate::contract::Contract;
 
 /// Fields a client may not send (the server refuses them when given), so
@@ -171,17 +171,6 @@ fn the_patterns_take_what_the_core_takes() {
     }
 }
 
-/// Posts `body` to `path` and expects 422 naming `field`.
-async fn refused(app: &crate::common::TestApp, path: &str, body: Value, field: &str) {
-    let (status, response, _) = app.post_json(path, &body).await;
-    assert_eq!(status, 422, "{path} {body}: {response}");
-    assert_eq!(
-        bad_input_body(&response).0,
-        field,
-        "{path} {body}: {response}"
-    );
-}
-
 async fn what_the_contract_forbids_is_refused_naming_it(backend: Backend) {
     let app = spawn_app(backend).await;
     let before = log_records(&app.database.db).await.len();
@@ -234,7 +223,7 @@ async fn what_the_contract_forbids_is_refused_naming_it(backend: Backend) {
         ),
     ];
     for (path, body, field) in cases {
-        refused(&app, path, body, field).await;
+        post_bad_field(&app, path, body, field, None).await;
     }
     let response = app
         .client
@@ -265,13 +254,8 @@ async fn a_whole_number_written_with_a_fraction_is_an_integer(backend: Backend) 
         )
         .await;
     assert_eq!((status, &fraction), (200, &whole));
-    refused(
-        &app,
-        "/api/v1/dice",
-        json!({"dice": [4.5, 5, 3], "pd_seat": 7}),
-        "dice[0]",
-    )
-    .await;
+    let half = json!({"dice": [4.5, 5, 3], "pd_seat": 7});
+    post_bad_field(&app, "/api/v1/dice", half, "dice[0]", None).await;
 }
 
 on_both_databases!(

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use jsonschema::Validator;
 use serde_json::{Value, json};
 
+use crate::domain::common::field_error::FieldError;
 use crate::web::ApiError;
 
 /// Refuses a body serde has read that is not the shape the contract gives
@@ -26,9 +27,13 @@ pub fn check(name: &str, body: &[u8]) -> Result<(), ApiError> {
         Ok(()) => Ok(()),
         Err(e) => {
             let field = field_path(&e.instance_path().to_string());
-            Err(ApiError::bad_input(
-                field.clone(),
-                format!("{field}: not the shape the API contract gives it ({e})"),
+            let given = e.instance().to_string();
+            let message = format!(
+                "{given} is not what the API contract takes here (an object written \
+                 as a list?); docs/openapi.json gives its shape"
+            );
+            Err(ApiError::BadInput(
+                FieldError::new(field, message).with_value(given),
             ))
         }
     }
