@@ -4,6 +4,7 @@
 //! bank settlement (`settle`) and a hand as a stream of events (`hand_record`).
 
 pub mod action_dice;
+mod cards_text;
 pub mod coverage;
 pub mod ev;
 pub mod event_words;
