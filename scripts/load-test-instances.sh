@@ -30,6 +30,7 @@ POSTGRES_URL=${POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 [[ $POSTGRES_URL == postgres://*@127.0.0.1:* ]] || { echo "POSTGRES_URL must name a 127.0.0.1 server" >&2; exit 2; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/lib/serve.sh"
 target=${CARGO_TARGET_DIR:-$root/target}
 if [[ $PROFILE == release ]]; then
     (cd "$root" && cargo build --release --locked --bin pitbook --example load)
@@ -43,12 +44,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/pitbook-instances.XXXXXX")
 servers=()
 database=
 stop_servers() {
-    for pid in "${servers[@]}"; do
-        kill -TERM "$pid" 2>/dev/null || true
-    done
-    for pid in "${servers[@]}"; do
-        wait "$pid" 2>/dev/null || true
-    done
+    serve_stop "${servers[@]}"
     servers=()
 }
 drop_database() {
@@ -83,14 +79,7 @@ for n in $INSTANCES; do
         servers+=($!)
     done
     for k in $(seq 1 "$n"); do
-        address=
-        for _ in $(seq 1 300); do
-            address=$(sed -n 's/.*"address":"\(127\.0\.0\.1:[0-9]*\)".*/\1/p' "$work/server-$n-$k.log" | head -n1)
-            [[ -n $address ]] && break
-            kill -0 "${servers[$((k - 1))]}" 2>/dev/null || { cat "$work/server-$n-$k.log" >&2; exit 1; }
-            sleep 0.1
-        done
-        [[ $address == 127.0.0.1:* ]] || { echo "instance $k: no 127.0.0.1 address" >&2; exit 1; }
+        address=$(serve_address "${servers[$((k - 1))]}" "$work/server-$n-$k.log")
         urls+=(--url "http://$address")
     done
     echo 'load-test-password' | "$bin" user add loader --role supervisor >/dev/null 2>>"$work/cli.log"

@@ -40,6 +40,7 @@ TRAINING=${TRAINING:-0}
 SERVER_LOG=${SERVER_LOG:-info}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/lib/serve.sh"
 target=${CARGO_TARGET_DIR:-$root/target}
 # PITBOOK_BIN: measure that binary (another commit's, for a before and
 # after in one run) instead of building this tree's; the load generator is
@@ -57,10 +58,7 @@ load=${LOAD_BIN:-$target/release/examples/load}
 work=$(mktemp -d "${TMPDIR:-/tmp}/pitbook-load.XXXXXX")
 server=
 cleanup() {
-    if [[ -n $server ]] && kill -0 "$server" 2>/dev/null; then
-        kill -TERM "$server" 2>/dev/null || true
-        wait "$server" 2>/dev/null || true
-    fi
+    [[ -n $server ]] && serve_stop "$server"
     rm -rf "$work"
     if [[ -n ${pg_db:-} ]]; then
         psql -q "$PG/postgres" -c "DROP DATABASE IF EXISTS $pg_db" || true
@@ -76,21 +74,14 @@ else
     export DATABASE_URL="sqlite:$work/pitbook.db"
 fi
 export PITBOOK_AUDIT_KEY_FILE=$work/audit.key
-(umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"$PITBOOK_AUDIT_KEY_FILE")
+new_audit_key "$PITBOOK_AUDIT_KEY_FILE"
 
 echo 'load-test-password' | "$bin" user add loader --role supervisor >/dev/null 2>"$work/cli.log"
 token=$("$bin" user token loader --label load-test 2>>"$work/cli.log")
 
 RUST_LOG="$SERVER_LOG,pitbook::cli::serve=info" "$bin" --log-format json serve --bind 127.0.0.1:0 >"$work/server.out" 2>"$work/server.log" &
 server=$!
-address=
-for _ in $(seq 1 100); do
-    address=$(sed -n 's/.*"address":"\(127\.0\.0\.1:[0-9]*\)".*/\1/p' "$work/server.log" | head -n1)
-    [[ -n $address ]] && break
-    kill -0 "$server" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-    sleep 0.1
-done
-[[ $address == 127.0.0.1:* ]] || { echo "no 127.0.0.1 address for the server" >&2; exit 1; }
+address=$(serve_address "$server" "$work/server.log")
 echo "server: $address, database $DATABASE_URL$([[ -z ${PG:-} ]] && echo ' (synchronous=FULL)'), $(nproc) CPUs"
 echo "server log: RUST_LOG=$SERVER_LOG"
 echo "load:   $TABLES tables, $HANDS hands (+$WARMUP warm-up), $LOAD_THREADS generator thread(s)"
@@ -156,8 +147,7 @@ sort -n "$page_times" | awk -v what="$what" '{ t[NR] = $1 * 1000 } END {
     printf "pages under load: %d fetched (%s), p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
         NR, what, t[int(NR * 0.5) + (NR * 0.5 > int(NR * 0.5))], t[int(NR * 0.99) + (NR * 0.99 > int(NR * 0.99))], t[NR] }'
 
-kill -TERM "$server"
-wait "$server" || true
+serve_stop "$server"
 server=
 grep -E '"level":"(ERROR|WARN)"' "$work/server.log" | head -n 5 >&2 || true
 

@@ -158,6 +158,7 @@ pub fn run(args: ServeArgs, log_format: LogFormat) -> Result<(), CliError> {
         let every = Duration::from_secs(args.anchor_interval_mins * 60);
         let periodic = tokio::spawn(append_anchors(anchors.clone(), db.clone(), every));
         let pruning = tokio::spawn(prune_keys(db.clone(), args.idempotency_retention));
+        tokio::task::spawn_blocking(web::openapi::warm);
         let result = web::serve_with_limits(listener, state, limits, stop).await;
         periodic.abort();
         pruning.abort();

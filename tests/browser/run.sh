@@ -31,6 +31,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
+source "$root/scripts/lib/serve.sh"
 target_dir=${CARGO_TARGET_DIR:-$root/target}
 out_dir=$root/target/browser
 mkdir -p "$out_dir"
@@ -61,10 +62,7 @@ script_log=$work/script.log
 server_pid=
 
 stop_server() {
-    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
+    [[ -n "$server_pid" ]] && serve_stop "$server_pid"
     server_pid=
 }
 cleanup() {
@@ -92,7 +90,7 @@ start_server() {
     mkdir -p "$dir"
     db_url="sqlite:$dir/pitbook.db"
     key_file=$dir/audit-key
-    (umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$key_file")
+    new_audit_key "$key_file"
     log=$dir/serve.log
     # Made here, not by the background job's redirect: the loop below may read
     # it before that job has opened it (sed on a missing file fails the script).

@@ -109,9 +109,17 @@ pub fn router() -> Router<AppState> {
     responses((status = 200, description = "The document (docs/openapi.json).",
         content_type = "application/json", body = Object)))]
 async fn served() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/json")], served_text())
+}
+
+fn served_text() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
-    (
-        [(header::CONTENT_TYPE, "application/json")],
-        TEXT.get_or_init(document_json).as_str(),
-    )
+    TEXT.get_or_init(document_json)
+}
+
+/// Builds both documents (~60 ms on a debug build) so no request waits
+/// for them: `serve` runs it as it starts listening.
+pub fn warm() {
+    derived();
+    served_text();
 }
