@@ -3,23 +3,8 @@
 //! for good, and every other key may expire.
 
 use crate::common::{Backend, TestDb};
+use crate::migration_upgrades::migrations_before;
 use pitbook::store::Db;
-
-/// Migrations up to 0030, as a database written before 0031 has them.
-fn before_0031(backend: Backend) -> sqlx::migrate::Migrator {
-    let mut migrator = match backend {
-        Backend::Sqlite => sqlx::migrate!("./migrations/sqlite"),
-        Backend::Postgres => sqlx::migrate!("./migrations/postgres"),
-    };
-    let earlier: Vec<_> = migrator
-        .migrations
-        .iter()
-        .filter(|m| m.version < 31)
-        .cloned()
-        .collect();
-    migrator.migrations = earlier.into();
-    migrator
-}
 
 /// (key, stored result) of the old database.
 const KEYS: [(&str, &str); 3] = [
@@ -43,7 +28,7 @@ async fn kept_keys_that_opened_a_hand_are_marked_to_stay(backend: Backend) {
                   response_body, created_at) VALUES ($1, 'h', 200, $2, '2026-11-01T10:00:00.000000Z')";
     macro_rules! old_database {
         ($pool:expr) => {{
-            before_0031(backend)
+            migrations_before(backend, 31)
                 .run($pool)
                 .await
                 .expect("migrations to 0030");

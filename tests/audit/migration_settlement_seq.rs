@@ -3,23 +3,8 @@
 //! record carrying its settlement (its close, or its latest correction).
 
 use crate::common::{Backend, TestDb};
+use crate::migration_upgrades::migrations_before;
 use sqlx::Row;
-
-/// Migrations up to 0009, as a database written before 0010 has them.
-fn before_0010(backend: Backend) -> sqlx::migrate::Migrator {
-    let mut migrator = match backend {
-        Backend::Sqlite => sqlx::migrate!("./migrations/sqlite"),
-        Backend::Postgres => sqlx::migrate!("./migrations/postgres"),
-    };
-    let earlier: Vec<_> = migrator
-        .migrations
-        .iter()
-        .filter(|m| m.version < 10)
-        .cloned()
-        .collect();
-    migrator.migrations = earlier.into();
-    migrator
-}
 
 /// (seq, hand, event type) of the old database's log.
 const RECORDS: [(i64, Option<&str>, &str); 7] = [
@@ -50,7 +35,7 @@ async fn settled_hands_point_at_their_settlement_record(backend: Backend) {
                        '2026-11-01T10:00:00Z', '2026-11-01T10:00:00Z', $3)";
     macro_rules! old_database {
         ($pool:expr) => {{
-            before_0010(backend)
+            migrations_before(backend, 10)
                 .run($pool)
                 .await
                 .expect("migrations to 0009");

@@ -46,6 +46,19 @@ fn store_backend(backend: Backend) -> store::Backend {
     }
 }
 
+/// The migrations before `version`, as a database written before it has them.
+pub(crate) fn migrations_before(backend: Backend, version: i64) -> sqlx::migrate::Migrator {
+    let mut migrator = store::migrator(store_backend(backend));
+    migrator.migrations = migrator
+        .migrations
+        .iter()
+        .filter(|m| m.version < version)
+        .cloned()
+        .collect::<Vec<_>>()
+        .into();
+    migrator
+}
+
 /// `_sqlx_migrations` as (version, checksum, success), in version order.
 async fn migrations_table(db: &Db) -> Vec<(i64, Vec<u8>, bool)> {
     let sql = "SELECT version, checksum, success FROM _sqlx_migrations ORDER BY version";
