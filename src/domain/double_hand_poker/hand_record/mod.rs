@@ -176,3 +176,6 @@ mod tppp_tests;
 
 #[cfg(test)]
 mod recorded_tests;
+
+#[cfg(test)]
+mod field_tests;
