@@ -82,8 +82,7 @@ for n in $INSTANCES; do
         address=$(serve_address "${servers[$((k - 1))]}" "$work/server-$n-$k.log")
         urls+=(--url "http://$address")
     done
-    echo 'load-test-password' | "$bin" user add loader --role supervisor >/dev/null 2>>"$work/cli.log"
-    token=$("$bin" user token loader --label load-test 2>>"$work/cli.log")
+    token=$(token_of "$bin" loader supervisor "$work/cli.log")
     echo
     echo "== $n instance(s) on $database: ${urls[*]}"
     out=$work/load-$n.out

@@ -76,8 +76,7 @@ fi
 export PITBOOK_AUDIT_KEY_FILE=$work/audit.key
 new_audit_key "$PITBOOK_AUDIT_KEY_FILE"
 
-echo 'load-test-password' | "$bin" user add loader --role supervisor >/dev/null 2>"$work/cli.log"
-token=$("$bin" user token loader --label load-test 2>>"$work/cli.log")
+token=$(token_of "$bin" loader supervisor "$work/cli.log")
 
 RUST_LOG="$SERVER_LOG,pitbook::cli::serve=info" "$bin" --log-format json serve --bind 127.0.0.1:0 >"$work/server.out" 2>"$work/server.log" &
 server=$!
@@ -102,7 +101,7 @@ page_times=$work/page-times
 : >"$page_times"
 csrf=$(curl -s -c "$jar" "http://$address/login" | sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p' | head -n1)
 curl -s -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$csrf" \
-    --data-urlencode "username=loader" --data-urlencode "password=load-test-password" "http://$address/login"
+    --data-urlencode "username=loader" --data-urlencode "password=$SCRIPT_PASSWORD" "http://$address/login"
 sleep 2
 while [[ $PAGES != 0 && $FLOOR != 0 ]] && kill -0 "$load_pid" 2>/dev/null; do
     curl -s -b "$jar" -o /dev/null -w '%{time_total}\n' "http://$address/floor" >>"$page_times"

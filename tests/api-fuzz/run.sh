@@ -29,13 +29,7 @@ DATABASES=${DATABASES:-sqlite postgres}
 PG=${PITBOOK_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 mkdir -p "$out_dir"
 
-if [[ -n "${PITBOOK_BIN:-}" ]]; then
-    bin=$PITBOOK_BIN
-else
-    cargo test --locked --no-run --quiet --test server
-    bin=$target_dir/debug/pitbook
-fi
-[[ -x "$bin" ]] || { echo "api fuzz: no pitbook binary at $bin" >&2; exit 1; }
+bin=$(test_binary "$target_dir")
 
 # The pinned fuzzer, installed again only when requirements.txt changes.
 venv=$target_dir/api-fuzz-venv
@@ -81,11 +75,8 @@ start() {
     fi
     export PITBOOK_AUDIT_KEY_FILE=$dir/audit.key
     new_audit_key "$PITBOOK_AUDIT_KEY_FILE"
-    for role in supervisor dealer; do
-        echo 'fuzz-test-password' | "$bin" user add "fuzz-$role" --role "$role" >/dev/null 2>>"$dir/cli.log"
-    done
-    supervisor=$("$bin" user token fuzz-supervisor --label fuzz 2>>"$dir/cli.log")
-    dealer=$("$bin" user token fuzz-dealer --label fuzz 2>>"$dir/cli.log")
+    supervisor=$(token_of "$bin" fuzz-supervisor supervisor "$dir/cli.log")
+    dealer=$(token_of "$bin" fuzz-dealer dealer "$dir/cli.log")
     RUST_LOG=warn,pitbook::cli::serve=info "$bin" --log-format json serve --bind 127.0.0.1:0 \
         >"$dir/server.out" 2>"$dir/server.log" &
     server=$!

@@ -38,16 +38,7 @@ mkdir -p "$out_dir"
 rm -f "$out_dir/final.png" "$out_dir/failure.png" "$out_dir/serve.log"
 rm -rf "$out_dir/pages" "$out_dir/games" "$out_dir/forms"
 
-if [[ -n "${PITBOOK_BIN:-}" ]]; then
-    bin=$PITBOOK_BIN
-else
-    # The same build `cargo test` makes of the binary (dev-dependencies'
-    # features included; the `server` test binary runs it), so after
-    # `cargo test` nothing is compiled again.
-    cargo test --locked --no-run --quiet --test server
-    bin=$target_dir/debug/pitbook
-fi
-[[ -x "$bin" ]] || { echo "browser test: no pitbook binary at $bin" >&2; exit 1; }
+bin=$(test_binary "$target_dir")
 [[ -x /usr/bin/chromium ]] || { echo "browser test: /usr/bin/chromium is missing (apt-get install chromium)" >&2; exit 1; }
 command -v pdftotext >/dev/null || { echo "browser test: pdftotext is missing (apt-get install poppler-utils)" >&2; exit 1; }
 for module in playwright-core axe-core; do

@@ -112,18 +112,11 @@ fn tripoley() -> Vec<(At, Value)> {
         rules.push((At::Field(schema, "players"), players.clone()));
         rules.push((At::Field(schema, "chips"), by_player.clone()));
     }
-    for section in [
-        "ace",
-        "king",
-        "queen",
-        "jack",
-        "ten",
-        "king_queen",
-        "eight_nine_ten",
-        "kitty",
-        "pot",
-    ] {
-        rules.push((At::Field("TripoleyBoardInput", section), chips.clone()));
+    for section in tripoley::Section::ALL {
+        rules.push((
+            At::Field("TripoleyBoardInput", section.key()),
+            chips.clone(),
+        ));
     }
     rules
 }
